@@ -1,0 +1,42 @@
+"""The user with the profile players see: display name, avatar, time zone, language."""
+
+import zoneinfo
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+TIME_ZONE_CHOICES = sorted((name, name) for name in zoneinfo.available_timezones() if "/" in name)
+
+
+class User(AbstractUser):
+    # The name everybody sees and votes for; unique regardless of case so that "вася" and "Вася"
+    # can never both sit in one game.
+    display_name = models.CharField(_("display name"), max_length=40)
+    # The name folded for comparison (case, ё/е). Computed in Python because SQLite's lower()
+    # and LIKE fold only ASCII, so a Lower() constraint would let "Вася" and "ВАСЯ" coexist.
+    display_name_key = models.CharField(max_length=40, unique=True, editable=False)
+    avatar = models.ImageField(_("avatar"), upload_to="avatars/", blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default=settings.TIME_ZONE, choices=TIME_ZONE_CHOICES)
+    language = models.CharField(_("language"), max_length=8, default=settings.LANGUAGE_CODE, choices=settings.LANGUAGES)
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+    def save(self, *args, **kwargs):
+        if not self.display_name:
+            self.display_name = self.username
+        self.display_name_key = display_name_key(self.display_name)
+        if kwargs.get("update_fields") is not None and "display_name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "display_name_key"}
+        super().save(*args, **kwargs)
+
+
+def display_name_key(name: str) -> str:
+    """The form in which two display names are the same name: case- and ё-insensitive."""
+    return " ".join(name.split()).casefold().replace("ё", "е")

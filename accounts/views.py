@@ -1,0 +1,60 @@
+"""Profile pages and the language switch."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.forms import ProfileForm
+from accounts.models import User
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_edit(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, request.FILES or None, instance=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            messages.success(request, _("Profile saved."))
+            response = redirect("accounts:profile_edit")
+            translation.activate(user.language)
+            response.set_cookie("django_language", user.language, max_age=365 * 24 * 3600, samesite="Lax")
+            return response
+        return render(request, "accounts/profile_edit.html", {"form": form}, status=400)
+    return render(request, "accounts/profile_edit.html", {"form": form})
+
+
+def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    person = get_object_or_404(User, pk=pk, is_active=True)
+    from games import permissions
+    from games.models import Thread
+
+    visible = permissions.filter_visible_threads(request.user, Thread.objects.all())
+    recent_posts = (
+        person.posts.filter(is_deleted=False, thread__in=visible).select_related("thread").order_by("-created_at")[:10]
+    )
+    return render(request, "accounts/profile_detail.html", {"person": person, "recent_posts": recent_posts})
+
+
+@require_POST
+def language_switch(request: HttpRequest) -> HttpResponse:
+    """Switch the UI language; a signed-in user's profile remembers the choice too."""
+    from django.conf import settings
+
+    code = request.POST.get("language", "")
+    if code not in dict(settings.LANGUAGES):
+        code = settings.LANGUAGE_CODE
+    next_url = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        next_url = "/"
+    if request.user.is_authenticated and request.user.language != code:
+        request.user.language = code
+        request.user.save(update_fields=["language"])
+    response = redirect(next_url)
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax")
+    return response

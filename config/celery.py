@@ -1,0 +1,12 @@
+"""The Celery app: tasks autodiscovered from the installed apps, settings under CELERY_*."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("mafia")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+

@@ -1,0 +1,64 @@
+"""Admin for every model of the games app."""
+
+from django.contrib import admin
+
+from games.models import Game, Post, PostRevision, Seat, Thread, ThreadReadMark
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    raw_id_fields = ("user",)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("title", "ruleset", "status", "gm", "created_at")
+    list_filter = ("ruleset", "status")
+    search_fields = ("title",)
+    raw_id_fields = ("gm", "game_thread", "discussion_thread")
+    inlines = [SeatInline]
+
+
+@admin.register(Thread)
+class ThreadAdmin(admin.ModelAdmin):
+    list_display = ("title", "kind", "post_count", "is_locked", "lock_at", "last_post_at")
+    list_filter = ("kind", "is_locked", "is_pinned")
+    search_fields = ("title",)
+    raw_id_fields = ("created_by",)
+    readonly_fields = ("post_count", "last_post_at")
+
+
+class PostRevisionInline(admin.TabularInline):
+    model = PostRevision
+    extra = 0
+    readonly_fields = ("body", "replaced_at", "replaced_by")
+    can_delete = False
+
+
+@admin.register(Post)
+class PostAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "author", "created_at", "edit_count", "is_deleted")
+    list_filter = ("is_deleted",)
+    search_fields = ("body",)
+    raw_id_fields = ("thread", "author", "deleted_by")
+    readonly_fields = ("html", "renderer_version", "number", "created_at")
+    inlines = [PostRevisionInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("game", "number", "user", "is_alive")
+    raw_id_fields = ("game", "user")
+
+
+@admin.register(PostRevision)
+class PostRevisionAdmin(admin.ModelAdmin):
+    list_display = ("post", "replaced_at", "replaced_by")
+    raw_id_fields = ("post", "replaced_by")
+
+
+@admin.register(ThreadReadMark)
+class ThreadReadMarkAdmin(admin.ModelAdmin):
+    list_display = ("user", "thread", "last_read_number")
+    raw_id_fields = ("user", "thread")

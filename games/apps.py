@@ -1,0 +1,9 @@
+"""Games app: threads, posts, games and (later) the rules engine behind them."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class GamesConfig(AppConfig):
+    name = "games"
+    verbose_name = _("Games and forum")

@@ -1,0 +1,181 @@
+"""Persistence of the forum and the games: threads, posts and their history, games and seats."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Thread(models.Model):
+    class Kind(models.TextChoices):
+        LOBBY = "lobby", _("Lobby")
+        GENERAL = "general", _("General")
+        GAME = "game", _("Game thread")
+        DISCUSSION = "discussion", _("Discussion thread")
+
+    # Sections a user may open threads in; game and discussion threads belong to a game.
+    STANDALONE_KINDS = (Kind.LOBBY, Kind.GENERAL)
+
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    title = models.CharField(_("title"), max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="threads_created", verbose_name=_("created by")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # Denormalised so that numbering a new post and paging need no COUNT(*).
+    post_count = models.PositiveIntegerField(_("post count"), default=0)
+    last_post_at = models.DateTimeField(_("last post at"), null=True, blank=True)
+    is_locked = models.BooleanField(_("locked"), default=False)
+    # A scheduled lock: the thread closes itself at this moment (the deadline machinery).
+    lock_at = models.DateTimeField(_("locks at"), null=True, blank=True)
+    is_pinned = models.BooleanField(_("pinned"), default=False)
+
+    class Meta:
+        verbose_name = _("thread")
+        verbose_name_plural = _("threads")
+        indexes = [
+            models.Index(fields=["kind", "-is_pinned", "-last_post_at"], name="games_thread_section_idx"),
+            models.Index(fields=["is_locked", "lock_at"], name="games_thread_lock_due_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("games:thread", args=[self.pk])
+
+
+class Game(models.Model):
+    class Ruleset(models.TextChoices):
+        FORUM = "forum", _("Forum mafia")
+        CLUB = "club", _("Club mafia")
+        CARDS = "cards", _("Card mafia")
+        SHOW = "show", _("The Show")
+
+    class Status(models.TextChoices):
+        SIGNUPS = "signups", _("Signups open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    title = models.CharField(_("title"), max_length=200)
+    ruleset = models.CharField(_("rule set"), max_length=16, choices=Ruleset.choices, default=Ruleset.FORUM)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.SIGNUPS)
+    gm = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_hosted", verbose_name=_("game master")
+    )
+    game_thread = models.OneToOneField(
+        Thread, on_delete=models.PROTECT, related_name="game_as_game_thread", verbose_name=_("game thread")
+    )
+    discussion_thread = models.OneToOneField(
+        Thread, on_delete=models.PROTECT, related_name="game_as_discussion_thread", verbose_name=_("discussion thread")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("games:game", args=[self.pk])
+
+
+class Seat(models.Model):
+    """A player's place in a game. The rules engine gives it a role and a status later."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    number = models.PositiveSmallIntegerField(_("seat number"))
+    is_alive = models.BooleanField(_("alive"), default=True)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="games_seat_one_per_user"),
+            models.UniqueConstraint(fields=["game", "number"], name="games_seat_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.number}: {self.user}"
+
+
+class Post(models.Model):
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="posts", verbose_name=_("thread"))
+    # Players cite posts by this number (#1, #2, ...); it never changes, deleted posts keep theirs.
+    number = models.PositiveIntegerField(_("number"))
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="posts", verbose_name=_("author")
+    )
+    body = models.TextField(_("body (BBCode)"))
+    # Sanitised at write time; re-rendered when the renderer's version moves on.
+    html = models.TextField(_("rendered HTML"))
+    renderer_version = models.PositiveIntegerField(_("renderer version"))
+    created_at = models.DateTimeField(_("created at"), db_index=True)
+    edited_at = models.DateTimeField(_("last edited at"), null=True, blank=True)
+    edit_count = models.PositiveIntegerField(_("edit count"), default=0)
+    is_deleted = models.BooleanField(_("deleted"), default=False)
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
+    deleted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("deleted by"),
+    )
+
+    class Meta:
+        verbose_name = _("post")
+        verbose_name_plural = _("posts")
+        ordering = ["thread", "number"]
+        constraints = [models.UniqueConstraint(fields=["thread", "number"], name="games_post_number_unique")]
+        indexes = [models.Index(fields=["thread", "author", "number"], name="games_post_iso_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.thread} #{self.number}"
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("games:post", args=[self.thread_id, self.number])
+
+
+class PostRevision(models.Model):
+    """The text a post had before an edit; the history players can audit."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="revisions", verbose_name=_("post"))
+    body = models.TextField(_("body (BBCode)"))
+    # When this text was replaced, and by whom (the author, or a moderator).
+    replaced_at = models.DateTimeField(_("replaced at"))
+    replaced_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("replaced by")
+    )
+
+    class Meta:
+        verbose_name = _("post revision")
+        verbose_name_plural = _("post revisions")
+        ordering = ["post", "replaced_at", "pk"]
+
+
+class ThreadReadMark(models.Model):
+    """How far a user has read a thread: the first unread post is the next number."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="+")
+    last_read_number = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("read mark")
+        verbose_name_plural = _("read marks")
+        constraints = [models.UniqueConstraint(fields=["user", "thread"], name="games_readmark_unique")]

@@ -1,0 +1,111 @@
+"""Creating, editing, deleting and re-rendering posts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import permissions
+from games.models import Post, PostRevision, Thread
+from games.services import ActionRefused
+from games.text import bbcode
+
+
+def post_clean_body(*, body: str) -> str:
+    """Normalise and validate a post body; raise ActionRefused with the reason."""
+    body = (body or "").replace("\r\n", "\n").replace("\r", "\n")
+    # NUL characters are refused by PostgreSQL text columns; nobody types them on purpose.
+    body = body.replace("\x00", "")
+    if not body.strip():
+        raise ActionRefused(_("The post is empty."), code="empty")
+    limit = settings.MAFIA_POST_MAX_LENGTH
+    if len(body) > limit:
+        raise ActionRefused(
+            _("The post is too long: %(length)d characters, the limit is %(limit)d.")
+            % {"length": len(body), "limit": limit},
+            code="too_long",
+        )
+    return body.rstrip()
+
+
+def post_preview(*, body: str) -> str:
+    return bbcode.render(post_clean_body(body=body))
+
+
+def post_create(*, thread: Thread, author, body: str, now: datetime | None = None) -> Post:
+    now = now or timezone.now()
+    body = post_clean_body(body=body)
+    html = bbcode.render(body)
+    with transaction.atomic():
+        # The row lock serialises numbering on PostgreSQL; on SQLite the IMMEDIATE transaction
+        # does. The unique (thread, number) constraint is the backstop for both.
+        locked = Thread.objects.select_for_update().get(pk=thread.pk)
+        locked._game_cache = getattr(thread, "_game_cache", None)
+        verdict = permissions.can_post(author, locked, now=now)
+        if not verdict:
+            raise ActionRefused(verdict.reason, code="not_allowed")
+        number = locked.post_count + 1
+        post = Post.objects.create(
+            thread=locked,
+            number=number,
+            author=author,
+            body=body,
+            html=html,
+            renderer_version=bbcode.RENDERER_VERSION,
+            created_at=now,
+        )
+        Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+    thread.post_count = number
+    thread.last_post_at = now
+    return post
+
+
+def post_edit(*, post: Post, editor, body: str, now: datetime | None = None) -> Post:
+    now = now or timezone.now()
+    verdict = permissions.can_edit_post(editor, post, now=now)
+    if not verdict:
+        raise ActionRefused(verdict.reason, code="not_allowed")
+    body = post_clean_body(body=body)
+    if body == post.body:
+        return post
+    with transaction.atomic():
+        locked = Post.objects.select_for_update().get(pk=post.pk)
+        PostRevision.objects.create(post=locked, body=locked.body, replaced_at=now, replaced_by=editor)
+        locked.body = body
+        locked.html = bbcode.render(body)
+        locked.renderer_version = bbcode.RENDERER_VERSION
+        locked.edited_at = now
+        locked.edit_count = F("edit_count") + 1
+        locked.save(update_fields=["body", "html", "renderer_version", "edited_at", "edit_count"])
+    locked.refresh_from_db(fields=["edit_count"])
+    return locked
+
+
+def post_set_deleted(*, post: Post, moderator, deleted: bool, now: datetime | None = None) -> Post:
+    """Soft delete (or restore): the post keeps its number and its text for moderators."""
+    verdict = permissions.can_delete_post(moderator, post)
+    if not verdict:
+        raise ActionRefused(verdict.reason, code="not_allowed")
+    now = now or timezone.now()
+    post.is_deleted = deleted
+    post.deleted_at = now if deleted else None
+    post.deleted_by = moderator if deleted else None
+    post.save(update_fields=["is_deleted", "deleted_at", "deleted_by"])
+    return post
+
+
+def posts_refresh_html(*, posts: Iterable[Post]) -> int:
+    """Re-render posts stored by an older renderer; returns how many were refreshed."""
+    stale = [p for p in posts if p.renderer_version != bbcode.RENDERER_VERSION]
+    for post in stale:
+        post.html = bbcode.render(post.body)
+        post.renderer_version = bbcode.RENDERER_VERSION
+    if stale:
+        Post.objects.bulk_update(stale, ["html", "renderer_version"])
+    return len(stale)

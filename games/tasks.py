@@ -1,0 +1,16 @@
+"""Celery tasks: thin, keyword-only, ids in, one service call each."""
+
+from celery import shared_task
+
+from games.services.threads import thread_lock_if_due, threads_lock_due
+
+
+@shared_task(name="games.tasks.lock_thread_when_due")
+def lock_thread_when_due(*, thread_id: int) -> bool:
+    return thread_lock_if_due(thread_id=thread_id)
+
+
+@shared_task(name="games.tasks.sweep_deadlines")
+def sweep_deadlines() -> int:
+    """Runs every minute from beat: whatever is due and was missed by its ETA task closes here."""
+    return threads_lock_due()

@@ -1,0 +1,24 @@
+"""URLs of the forum and the games."""
+
+from django.urls import path
+
+from games.views import forum
+
+app_name = "games"
+
+urlpatterns = [
+    path("", forum.index, name="index"),
+    path("forum/<str:kind>/", forum.section, name="section"),
+    path("forum/<str:kind>/new/", forum.thread_new, name="thread_new"),
+    path("threads/<int:pk>/", forum.thread_detail, name="thread"),
+    path("threads/<int:pk>/reply/", forum.thread_reply, name="thread_reply"),
+    path("threads/<int:pk>/preview/", forum.thread_preview, name="thread_preview"),
+    path("threads/<int:pk>/unread/", forum.thread_first_unread, name="thread_unread"),
+    path("threads/<int:pk>/posts/<int:number>/", forum.post_permalink, name="post"),
+    path("threads/<int:pk>/posts/<int:number>/quote/", forum.post_quote, name="post_quote"),
+    path("posts/<int:post_pk>/edit/", forum.post_edit_view, name="post_edit"),
+    path("posts/<int:post_pk>/history/", forum.post_history, name="post_history"),
+    path("posts/<int:post_pk>/delete/", forum.post_delete_view, name="post_delete"),
+    path("games/", forum.game_list, name="games"),
+    path("games/<int:pk>/", forum.game_detail, name="game"),
+]

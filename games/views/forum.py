@@ -1,0 +1,306 @@
+"""Forum views: the index, sections, thread pages, replies, preview, edits and moderation."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import permissions, selectors
+from games.forms import PostForm, ThreadForm
+from games.models import Game, Post, Thread
+from games.services import ActionRefused
+from games.services.posts import post_create, post_edit, post_preview, post_set_deleted, posts_refresh_html
+from games.services.threads import thread_create, thread_mark_read
+from games.text import bbcode
+
+
+def _parse_page(value: str | None) -> int | None:
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
+
+
+def _iso_ids(request: HttpRequest) -> list[int]:
+    ids = []
+    for raw in request.GET.getlist("iso"):
+        try:
+            ids.append(int(raw))
+        except ValueError:
+            continue
+    return ids[:20]
+
+
+def _thread_url(thread: Thread, *, page: int | None = None, iso: list[int] | None = None, anchor: str = "") -> str:
+    params = []
+    if page:
+        params.append(("page", page))
+    for author_id in iso or []:
+        params.append(("iso", author_id))
+    query = f"?{urlencode(params)}" if params else ""
+    return f"{thread.get_absolute_url()}{query}{'#' + anchor if anchor else ''}"
+
+
+def _visible_thread(request: HttpRequest, pk: int) -> Thread:
+    thread = get_object_or_404(Thread, pk=pk)
+    permissions.check_see_thread(request.user, thread)
+    return thread
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    sections = [
+        (kind, Thread.Kind(kind).label, selectors.section_threads(user=request.user, kind=kind)[:5])
+        for kind in Thread.STANDALONE_KINDS
+    ]
+    return render(
+        request,
+        "games/index.html",
+        {"sections": sections, "games": selectors.games_by_status(user=request.user)},
+    )
+
+
+@require_GET
+def section(request: HttpRequest, kind: str) -> HttpResponse:
+    if kind not in Thread.STANDALONE_KINDS:
+        return render(request, "404.html", status=404)
+    threads = selectors.section_threads(user=request.user, kind=kind)
+    from django.core.paginator import Paginator
+
+    page = Paginator(threads, 30).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "games/section.html",
+        {"kind": kind, "label": Thread.Kind(kind).label, "page_obj": page,
+         "can_start": permissions.can_start_thread(request.user, kind)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def thread_new(request: HttpRequest, kind: str) -> HttpResponse:
+    if kind not in Thread.STANDALONE_KINDS:
+        return render(request, "404.html", status=404)
+    form = ThreadForm(request.POST or None)
+    error = None
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            thread, _post = thread_create(
+                kind=kind, title=form.cleaned_data["title"], author=request.user, body=form.cleaned_data["body"]
+            )
+        except ActionRefused as refused:
+            error, status = refused.message, 400
+        else:
+            return redirect(thread)
+    elif request.method == "POST":
+        status = 400
+    return render(
+        request, "games/thread_new.html",
+        {"form": form, "kind": kind, "label": Thread.Kind(kind).label, "error": error}, status=status,
+    )
+
+
+def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, form: PostForm | None = None,
+                    error=None, preview_html: str | None = None) -> dict:
+    iso = _iso_ids(request)
+    page_data = selectors.thread_page(user=request.user, thread=thread, page=page, iso_author_ids=iso)
+    posts_refresh_html(posts=page_data.posts)
+    user = request.user
+    moderator = permissions.is_moderator(user, thread)
+    for post in page_data.posts:
+        post.body_visible = permissions.can_see_post_body(user, post)
+        post.can_edit = bool(permissions.can_edit_post(user, post)) if user.is_authenticated else False
+    if form is None:
+        initial = ""
+        quote_number = _parse_page(request.GET.get("quote"))
+        if quote_number:
+            quoted = Post.objects.filter(thread=thread, number=quote_number, is_deleted=False).select_related("author").first()
+            if quoted:
+                initial = bbcode.quote_source(quoted.author.display_name, quoted.body) + "\n"
+        form = PostForm(initial={"body": initial})
+    return {
+        "thread": thread,
+        "game": permissions.game_of(thread),
+        "page": page_data,
+        "iso": iso,
+        "form": form,
+        "error": error,
+        "preview_html": preview_html,
+        "can_post": permissions.can_post(user, thread),
+        "is_moderator": moderator,
+        "page_url": lambda n: _thread_url(thread, page=n, iso=iso),
+        "iso_authors_all": selectors.post_authors(thread=thread),
+        "unread_number": selectors.first_unread_number(user=user, thread=thread) if user.is_authenticated else None,
+    }
+
+
+def _render_thread(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
+    page = context["page"]
+    context["page_links"] = [
+        (n, _thread_url(context["thread"], page=n, iso=context["iso"])) if n else (None, None) for n in page.page_range()
+    ]
+    context["prev_url"] = _thread_url(context["thread"], page=page.page - 1, iso=context["iso"]) if page.has_previous else None
+    context["next_url"] = _thread_url(context["thread"], page=page.page + 1, iso=context["iso"]) if page.has_next else None
+    template = "games/thread.html"
+    if request.htmx and request.htmx.target == "thread-region":
+        template += "#thread-region"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    thread = _visible_thread(request, pk)
+    page_param = request.GET.get("page")
+    page = selectors.page_count(thread.post_count, _per_page()) if page_param == "last" else _parse_page(page_param)
+    context = _thread_context(request, thread, page=page)
+    if not context["iso"]:
+        thread_mark_read(user=request.user, thread=thread, number=context["page"].last_number)
+    return _render_thread(request, context)
+
+
+def _per_page() -> int:
+    from django.conf import settings
+
+    return settings.MAFIA_POSTS_PER_PAGE
+
+
+@require_POST
+def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
+    thread = _visible_thread(request, pk)
+    form = PostForm(request.POST)
+    form.is_valid()
+    body = form.cleaned_data.get("body", "")
+    last_page = selectors.page_count(thread.post_count, _per_page())
+    if "preview" in request.POST:
+        try:
+            preview_html = post_preview(body=body)
+        except ActionRefused as refused:
+            return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
+                                  status=200 if request.htmx else 400)
+        return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, preview_html=preview_html))
+    if not request.user.is_authenticated:
+        if not request.htmx:
+            return redirect(f"{reverse('account_login')}?{urlencode({'next': thread.get_absolute_url()})}")
+    try:
+        post = post_create(thread=thread, author=request.user, body=body)
+    except ActionRefused as refused:
+        return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
+                              status=200 if request.htmx else 400)
+    page = selectors.page_of_number(post.number, _per_page())
+    if not request.htmx:
+        return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
+    context = _thread_context(request, thread, page=page)
+    thread_mark_read(user=request.user, thread=thread, number=post.number)
+    context["just_posted"] = post.number
+    response = _render_thread(request, context)
+    response["HX-Push-Url"] = _thread_url(thread, page=page) + f"#p{post.number}"
+    return response
+
+
+@require_POST
+def thread_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The htmx preview: only the preview block."""
+    _visible_thread(request, pk)
+    try:
+        html, error = post_preview(body=request.POST.get("body", "")), None
+    except ActionRefused as refused:
+        html, error = None, refused.message
+    return render(request, "games/thread.html#preview", {"preview_html": html, "error": error})
+
+
+@require_GET
+def post_permalink(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    thread = _visible_thread(request, pk)
+    get_object_or_404(Post, thread=thread, number=number)
+    page = selectors.page_of_number(number, _per_page())
+    return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{number}"))
+
+
+@require_GET
+def post_quote(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The BBCode that quotes a post, for the quote button's script."""
+    thread = _visible_thread(request, pk)
+    post = get_object_or_404(Post.objects.select_related("author"), thread=thread, number=number, is_deleted=False)
+    return HttpResponse(bbcode.quote_source(post.author.display_name, post.body) + "\n",
+                        content_type="text/plain; charset=utf-8")
+
+
+@require_GET
+def thread_first_unread(request: HttpRequest, pk: int) -> HttpResponse:
+    thread = _visible_thread(request, pk)
+    number = selectors.first_unread_number(user=request.user, thread=thread)
+    page = selectors.page_of_number(number, _per_page())
+    return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{number}"))
+
+
+def _visible_post(request: HttpRequest, post_pk: int) -> Post:
+    post = get_object_or_404(Post.objects.select_related("thread", "author"), pk=post_pk)
+    permissions.check_see_thread(request.user, post.thread)
+    return post
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def post_edit_view(request: HttpRequest, post_pk: int) -> HttpResponse:
+    post = _visible_post(request, post_pk)
+    verdict = permissions.can_edit_post(request.user, post)
+    if not verdict:
+        messages.error(request, verdict.reason)
+        return redirect(post)
+    form = PostForm(request.POST or None, initial={"body": post.body})
+    error = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            post_edit(post=post, editor=request.user, body=form.cleaned_data["body"])
+        except ActionRefused as refused:
+            error = refused.message
+        else:
+            return redirect(post)
+    return render(request, "games/post_edit.html", {"post": post, "form": form, "error": error},
+                  status=400 if error else 200)
+
+
+@require_GET
+def post_history(request: HttpRequest, post_pk: int) -> HttpResponse:
+    post = _visible_post(request, post_pk)
+    if not permissions.can_see_post_body(request.user, post):
+        return render(request, "404.html", status=404)
+    revisions = [
+        {"html": bbcode.render(rev.body), "body": rev.body, "replaced_at": rev.replaced_at, "replaced_by": rev.replaced_by}
+        for rev in post.revisions.select_related("replaced_by").order_by("-replaced_at", "-pk")
+    ]
+    return render(request, "games/post_history.html", {"post": post, "revisions": revisions})
+
+
+@login_required
+@require_POST
+def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
+    post = _visible_post(request, post_pk)
+    deleted = request.POST.get("action") != "restore"
+    try:
+        post_set_deleted(post=post, moderator=request.user, deleted=deleted)
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("The post was deleted.") if deleted else _("The post was restored."))
+    return redirect(post)
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread"), pk=pk)
+    seats = game.seats.select_related("user").order_by("number")
+    return render(request, "games/game.html", {"game": game, "seats": seats})
+
+
+@require_GET
+def game_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/game_list.html", {"games": selectors.games_by_status(user=request.user)})

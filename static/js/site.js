@@ -1,0 +1,31 @@
+// Small progressive enhancements; every feature here also works without JavaScript.
+(function () {
+  "use strict";
+
+  // Quote button: insert the quoted post into the reply box instead of reloading the page.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a.quote-button");
+    if (!link || !link.dataset.quoteUrl) return;
+    var box = document.getElementById("reply-body");
+    if (!box) return;
+    event.preventDefault();
+    fetch(link.dataset.quoteUrl, { credentials: "same-origin" })
+      .then(function (response) { if (!response.ok) throw new Error(response.status); return response.text(); })
+      .then(function (text) {
+        var before = box.value && !/\n$/.test(box.value) ? "\n" : "";
+        box.value = box.value + before + text;
+        box.focus();
+        box.scrollIntoView({ block: "center" });
+      })
+      .catch(function () { window.location.href = link.href; });
+  });
+
+  // Ctrl+Enter (Cmd+Enter) sends the reply.
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && event.target.id === "reply-body") {
+      var form = event.target.form;
+      var send = form && form.querySelector("button[name=post]");
+      if (send) { event.preventDefault(); send.click(); }
+    }
+  });
+})();

@@ -1,0 +1,42 @@
+"""A real Chromium (Debian's) driven by Playwright, for tests that need a browser."""
+
+import os
+import shutil
+
+import pytest
+
+from tests.conftest import IN_CI
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run",
+]
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make around
+# it are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        message = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="ru-RU", viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    yield page
+    context.close()

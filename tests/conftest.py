@@ -1,0 +1,113 @@
+"""Shared fixtures: users and clients by perspective, a demo game, service guards for CI."""
+
+import os
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.test import Client
+
+from accounts.models import User
+from games.models import Game, Thread
+from games.services.games import game_create, seat_add
+from games.services.threads import thread_create
+
+PASSWORD = "correct-horse-battery-staple"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(autouse=True)
+def _english_free_defaults(settings, tmp_path):
+    # Tests render in the site's default language unless they ask otherwise, and avatars go to a
+    # throwaway folder.
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+
+
+def make_user(name: str, *, email: str | None = None, staff: bool = False) -> User:
+    email = email or f"{abs(hash(name)) % 10**8}-{len(name)}@example.com"
+    user = User.objects.create_user(username=email.split("@")[0], email=email, password=PASSWORD, display_name=name)
+    if staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+    return user
+
+
+def client_for(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def gm(db):
+    return make_user("Ведущий")
+
+
+@pytest.fixture
+def game(gm):
+    game = game_create(title="Тестовая игра", gm=gm)
+    return game
+
+
+@pytest.fixture
+def town_player(game):
+    user = make_user("Вася")
+    seat_add(game=game, user=user)
+    return user
+
+
+@pytest.fixture
+def mafia_player(game):
+    user = make_user("Негодяй")
+    seat_add(game=game, user=user)
+    return user
+
+
+@pytest.fixture
+def dead_player(game):
+    user = make_user("Фроло")
+    seat = seat_add(game=game, user=user)
+    seat.is_alive = False
+    seat.save(update_fields=["is_alive"])
+    return user
+
+
+@pytest.fixture
+def running_game(game, town_player, mafia_player, dead_player):
+    game.status = Game.Status.RUNNING
+    game.save(update_fields=["status"])
+    return game
+
+
+@pytest.fixture
+def spectator(db):
+    return make_user("Зритель")
+
+
+@pytest.fixture
+def moderator(db):
+    return make_user("Модератор", staff=True)
+
+
+@pytest.fixture
+def lobby_thread(spectator) -> Thread:
+    thread, _post = thread_create(kind=Thread.Kind.LOBBY, title="Лобби", author=spectator, body="Первый пост")
+    return thread
+
+
+@pytest.fixture
+def anonymous_client():
+    return Client()
+
+
+def require_service(name: str, available: bool, why: str) -> None:
+    """A test that needs PostgreSQL or Redis fails under CI when the service is missing, and
+    skips on a developer machine that runs the embedded defaults."""
+    if available:
+        return
+    if IN_CI:
+        pytest.fail(f"{name} is required in CI: {why}")
+    pytest.skip(f"{name} not configured: {why}")
