@@ -13,6 +13,7 @@ urlpatterns = [
     path("threads/<int:pk>/", forum.thread_detail, name="thread"),
     path("threads/<int:pk>/reply/", forum.thread_reply, name="thread_reply"),
     path("threads/<int:pk>/preview/", forum.thread_preview, name="thread_preview"),
+    path("threads/<int:pk>/moderate/", forum.thread_moderate, name="thread_moderate"),
     path("threads/<int:pk>/unread/", forum.thread_first_unread, name="thread_unread"),
     path("threads/<int:pk>/posts/<int:number>/", forum.post_permalink, name="post"),
     path("threads/<int:pk>/posts/<int:number>/quote/", forum.post_quote, name="post_quote"),

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -17,7 +18,7 @@ from games.forms import PostForm, ThreadForm
 from games.models import Game, Post, Thread
 from games.services import ActionRefused
 from games.services.posts import post_create, post_edit, post_preview, post_set_deleted, posts_refresh_html
-from games.services.threads import thread_create, thread_mark_read
+from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
 
 
@@ -292,6 +293,38 @@ def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The post was deleted.") if deleted else _("The post was restored."))
     return redirect(post)
+
+
+@login_required
+@require_POST
+def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
+    """Moderator tools of a thread: lock, unlock, or schedule the lock (a deadline)."""
+    from datetime import datetime
+
+    thread = _visible_thread(request, pk)
+    action = request.POST.get("action")
+    try:
+        if action == "lock":
+            thread_set_locked(thread=thread, moderator=request.user, locked=True)
+            messages.success(request, _("The thread is locked."))
+        elif action == "unlock":
+            thread_set_locked(thread=thread, moderator=request.user, locked=False)
+            messages.success(request, _("The thread is open again."))
+        elif action == "schedule":
+            raw = request.POST.get("lock_at", "").strip()
+            lock_at = None
+            if raw:
+                try:
+                    lock_at = timezone.make_aware(datetime.fromisoformat(raw), timezone.get_current_timezone())
+                except ValueError:
+                    raise ActionRefused(_("Enter the date and time as YYYY-MM-DD HH:MM."), code="bad_time") from None
+            thread_schedule_lock(thread=thread, moderator=request.user, lock_at=lock_at)
+            messages.success(request, _("The lock time is saved.") if lock_at else _("The scheduled lock is cancelled."))
+        else:
+            raise ActionRefused(_("Unknown action."), code="bad_action")
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    return redirect(thread)
 
 
 @require_GET

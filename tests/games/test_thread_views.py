@@ -176,3 +176,42 @@ def test_game_page_lists_seats_and_threads(running_game, anonymous_client):
 def test_index_lists_games_and_sections(running_game, lobby_thread, anonymous_client):
     content = anonymous_client.get("/").content.decode()
     assert running_game.title in content and lobby_thread.title in content
+
+
+def test_moderator_locks_unlocks_and_schedules_lock_from_thread_page(lobby_thread, moderator, django_capture_on_commit_callbacks, monkeypatch):
+    from games import tasks
+
+    monkeypatch.setattr(tasks.lock_thread_when_due, "apply_async", lambda **kw: None)
+    client = client_for(moderator)
+    url = reverse("games:thread_moderate", args=[lobby_thread.pk])
+    client.post(url, {"action": "lock"})
+    lobby_thread.refresh_from_db()
+    assert lobby_thread.is_locked
+    client.post(url, {"action": "unlock"})
+    lobby_thread.refresh_from_db()
+    assert not lobby_thread.is_locked
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"action": "schedule", "lock_at": "2099-01-02T20:00"})
+    lobby_thread.refresh_from_db()
+    # Entered in the moderator's time zone (Moscow by default, UTC+3).
+    assert lobby_thread.lock_at.isoformat() == "2099-01-02T17:00:00+00:00"
+    page = client.get(lobby_thread.get_absolute_url()).content.decode()
+    assert "2099" in page
+
+
+@pytest.mark.parametrize("payload", [{"action": "schedule", "lock_at": "завтра"}, {"action": "explode"},
+                                     {"action": "schedule", "lock_at": "2001-01-01T00:00"}])
+def test_moderation_refuses_bad_input_and_changes_nothing(lobby_thread, moderator, payload):
+    response = client_for(moderator).post(reverse("games:thread_moderate", args=[lobby_thread.pk]), payload, follow=True)
+    assert response.status_code == 200
+    lobby_thread.refresh_from_db()
+    assert lobby_thread.lock_at is None and not lobby_thread.is_locked
+    assert any(m.level_tag == "error" for m in response.context["messages"])
+
+
+def test_moderation_is_refused_when_user_is_not_moderator(lobby_thread, spectator):
+    client_for(spectator).post(reverse("games:thread_moderate", args=[lobby_thread.pk]), {"action": "lock"})
+    lobby_thread.refresh_from_db()
+    assert not lobby_thread.is_locked
+    page = client_for(spectator).get(lobby_thread.get_absolute_url()).content.decode()
+    assert reverse("games:thread_moderate", args=[lobby_thread.pk]) not in page

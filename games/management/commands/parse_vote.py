@@ -1,0 +1,66 @@
+"""The `parse_vote` command: reads posts' BBCode on stdin and prints how their votes are read, as JSON."""
+
+import argparse
+import io
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.text.names import RosterMatcher
+from games.text.votes import PROFILES, SYNTAXES, jsonl_results, parse_votes, profile_named, reading_to_json
+
+
+def _utf8(stream):
+    # Posts are Russian whatever the locale says; a C locale would otherwise garble or crash.
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    if encoding and encoding != "utf8":
+        try:
+            stream.reconfigure(encoding="utf-8")
+        except (AttributeError, ValueError, io.UnsupportedOperation):
+            pass
+
+
+class Command(BaseCommand):
+    help = (
+        'Read one post\'s BBCode on stdin and print {"final": F, "votes": [...]} for the roster given '
+        'with --player. With --jsonl, read {"players": [...], "text": "..."} lines and print one result '
+        "per line."
+    )
+    # Tests hand in their own stdin through call_command(..., stdin=StringIO(...)).
+    stealth_options = ("stdin",)
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--player", action="append", default=[], metavar="NAME", help="a player who may be voted for (repeat)"
+        )
+        parser.add_argument("--jsonl", action="store_true", help="read JSON lines, one case per line")
+        parser.add_argument("--profile", default="forum", choices=sorted(PROFILES), help="rule profile (default: forum)")
+        parser.add_argument(
+            "--peace",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="allow (--peace) or refuse (--no-peace) peace / no-jail votes; default: the profile's",
+        )
+        parser.add_argument(
+            "--syntax",
+            action="append",
+            default=[],
+            choices=sorted(SYNTAXES),
+            help="also enable this international vote syntax (repeat)",
+        )
+
+    def handle(self, *args, **options):
+        try:
+            profile = profile_named(options["profile"], peace=options["peace"], syntaxes=options["syntax"])
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        stdin = options.get("stdin") or sys.stdin
+        _utf8(stdin)
+        _utf8(sys.stdout)
+        if options["jsonl"]:
+            for line in jsonl_results(stdin, profile=profile):
+                self.stdout.write(line)
+            return
+        reading = parse_votes(stdin.read(), RosterMatcher(options["player"]), profile=profile)
+        self.stdout.write(json.dumps(reading_to_json(reading), ensure_ascii=False))

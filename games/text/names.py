@@ -1,0 +1,543 @@
+"""Roster name matching: finds which player a fragment of a post names, in any Russian case form."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice, product
+
+import pymorphy3
+from rapidfuzz import fuzz, process
+
+__all__ = [
+    "FUZZY_GAP",
+    "FUZZY_MIN",
+    "MatchResult",
+    "RosterEntry",
+    "RosterMatcher",
+    "Token",
+    "morph",
+    "normalize",
+    "tokenize",
+    "word_forms",
+]
+
+# A fuzzy hit must be this good (rapidfuzz ratio, 0..100)...
+FUZZY_MIN = 90.0
+# ...and beat every other player's best by this much, or it is "ambiguous".
+FUZZY_GAP = 5.0
+# Shorter queries are never fuzzy-matched: one typo in four letters is a different name.
+FUZZY_MIN_LEN = 4
+# Words of a multi-word name shorter than this never name the player alone ("де", "Ли").
+PARTIAL_MIN_LEN = 3
+# Beyond this many combinations a multi-word name only offers its same-position forms to fuzzy.
+_FUZZY_COMBOS_MAX = 200
+_CACHE_MAX = 4096
+_CACHEABLE_LEN = 80
+
+# One character in, one character out, so offsets into normalised text stay valid for the original.
+_NORMALIZE = (
+    ("ё", "е"),
+    ("Ё", "Е"),
+    ("’", "'"),
+    ("‘", "'"),
+    ("ʼ", "'"),
+    ("`", "'"),
+    ("´", "'"),
+    ("′", "'"),
+    ("‐", "-"),
+    ("‑", "-"),
+    ("‒", "-"),
+)
+_NEEDS_NORMALIZE = re.compile("[ёЁ’‘ʼ`´′‐‑‒]")
+WORD_RE = re.compile(r"\w+(?:['-]\w+)*")
+_CYRILLIC_RE = re.compile(r"[а-яА-ЯёЁ]")
+_LATIN_RE = re.compile(r"[a-zA-Z0-9_]")
+_SENTENCE_END = frozenset(".!?;\n")
+# Skipping filler words never crosses these: "в тюрьму того, кто защищал Васю" is not about Вася.
+_CLAUSE_END = frozenset(".!?;:,()\n")
+
+_CASES = ("nomn", "gent", "datv", "accs", "ablt", "loct")
+_INDECLINABLE_FINALS = frozenset("оеиуюыэ")
+# Endings Russian writers glue to foreign nicknames, with or without a hyphen or apostrophe.
+_FOREIGN_ENDINGS = ("а", "у", "ом", "е", "ы", "ой", "ою", "ю", "я", "ем", "и", "ей", "ым")
+# The same endings typed without switching the keyboard layout ("SleepWalker-a").
+_FOREIGN_LATIN_ENDINGS = ("a", "u", "om", "e", "y", "oj", "oi", "ym", "ya", "yu")
+_SEPARATORS = ("", "-", "'")
+
+_morph: pymorphy3.MorphAnalyzer | None = None
+_morph_lock = threading.Lock()
+
+
+def morph() -> pymorphy3.MorphAnalyzer:
+    """The process-wide analyzer: loading the dictionaries is the slow part, so it happens once."""
+    global _morph
+    if _morph is None:
+        with _morph_lock:
+            if _morph is None:
+                _morph = pymorphy3.MorphAnalyzer()
+    return _morph
+
+
+def normalize(text: str) -> str:
+    """ё → е and typographic apostrophes/hyphens → ASCII; keeps length (offsets stay valid)."""
+    # str.translate() with a dict costs ~50 ns a character; a few replace() calls are C loops.
+    if _NEEDS_NORMALIZE.search(text) is None:
+        return text
+    for old, new in _NORMALIZE:
+        if old in text:
+            text = text.replace(old, new)
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    key: str  # normalised, lower-case
+    start: int
+    end: int
+
+
+def tokenize(text: str, limit: int | None = None) -> list[Token]:
+    """Words of `text` (hyphenated and apostrophised words stay whole: "SleepWalker'а")."""
+    it: Iterator[re.Match[str]] = WORD_RE.finditer(normalize(text))
+    if limit is not None:
+        it = islice(it, limit)
+    return [Token(m.group().lower(), m.start(), m.end()) for m in it]
+
+
+def _gap_key(gap: str) -> str:
+    # Whitespace between words is free ("Джеймса  Бонда"), punctuation must be as in the roster ("A.B").
+    return "".join(gap.split())
+
+
+def _is_dictionary_parse(parse: pymorphy3.analyzer.Parse) -> bool:
+    stack = parse.methods_stack
+    return len(stack) == 1 and type(stack[0][0]).__name__ == "DictionaryAnalyzer"
+
+
+def _hand_forms(word: str) -> set[str]:
+    """The usual noun endings for a name the dictionary does not know."""
+    forms = {word}
+    last = word[-1]
+    if not _CYRILLIC_RE.match(last):
+        # Latin or digit-final nickname: Russian endings are appended to the whole word.
+        for sep in _SEPARATORS:
+            forms.update(word + sep + e for e in _FOREIGN_ENDINGS)
+        for sep in ("-", "'"):
+            forms.update(word + sep + e for e in _FOREIGN_LATIN_ENDINGS)
+        return forms
+    if last in _INDECLINABLE_FINALS:
+        return forms  # Фроло, Гюго, Шевченко: foreign and -о names do not decline
+    stem = word[:-1]
+    if last == "а":
+        forms.update(stem + e for e in ("ы", "и", "е", "у", "ой", "ою"))
+    elif last == "я":
+        forms.update(stem + e for e in ("и", "е", "ю", "ей", "ею"))
+    elif last == "й":
+        forms.update(stem + e for e in ("я", "ю", "ем", "е"))
+    elif last == "ь":
+        forms.update(stem + e for e in ("я", "ю", "ем", "е", "и", "ью"))
+    else:
+        endings = ["а", "у", "ом", "е", "ем"]
+        if word.endswith(("ин", "ын", "ов", "ев")):
+            endings.append("ым")
+        for sep in _SEPARATORS:
+            forms.update(word + sep + e for e in endings)
+    return forms
+
+
+@lru_cache(maxsize=8192)
+def word_forms(word: str) -> frozenset[str]:
+    """Every singular case form of one word of a name, normalised and lower-case.
+
+    Built from the word's nominative parses (inflecting the post's words back to a lemma fails:
+    pymorphy3 reads "Фроло" as a verb). Adjectives keep their gender so that "Красная" gives
+    "красную", and take both accusatives ("маленького" for people, "маленький" for things).
+    """
+    w = normalize(word).lower()
+    forms = {w}
+    known = False
+    if _CYRILLIC_RE.search(w):
+        for p in morph().parse(w):
+            tag = p.tag
+            if tag.POS not in ("NOUN", "ADJF") or tag.case != "nomn" or tag.number == "plur":
+                continue
+            if _is_dictionary_parse(p):
+                known = True
+            if "Fixd" in tag:
+                continue
+            for case in _CASES:
+                grams = {case, "sing"}
+                if tag.POS == "ADJF" and tag.gender:
+                    grams.add(tag.gender)
+                variants = [grams | {"anim"}, grams | {"inan"}] if tag.POS == "ADJF" and case == "accs" else [grams]
+                for g in variants:
+                    f = p.inflect(g)
+                    if f is not None:
+                        forms.add(normalize(f.word))
+    if not known:
+        forms |= _hand_forms(w)
+    return frozenset(forms)
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    """A player as the matcher sees them: the canonical display name and any aliases."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+RosterItem = str | tuple[str, Iterable[str]] | RosterEntry
+
+
+def _coerce(item: RosterItem) -> RosterEntry:
+    if isinstance(item, RosterEntry):
+        return item
+    if isinstance(item, str):
+        return RosterEntry(item.strip())
+    name, aliases = item
+    return RosterEntry(name.strip(), tuple(a.strip() for a in aliases if a and a.strip()))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """Which player a fragment names; when none, why not.
+
+    `start`/`end` are character offsets of the name in the text that was searched;
+    `skipped` is how many words were passed over before it (match_start with skip_words).
+    """
+
+    name: str | None
+    reason: str | None = None  # None | "unknown" | "ambiguous" | "empty"
+    candidates: tuple[str, ...] = ()
+    method: str | None = None  # "exact" | "partial" | "fuzzy" | "symbol"
+    score: float = 0.0
+    start: int = 0
+    end: int = 0
+    skipped: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.name is not None
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    player: int
+    words: tuple[frozenset[str], ...]
+    gaps: tuple[str, ...]
+    prefix: str
+    suffix: str
+
+
+class RosterMatcher:
+    """Looks a post's words up in a table of every case form of every roster name.
+
+    Build once per roster (it runs pymorphy3 over each name word); lookups are dictionary hits.
+    `roster` items are display names, `(name, [aliases])` pairs or RosterEntry objects; the
+    display name is what matches return.
+    """
+
+    def __init__(self, roster: Iterable[RosterItem] = ()):
+        entries = [_coerce(item) for item in roster]
+        entries = [e for e in entries if e.name]
+        self.players: tuple[RosterEntry, ...] = tuple(entries)
+        self.names: tuple[str, ...] = tuple(e.name for e in entries)
+        self._by_first: dict[str, list[_Entry]] = {}
+        self._partial: dict[str, set[int]] = {}
+        self._symbolic: list[tuple[str, int]] = []
+        self._max_words = 1
+        fuzzy: dict[str, set[int]] = {}
+        for player, entry in enumerate(entries):
+            for spelling in (entry.name, *entry.aliases):
+                self._add_spelling(player, spelling, fuzzy)
+        for form, players in self._partial.items():
+            if len(players) == 1:
+                fuzzy.setdefault(form, set()).update(players)
+        self._fuzzy_choices = list(fuzzy)
+        self._fuzzy_players = [frozenset(fuzzy[c]) for c in self._fuzzy_choices]
+        # Posts repeat the same few names endlessly; memoising short lookups keeps recounts cheap.
+        self._fuzzy_cache: dict[str, MatchResult | None] = {}
+        self._cache: dict[tuple[str, int, bool, int], MatchResult] = {}
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def _add_spelling(self, player: int, spelling: str, fuzzy: dict[str, set[int]]) -> None:
+        norm = normalize(spelling)
+        toks = tokenize(norm)
+        if not toks:
+            # Nothing but punctuation ("???"): only the exact spelling can name this player.
+            sym = " ".join(norm.lower().split())
+            if sym:
+                self._symbolic.append((sym, player))
+            return
+        words = tuple(word_forms(t.key) for t in toks)
+        gaps = tuple(_gap_key(norm[a.end : b.start]) for a, b in zip(toks, toks[1:]))
+        entry = _Entry(
+            player,
+            words,
+            gaps,
+            prefix="".join(norm[: toks[0].start].split()),
+            suffix="".join(norm[toks[-1].end :].split()),
+        )
+        for form in words[0]:
+            self._by_first.setdefault(form, []).append(entry)
+        self._max_words = max(self._max_words, len(words))
+        if len(words) > 1:
+            for index in {0, len(words) - 1}:
+                if len(toks[index].key) >= PARTIAL_MIN_LEN:
+                    for form in words[index]:
+                        self._partial.setdefault(form, set()).add(player)
+        combos = 1
+        for w in words:
+            combos *= len(w)
+        joiners = [g or " " for g in gaps]
+        if combos <= _FUZZY_COMBOS_MAX:
+            for combo in product(*words):
+                phrase = combo[0] + "".join(j + w for j, w in zip(joiners, combo[1:]))
+                fuzzy.setdefault(phrase, set()).add(player)
+        else:
+            phrase = toks[0].key + "".join(j + t.key for j, t in zip(joiners, toks[1:]))
+            fuzzy.setdefault(phrase, set()).add(player)
+
+    # -- lookups at one word position -------------------------------------------------------
+
+    def _exact_at(self, text: str, toks: list[Token], i: int) -> MatchResult | None:
+        """The longest full name or alias starting at word i, or an ambiguity, or None."""
+        best_len = 0
+        hits: list[_Entry] = []
+        for e in self._by_first.get(toks[i].key, ()):
+            n = len(e.words)
+            if i + n > len(toks) or n < best_len:
+                continue
+            if all(
+                toks[i + k].key in e.words[k]
+                and _gap_key(text[toks[i + k - 1].end : toks[i + k].start]) == e.gaps[k - 1]
+                for k in range(1, n)
+            ):
+                if n > best_len:
+                    best_len, hits = n, [e]
+                else:
+                    hits.append(e)
+        if not hits:
+            return None
+        start, end = toks[i].start, toks[i + best_len - 1].end
+        players = {e.player for e in hits}
+        if len(players) > 1:
+            hits = self._decoration_winners(text, start, end, hits)
+            players = {e.player for e in hits}
+        if len(players) > 1:
+            return self._ambiguous(players, start, end, "exact")
+        e = max(hits, key=lambda h: len(h.prefix) + len(h.suffix))
+        if e.prefix and text[start - len(e.prefix) : start] == e.prefix:
+            start -= len(e.prefix)
+        if e.suffix and text[end : end + len(e.suffix)] == e.suffix:
+            end += len(e.suffix)
+        return MatchResult(self.names[e.player], method="exact", score=100.0, start=start, end=end)
+
+    @staticmethod
+    def _decoration_winners(text: str, start: int, end: int, hits: list[_Entry]) -> list[_Entry]:
+        # "(Вася)" and "Вася" share their words; the punctuation actually written around them decides.
+        def fits(e: _Entry) -> bool:
+            return (not e.prefix or text[max(0, start - len(e.prefix)) : start] == e.prefix) and (
+                not e.suffix or text[end : end + len(e.suffix)] == e.suffix
+            )
+
+        fitting = [e for e in hits if fits(e)]
+        if not fitting:
+            return hits
+        longest = max(len(e.prefix) + len(e.suffix) for e in fitting)
+        return [e for e in fitting if len(e.prefix) + len(e.suffix) == longest]
+
+    def _partial_at(self, toks: list[Token], i: int) -> MatchResult | None:
+        players = self._partial.get(toks[i].key)
+        if not players:
+            return None
+        start, end = toks[i].start, toks[i].end
+        if len(players) > 1:
+            return self._ambiguous(players, start, end, "partial")
+        (player,) = players
+        return MatchResult(self.names[player], method="partial", score=100.0, start=start, end=end)
+
+    def _word_at(self, text: str, toks: list[Token], i: int) -> MatchResult | None:
+        return self._exact_at(text, toks, i) or self._partial_at(toks, i)
+
+    def _ambiguous(self, players: Iterable[int], start: int, end: int, method: str) -> MatchResult:
+        names = tuple(sorted({self.names[p] for p in players}))
+        return MatchResult(None, "ambiguous", names, method=method, start=start, end=end)
+
+    def _fuzzy(self, query: str) -> MatchResult | None:
+        """A near-miss spelling, only when clearly closest to one player (offsets are left 0)."""
+        if len(query) < FUZZY_MIN_LEN or not self._fuzzy_choices:
+            return None
+        if query in self._fuzzy_cache:
+            return self._fuzzy_cache[query]
+        best: dict[int, float] = {}
+        for _choice, score, idx in process.extract(
+            query,
+            self._fuzzy_choices,
+            scorer=fuzz.ratio,
+            score_cutoff=FUZZY_MIN - FUZZY_GAP,
+            limit=None,
+        ):
+            for p in self._fuzzy_players[idx]:
+                if score > best.get(p, -1.0):
+                    best[p] = score
+        result: MatchResult | None = None
+        if best:
+            ranked = sorted(best.items(), key=lambda kv: -kv[1])
+            top_player, top = ranked[0]
+            if top >= FUZZY_MIN:
+                rivals = [p for p, s in ranked[1:] if s > top - FUZZY_GAP]
+                if rivals:
+                    result = self._ambiguous([top_player, *rivals], 0, 0, "fuzzy")
+                else:
+                    result = MatchResult(self.names[top_player], method="fuzzy", score=top)
+        if len(self._fuzzy_cache) >= _CACHE_MAX:
+            self._fuzzy_cache.clear()
+        self._fuzzy_cache[query] = result
+        return result
+
+    def _fuzzy_at(self, text: str, toks: list[Token], i: int) -> MatchResult | None:
+        """Try 1..max_words words from position i; the best-scoring length wins."""
+        best: MatchResult | None = None
+        best_end = 0
+        for n in range(1, min(self._max_words, len(toks) - i) + 1):
+            if n > 1 and any(c in _SENTENCE_END for c in text[toks[i + n - 2].end : toks[i + n - 1].start]):
+                break
+            query = " ".join(t.key for t in toks[i : i + n])
+            r = self._fuzzy(query)
+            if r is not None and (best is None or r.score > best.score or (r.ok and not best.ok)):
+                best, best_end = r, toks[i + n - 1].end
+        if best is None:
+            return None
+        return _with_span(best, toks[i].start, best_end)
+
+    def _symbol_at(self, text: str, offset: int) -> MatchResult | None:
+        if not self._symbolic:
+            return None
+        rest = " ".join(normalize(text[offset:]).lower().split())
+        hits = {p for sym, p in self._symbolic if rest.startswith(sym)}
+        if not hits:
+            return None
+        if len(hits) > 1:
+            return self._ambiguous(hits, offset, offset, "symbol")
+        (player,) = hits
+        sym = next(s for s, p in self._symbolic if p == player and rest.startswith(s))
+        start = offset + (len(text[offset:]) - len(text[offset:].lstrip()))
+        return MatchResult(self.names[player], method="symbol", score=100.0, start=start, end=start + len(sym))
+
+    # -- public API -------------------------------------------------------------------------
+
+    def _cached(self, key: tuple[str, int, bool, int], compute) -> MatchResult:
+        if len(key[0]) > _CACHEABLE_LEN:
+            return compute()
+        r = self._cache.get(key)
+        if r is None:
+            if len(self._cache) >= _CACHE_MAX:
+                self._cache.clear()
+            r = self._cache[key] = compute()
+        return r
+
+    def match(self, fragment: str, *, fuzzy: bool = True) -> MatchResult:
+        """The player the whole fragment names ("Васю", "[private=...]" value, a room name)."""
+        return self._cached((fragment, -1, fuzzy, 0), lambda: self._match(fragment, fuzzy))
+
+    def _match(self, fragment: str, fuzzy: bool) -> MatchResult:
+        norm = normalize(fragment)
+        toks = tokenize(norm, self._max_words + 1)
+        if not toks:
+            sym = self._symbol_at(norm, 0)
+            if sym is not None and not norm[sym.end :].strip():
+                return sym
+            return MatchResult(None, "empty") if not norm.strip() else MatchResult(None, "unknown", end=len(fragment))
+        if len(toks) <= self._max_words:
+            r = self._exact_at(norm, toks, 0)
+            if r is not None and (not r.ok or r.end >= toks[-1].end):
+                return r
+            if len(toks) == 1:
+                r = self._partial_at(toks, 0)
+                if r is not None:
+                    return r
+            if fuzzy:
+                r = self._fuzzy(" ".join(t.key for t in toks))
+                if r is not None:
+                    return _with_span(r, toks[0].start, toks[-1].end)
+        sym = self._symbol_at(norm, 0)
+        if sym is not None and not norm[sym.end :].strip():
+            return sym
+        return MatchResult(None, "unknown", start=toks[0].start, end=toks[-1].end)
+
+    def match_start(
+        self, text: str, *, skip_words: int = 0, fuzzy: bool = True, limit: int = 200
+    ) -> MatchResult:
+        """The player named by the words at the start of `text` (votes: the name after the intent).
+
+        Up to `skip_words` leading words may be passed over ("за нашего Васю"), but never across
+        punctuation; fuzzy matching is only tried at the very first word. Only the first
+        `limit` characters are read.
+        """
+        text = text[:limit]
+        return self._cached((text, skip_words, fuzzy, 1), lambda: self._match_start(text, skip_words, fuzzy))
+
+    def _match_start(self, text: str, skip_words: int, fuzzy: bool) -> MatchResult:
+        norm = normalize(text)
+        sym = self._symbol_at(norm, 0)
+        if sym is not None:
+            return sym
+        toks = tokenize(norm, skip_words + self._max_words + 1)
+        if not toks:
+            return MatchResult(None, "empty")
+        r = self._word_at(norm, toks, 0)
+        if r is not None:
+            return r
+        if fuzzy:
+            r = self._fuzzy_at(norm, toks, 0)
+            if r is not None:
+                return r
+        for j in range(1, min(skip_words, len(toks) - 1) + 1):
+            if any(c in _CLAUSE_END for c in norm[toks[j - 1].end : toks[j].start]):
+                break
+            r = self._word_at(norm, toks, j)
+            if r is not None:
+                return _with_skipped(r, j)
+        return MatchResult(None, "unknown", start=toks[0].start, end=toks[0].end)
+
+    def search(self, text: str) -> MatchResult:
+        """The first player named anywhere in `text` (exact or partial forms, no fuzzy)."""
+        norm = normalize(text)
+        toks = tokenize(norm)
+        for i in range(len(toks)):
+            r = self._word_at(norm, toks, i)
+            if r is not None:
+                return r
+        low = norm.lower()
+        found = min(((low.find(sym), sym, p) for sym, p in self._symbolic if sym in low), default=None)
+        if found is not None:
+            pos, sym, player = found
+            return MatchResult(self.names[player], method="symbol", score=100.0, start=pos, end=pos + len(sym))
+        return MatchResult(None, "unknown" if toks else "empty")
+
+    def forms(self, name: str) -> frozenset[str]:
+        """Every phrase form the matcher accepts for one canonical name (for docs and debugging)."""
+        out: set[str] = set()
+        for first, entries in self._by_first.items():
+            for e in entries:
+                if self.names[e.player] == name and first in e.words[0]:
+                    joiners = [g or " " for g in e.gaps]
+                    for combo in islice(product(*e.words[1:]), _FUZZY_COMBOS_MAX):
+                        out.add(first + "".join(j + w for j, w in zip(joiners, combo)))
+        return frozenset(out)
+
+
+def _with_span(r: MatchResult, start: int, end: int) -> MatchResult:
+    return MatchResult(r.name, r.reason, r.candidates, r.method, r.score, start, end, r.skipped)
+
+
+def _with_skipped(r: MatchResult, skipped: int) -> MatchResult:
+    return MatchResult(r.name, r.reason, r.candidates, r.method, r.score, r.start, r.end, skipped)
