@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import Game, Post, PostRevision, Seat, Thread, ThreadReadMark
+from games.models import Game, Phase, Post, PostRevision, Seat, Thread, ThreadReadMark, VoteRecord
 
 
 class SeatInline(admin.TabularInline):
@@ -16,7 +16,7 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("title", "ruleset", "status", "gm", "created_at")
     list_filter = ("ruleset", "status")
     search_fields = ("title",)
-    raw_id_fields = ("gm", "game_thread", "discussion_thread")
+    raw_id_fields = ("gm", "game_thread", "discussion_thread", "current_phase")
     inlines = [SeatInline]
 
 
@@ -62,3 +62,28 @@ class PostRevisionAdmin(admin.ModelAdmin):
 class ThreadReadMarkAdmin(admin.ModelAdmin):
     list_display = ("user", "thread", "last_read_number")
     raw_id_fields = ("user", "thread")
+
+
+@admin.register(Phase)
+class PhaseAdmin(admin.ModelAdmin):
+    list_display = ("game", "kind", "number", "opened_at", "deadline_at", "closed_at")
+    list_filter = ("kind",)
+    raw_id_fields = ("game",)
+
+
+@admin.register(VoteRecord)
+class VoteRecordAdmin(admin.ModelAdmin):
+    """The ledger is append-only: the admin reads it; corrections go through the GM's page."""
+
+    list_display = ("phase", "post_number", "voter", "kind", "target", "valid", "reason", "source", "recorded_at")
+    list_filter = ("valid", "source", "kind")
+    raw_id_fields = ("phase", "post", "voter", "target", "recorded_by")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -71,6 +71,14 @@ class Game(models.Model):
         Thread, on_delete=models.PROTECT, related_name="game_as_discussion_thread", verbose_name=_("discussion thread")
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # International vote syntaxes the GM enabled on top of the rule set's own (games.text.votes).
+    vote_syntaxes = models.JSONField(_("extra vote syntaxes"), default=list, blank=True)
+    # The latest phase opened (kept by games.services.phases), so that a post's vote check
+    # reads it with the game in one query.
+    current_phase = models.ForeignKey(
+        "Phase", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("current phase")
+    )
+    end_day_on_majority = models.BooleanField(_("end the day as soon as a majority is reached"), default=False)
 
     class Meta:
         verbose_name = _("game")
@@ -179,3 +187,79 @@ class ThreadReadMark(models.Model):
         verbose_name = _("read mark")
         verbose_name_plural = _("read marks")
         constraints = [models.UniqueConstraint(fields=["user", "thread"], name="games_readmark_unique")]
+
+
+class Phase(models.Model):
+    """A day or a night of a game; votes belong to the day they were cast in."""
+
+    class Kind(models.TextChoices):
+        DAY = "day", _("Day")
+        NIGHT = "night", _("Night")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases", verbose_name=_("game"))
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    number = models.PositiveSmallIntegerField(_("number"))
+    opened_at = models.DateTimeField(_("opened at"))
+    deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("phase")
+        verbose_name_plural = _("phases")
+        ordering = ["game", "opened_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["game", "kind", "number"], name="games_phase_unique")]
+        indexes = [models.Index(fields=["closed_at", "deadline_at"], name="games_phase_due_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.get_kind_display()} {self.number}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class VoteRecord(models.Model):
+    """One line of the vote ledger. Lines are never changed: a GM correction is a new line about
+    the same post, and the count reads, for each post, its latest GM line or else its own final
+    reading."""
+
+    class Kind(models.TextChoices):
+        VOTE = "vote", _("vote")
+        UNVOTE = "unvote", _("unvote")
+        PEACE = "peace", _("peace")
+        NONE = "none", _("no vote")  # only in GM corrections: "this post casts no vote"
+
+    class Source(models.TextChoices):
+        POST = "post", _("read from the post")
+        GM = "gm", _("GM correction")
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="votes", verbose_name=_("phase"))
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="votes", verbose_name=_("post"))
+    # The post's number, copied (it never changes) so that counting a day needs no join.
+    post_number = models.PositiveIntegerField(_("post number"))
+    voter = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="votes_cast", verbose_name=_("voter"))
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    target = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="votes_received", verbose_name=_("target")
+    )
+    source = models.CharField(_("source"), max_length=8, choices=Source.choices, default=Source.POST)
+    valid = models.BooleanField(_("counted"), default=True)
+    reason = models.CharField(_("reason"), max_length=32, blank=True)
+    # The post's own final vote (the last valid one in it); earlier ones stay for the history.
+    is_final = models.BooleanField(_("final in its post"), default=False)
+    fragment = models.CharField(_("as written"), max_length=300, blank=True)
+    recorded_at = models.DateTimeField(_("recorded at"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    note = models.CharField(_("note"), max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("vote ledger line")
+        verbose_name_plural = _("vote ledger")
+        ordering = ["phase", "post_number", "pk"]
+        indexes = [models.Index(fields=["phase", "post_number"], name="games_vote_phase_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.phase} #{self.post_id}: {self.kind}"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Post, Seat, Thread
+from games.models import Game, Post, Thread
 
 
 @dataclass(frozen=True)
@@ -33,11 +33,21 @@ def game_of(thread: Thread) -> Game | None:
     """The game a thread belongs to, or None for a standalone thread (cached on the instance)."""
     if thread.kind not in (Thread.Kind.GAME, Thread.Kind.DISCUSSION):
         return None
-    cached = getattr(thread, "_game_cache", None)
-    if cached is None:
-        cached = Game.objects.filter(Q(game_thread=thread) | Q(discussion_thread=thread)).select_related("gm").first()
-        thread._game_cache = cached
-    return cached
+    if not hasattr(thread, "_game_cache"):
+        games = Game.objects.select_related("gm", "current_phase")
+        if thread.kind == Thread.Kind.GAME:
+            thread._game_cache = games.filter(game_thread=thread).first()
+        else:
+            thread._game_cache = games.filter(discussion_thread=thread).first()
+    return thread._game_cache
+
+
+def roster_rows(game: Game) -> list[tuple[int, int, bool, str]]:
+    """(seat id, user id, alive, display name) of every seat, fetched once per game instance:
+    a roster is at most a few dozen rows, as cheap as one EXISTS and reused by every check."""
+    if not hasattr(game, "_roster_rows"):
+        game._roster_rows = list(game.seats.order_by("number").values_list("pk", "user_id", "is_alive", "user__display_name"))
+    return game._roster_rows
 
 
 # --- Seeing ------------------------------------------------------------------------------------
@@ -80,7 +90,7 @@ def is_moderator(user, thread: Thread) -> bool:
 
 
 def is_seated(user, game: Game) -> bool:
-    return user.is_authenticated and Seat.objects.filter(game=game, user=user).exists()
+    return user.is_authenticated and any(row[1] == user.pk for row in roster_rows(game))
 
 
 # --- Doing -------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from celery import shared_task
 
+from games.services.phases import phase_close_if_due, phases_close_due
 from games.services.threads import thread_lock_if_due, threads_lock_due
 
 
@@ -10,7 +11,12 @@ def lock_thread_when_due(*, thread_id: int) -> bool:
     return thread_lock_if_due(thread_id=thread_id)
 
 
+@shared_task(name="games.tasks.close_phase_when_due")
+def close_phase_when_due(*, phase_id: int) -> bool:
+    return phase_close_if_due(phase_id=phase_id)
+
+
 @shared_task(name="games.tasks.sweep_deadlines")
 def sweep_deadlines() -> int:
     """Runs every minute from beat: whatever is due and was missed by its ETA task closes here."""
-    return threads_lock_due()
+    return threads_lock_due() + phases_close_due()

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.views import forum
+from games.views import forum, votes
 
 app_name = "games"
 
@@ -22,4 +22,9 @@ urlpatterns = [
     path("posts/<int:post_pk>/delete/", forum.post_delete_view, name="post_delete"),
     path("games/", forum.game_list, name="games"),
     path("games/<int:pk>/", forum.game_detail, name="game"),
+    path("games/<int:pk>/votes/", votes.vote_count_page, name="votes"),
+    path("games/<int:pk>/votes/live/", votes.vote_count_fragment, name="votes_live"),
+    path("games/<int:pk>/votes/correct/", votes.vote_correct_view, name="votes_correct"),
+    path("games/<int:pk>/votes/post-count/", votes.vote_count_post_view, name="votes_post_count"),
+    path("games/<int:pk>/phase/", votes.phase_control, name="phase_control"),
 ]

@@ -15,6 +15,17 @@ PASSWORD = "correct-horse-battery-staple"
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _celery_runs_tasks_in_process():
+    """Tasks queued by code under test run in the test process instead of going to a broker
+    (where a developer's own worker could pick them up). The real-worker test switches this off."""
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
 @pytest.fixture(autouse=True)
 def _english_free_defaults(settings, tmp_path):
     # Tests render in the site's default language unless they ask otherwise, and avatars go to a

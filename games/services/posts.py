@@ -46,7 +46,6 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
         # The row lock serialises numbering on PostgreSQL; on SQLite the IMMEDIATE transaction
         # does. The unique (thread, number) constraint is the backstop for both.
         locked = Thread.objects.select_for_update().get(pk=thread.pk)
-        locked._game_cache = getattr(thread, "_game_cache", None)
         verdict = permissions.can_post(author, locked, now=now)
         if not verdict:
             raise ActionRefused(verdict.reason, code="not_allowed")
@@ -61,6 +60,13 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
             created_at=now,
         )
         Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+        post.vote_confirmation = None
+        if locked.kind == Thread.Kind.GAME:
+            from games.services.votes import votes_record_for_post
+
+            game = permissions.game_of(locked)
+            if game is not None:
+                post.vote_confirmation = votes_record_for_post(post=post, game=game, now=now)
     thread.post_count = number
     thread.last_post_at = now
     return post

@@ -541,3 +541,39 @@ def _with_span(r: MatchResult, start: int, end: int) -> MatchResult:
 
 def _with_skipped(r: MatchResult, skipped: int) -> MatchResult:
     return MatchResult(r.name, r.reason, r.candidates, r.method, r.score, r.start, r.end, skipped)
+
+
+def _inflect_word(word: str, case: str, gender: str | None) -> tuple[str, str | None]:
+    """One word of a name in `case`, keeping its capitalisation; returns (form, its gender)."""
+    if not _CYRILLIC_RE.search(word):
+        return word, gender
+    candidates = [
+        p for p in morph().parse(word.lower())
+        if p.tag.POS in ("NOUN", "ADJF") and p.tag.case == "nomn" and p.tag.number != "plur" and "Fixd" not in p.tag
+    ]
+    # Prefer a person's name or surname, then a noun that agrees with the gender seen so far.
+    candidates.sort(key=lambda p: (not ({"Name", "Surn", "Patr"} & set(p.tag.grammemes)), p.tag.POS != "NOUN",
+                                   bool(gender) and p.tag.gender not in (gender, None), -p.score))
+    for p in candidates:
+        grams = {case, "sing"}
+        if p.tag.POS == "ADJF":
+            grams |= {"anim"} | ({gender} if gender else ({p.tag.gender} if p.tag.gender else set()))
+        inflected = p.inflect(grams)
+        if inflected is not None:
+            form = inflected.word
+            if word[:1].isupper():
+                form = form[:1].upper() + form[1:]
+            return form, p.tag.gender if p.tag.POS == "NOUN" else gender or p.tag.gender
+    return word, gender
+
+
+def inflect_name(name: str, case: str = "accs") -> str:
+    """A display name in a grammatical case, for text the site writes on a player's behalf
+    ("В тюрьму Красную Шапочку"). Words pymorphy3 does not know stay as written, which the
+    matcher still reads. Gender agreement runs from the noun back to the adjectives."""
+    words = name.split()
+    if case not in _CASES or not words:
+        return name
+    # Find the head noun's gender first (the last word in "Красная Шапочка", "Маленький Джон").
+    _, gender = _inflect_word(words[-1], "nomn", None)
+    return " ".join(_inflect_word(word, case, gender)[0] for word in words)

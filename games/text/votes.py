@@ -432,6 +432,11 @@ def _peace_found(
     return VoteFound("peace", None, reason is None, reason, post.fragment(start, end), start, end)
 
 
+def might_vote(source: str, *, profile: VoteProfile = DEFAULT_PROFILE) -> bool:
+    """False when the post certainly casts nothing: callers skip loading the roster then."""
+    return bool(source) and _might_vote(_lower(source), _rules(profile))
+
+
 def parse_votes(source: str, matcher: RosterMatcher, *, profile: VoteProfile = DEFAULT_PROFILE) -> VoteReading:
     """Every vote, unvote and peace call in one post, in order; `final` is the last valid one."""
     if not source:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -127,9 +128,24 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
             if quoted:
                 initial = bbcode.quote_source(quoted.author.display_name, quoted.body) + "\n"
         form = PostForm(initial={"body": initial})
+    game = permissions.game_of(thread)
+    vote_count_html, vote_targets = None, []
+    if game is not None and thread.kind == Thread.Kind.GAME and game.phases.exists():
+        from games.services.votes import vote_button_text, voting_phase
+        from games.views.votes import current_count_html
+
+        vote_count_html = current_count_html(request, game)
+        phase = voting_phase(game=game)
+        seat = game.seats.filter(user=user, is_alive=True).first() if user.is_authenticated else None
+        if seat is not None and phase is not None and phase.is_open:
+            vote_targets = [(s.user.display_name, vote_button_text(s.user.display_name))
+                            for s in game.seats.filter(is_alive=True).select_related("user").order_by("number")]
     return {
         "thread": thread,
-        "game": permissions.game_of(thread),
+        "game": game,
+        "vote_count_html": vote_count_html,
+        "vote_targets": vote_targets,
+        "vote_poll_seconds": settings.MAFIA_VOTE_POLL_SECONDS,
         "page": page_data,
         "iso": iso,
         "form": form,
@@ -196,13 +212,19 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
                               status=200 if request.htmx else 400)
     page = selectors.page_of_number(post.number, _per_page())
+    confirmation = getattr(post, "vote_confirmation", None)
     if not request.htmx:
+        if confirmation is not None:
+            (messages.success if confirmation.counted else messages.warning)(request, confirmation.message)
         return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
     context = _thread_context(request, thread, page=page)
     thread_mark_read(user=request.user, thread=thread, number=post.number)
     context["just_posted"] = post.number
+    context["vote_confirmation"] = confirmation
     response = _render_thread(request, context)
     response["HX-Push-Url"] = _thread_url(thread, page=page) + f"#p{post.number}"
+    if confirmation is not None:
+        response["HX-Trigger-After-Swap"] = "votes-changed"
     return response
 
 
@@ -331,7 +353,11 @@ def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread"), pk=pk)
     seats = game.seats.select_related("user").order_by("number")
-    return render(request, "games/game.html", {"game": game, "seats": seats})
+    phases = list(game.phases.order_by("opened_at", "pk"))
+    return render(request, "games/game.html", {
+        "game": game, "seats": seats, "phases": phases, "current_phase": phases[-1] if phases else None,
+        "is_gm": permissions.is_moderator(request.user, game.game_thread),
+    })
 
 
 @require_GET

@@ -29,3 +29,15 @@
     }
   });
 })();
+
+// Vote button: insert the ready-made vote ("[b]В тюрьму Васю[/b]") into the reply box.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("[data-insert]");
+  if (!button) return;
+  var box = document.getElementById("reply-body");
+  if (!box) return;
+  event.preventDefault();
+  var before = box.value && !/\n$/.test(box.value) ? "\n" : "";
+  box.value = box.value + before + button.dataset.insert;
+  box.focus();
+});

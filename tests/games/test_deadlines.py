@@ -134,8 +134,14 @@ def test_deadline_fires_through_a_real_worker(broker, transactional_db, tmp_path
     lock_at = timezone.now() + timedelta(seconds=2)
     Thread.objects.filter(pk=thread.pk).update(lock_at=lock_at)
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    with connection_ as conn:
-        lock_thread_when_due.apply_async(kwargs={"thread_id": thread.pk}, eta=lock_at, queue=queue, connection=conn)
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    try:
+        with connection_ as conn:
+            lock_thread_when_due.apply_async(kwargs={"thread_id": thread.pk}, eta=lock_at, queue=queue, connection=conn)
+    finally:
+        app.conf.task_always_eager = True
 
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,

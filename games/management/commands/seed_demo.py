@@ -8,8 +8,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Thread
+from games.models import Game, Phase, Thread
 from games.services.games import game_create, seat_add
+from games.services.phases import phase_open
 from games.services.posts import post_create
 from games.services.threads import thread_create
 
@@ -97,6 +98,8 @@ class Command(BaseCommand):
         game.status = Game.Status.RUNNING
         game.save(update_fields=["status"])
         start = timezone.now() - timedelta(hours=3)
+        phase_open(game=game, kind=Phase.Kind.DAY, by=None, deadline_at=timezone.now() + timedelta(days=1),
+                   now=start - timedelta(minutes=1))
         for index, (name, text) in enumerate(GAME_POSTS):
             post_create(thread=game.game_thread, author=users[name], body=text, now=start + timedelta(minutes=17 * index))
         post_create(thread=game.discussion_thread, author=users[ADMIN[1]],

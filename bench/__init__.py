@@ -1,0 +1,1 @@
+"""Benchmarks. Each prints its figures and ratios against a baseline measured in the same run."""

@@ -1,0 +1,304 @@
+"""The vote ledger: reading votes out of game-thread posts, GM corrections, and the count."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from threading import Lock
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import votecount
+from games.models import Game, Phase, Post, Seat, VoteRecord
+from games.permissions import roster_rows
+from games.services import ActionRefused
+from games.text.names import RosterMatcher, inflect_name
+from games.text.votes import VoteProfile, VoteReading, might_vote, parse_votes, profile_named
+
+# Why a vote did not count, in the poster's words. Codes come from games.text.votes and from
+# the checks below.
+REASON_TEXT = {
+    "name_unknown": _("no player has that name"),
+    "name_ambiguous": _("the name fits several players"),
+    "name_missing": _("no name after the vote word"),
+    "not_bold": _("the name must be in bold"),
+    "no_intent": _("a word saying it is a vote (e.g. «в тюрьму») must stand with the bold name"),
+    "negated": _("the vote is negated"),
+    "peace_not_allowed": _("this game has no peace vote"),
+    "syntax_disabled": _("this way of voting is not enabled in this game"),
+    "after_deadline": _("the voting is over"),
+    "voter_not_allowed": _("you may not vote now"),
+    "target_not_alive": _("that player is out of the game"),
+    "no_voting_phase": _("there is no vote going on"),
+}
+
+
+def reason_text(code: str) -> str:
+    return str(REASON_TEXT.get(code, code))
+
+
+# --- Rule-set knobs -------------------------------------------------------------------------
+def vote_profile_for(game: Game) -> VoteProfile:
+    # The forum rules have no peace vote ("кто-то один сядет обязательно"); club has a
+    # peaceful day only by tie, never by a vote. Other rule sets will say otherwise.
+    return profile_named("forum", peace=False, syntaxes=game.vote_syntaxes or ())
+
+
+def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int]:
+    """Seat id -> weight. Every vote weighs one until a rule set says otherwise."""
+    return {seat.pk: 1 for seat in seats}
+
+
+_MATCHERS: OrderedDict[tuple[str, ...], RosterMatcher] = OrderedDict()
+_MATCHERS_LOCK = Lock()
+
+
+def roster_matcher(names: tuple[str, ...]) -> RosterMatcher:
+    """A matcher per roster, kept in a small LRU: building one runs pymorphy3 over every name."""
+    with _MATCHERS_LOCK:
+        matcher = _MATCHERS.get(names)
+        if matcher is not None:
+            _MATCHERS.move_to_end(names)
+            return matcher
+    matcher = RosterMatcher(list(names))
+    with _MATCHERS_LOCK:
+        _MATCHERS[names] = matcher
+        while len(_MATCHERS) > 64:
+            _MATCHERS.popitem(last=False)
+    return matcher
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user").order_by("number"))
+
+
+def voting_phase(*, game: Game) -> Phase | None:
+    """The day votes are cast in: the game's current (latest) phase, if it is a day."""
+    phase = game.current_phase
+    return phase if phase is not None and phase.kind == Phase.Kind.DAY else None
+
+
+# --- Recording ----------------------------------------------------------------------------------
+@dataclass
+class VoteConfirmation:
+    """What the poster is told at once about how the post was read."""
+
+    counted: bool
+    kind: str = ""
+    target: str = ""
+    reason: str = ""
+
+    @property
+    def message(self) -> str:
+        if self.counted:
+            if self.kind == VoteRecord.Kind.UNVOTE:
+                return str(_("Vote withdrawn."))
+            if self.kind == VoteRecord.Kind.PEACE:
+                return str(_("Vote for peace counted."))
+            return str(_("Vote counted: %(name)s")) % {"name": self.target}
+        return str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason)}
+
+
+def version_key(phase_id: int) -> str:
+    return f"votes:version:{phase_id}"
+
+
+def count_version(phase_id: int) -> int:
+    version = cache.get(version_key(phase_id))
+    if version is None:
+        version = 1
+        cache.add(version_key(phase_id), version, timeout=None)
+    return version
+
+
+def _bump_version(phase_id: int) -> None:
+    try:
+        cache.incr(version_key(phase_id))
+    except ValueError:
+        cache.set(version_key(phase_id), 2, timeout=None)
+
+
+def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfirmation | None:
+    """Read a new game-thread post and write its votes to the ledger, in the caller's
+    transaction (the post and its votes are stored together or not at all). Returns what to
+    tell the poster, or None when the post holds nothing vote-like."""
+    if game.status != Game.Status.RUNNING or post.thread_id != game.game_thread_id:
+        return None
+    profile = vote_profile_for(game)
+    if not might_vote(post.body, profile=profile):
+        return None
+    # Lean rows, shared with the permission check that just ran for this post.
+    rows_ = roster_rows(game)
+    voter = next((r for r in rows_ if r[1] == post.author_id), None)
+    if voter is None:  # the GM or staff: their bold text is narration, never a vote
+        return None
+    voter_id, _user_id, voter_alive, _name = voter
+    by_name = {name: (pk, alive) for pk, _uid, alive, name in rows_}
+    reading: VoteReading = parse_votes(post.body, roster_matcher(tuple(by_name)), profile=profile)
+    if not reading.votes:
+        return None
+    phase = voting_phase(game=game)
+    if phase is None:
+        return VoteConfirmation(counted=False, reason="no_voting_phase")
+    refusal = ""
+    if phase.closed_at is not None or (phase.deadline_at is not None and now >= phase.deadline_at):
+        refusal = "after_deadline"
+    elif not voter_alive:
+        refusal = "voter_not_allowed"
+    rows = []
+    final_row, final_name = None, ""
+    for found in reading.votes:
+        target_id, target_alive = by_name.get(found.target, (None, False)) if found.target else (None, False)
+        valid, reason = found.valid, found.reason or ""
+        if valid and refusal:
+            valid, reason = False, refusal
+        elif valid and found.kind == "vote" and not target_alive:
+            valid, reason = False, "target_not_alive"
+        row = VoteRecord(
+            phase=phase, post=post, post_number=post.number, voter_id=voter_id, kind=found.kind, target_id=target_id,
+            source=VoteRecord.Source.POST, valid=valid, reason=reason, fragment=found.fragment[:300], recorded_at=now,
+        )
+        rows.append(row)
+        if valid:
+            final_row, final_name = row, found.target or ""
+    if final_row is not None:
+        final_row.is_final = True
+    VoteRecord.objects.bulk_create(rows)
+    transaction.on_commit(lambda: _bump_version(phase.pk))
+    if final_row is None:
+        return VoteConfirmation(counted=False, reason=rows[-1].reason)
+    if game.end_day_on_majority and vote_count(phase=phase).majority_reached is not None:
+        from games.services.phases import phase_close
+
+        phase_close(phase_id=phase.pk, now=now)
+    return VoteConfirmation(counted=True, kind=final_row.kind, target=final_name)
+
+
+def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note: str = "",
+                 now: datetime | None = None) -> VoteRecord:
+    """The GM says how a post should have been read. A new ledger line; nothing is overwritten."""
+    now = now or timezone.now()
+    game = Game.objects.filter(game_thread_id=post.thread_id).first()
+    if game is None or not (gm.is_authenticated and (gm.pk == game.gm_id or gm.is_staff)):
+        raise ActionRefused(_("Only the GM corrects votes."), code="not_allowed")
+    if kind not in VoteRecord.Kind.values:
+        raise ActionRefused(_("Unknown kind of vote."), code="bad_kind")
+    if kind == VoteRecord.Kind.VOTE and (target is None or target.game_id != game.pk):
+        raise ActionRefused(_("Choose a player of this game."), code="bad_target")
+    voter = Seat.objects.filter(game=game, user_id=post.author_id).first()
+    if voter is None:
+        raise ActionRefused(_("The author of this post is not a player."), code="not_a_player")
+    phase = (
+        VoteRecord.objects.filter(post=post).values_list("phase", flat=True).first()
+        or game.phases.filter(kind=Phase.Kind.DAY, opened_at__lte=post.created_at).order_by("-opened_at").values_list("pk", flat=True).first()
+    )
+    if phase is None:
+        raise ActionRefused(_("The post was not written during a day."), code="no_phase")
+    record = VoteRecord.objects.create(
+        phase_id=phase, post=post, post_number=post.number, voter=voter, kind=kind, target=target if kind == VoteRecord.Kind.VOTE else None,
+        source=VoteRecord.Source.GM, valid=True, recorded_at=now, recorded_by=gm, note=note[:300],
+    )
+    transaction.on_commit(lambda: _bump_version(phase))
+    return record
+
+
+# --- Counting ---------------------------------------------------------------------------------
+@dataclass
+class WagonView:
+    target: Seat | None
+    voters: list[tuple[Seat, int | None]]
+    weight: int
+    to_majority: int
+
+
+@dataclass
+class CountView:
+    phase: Phase
+    wagons: list[WagonView]
+    not_voting: list[Seat]
+    majority: int
+    as_of: int | None
+    ballots: list[votecount.Ballot] = field(default_factory=list)
+
+    @property
+    def majority_reached(self) -> WagonView | None:
+        return next((w for w in self.wagons if w.to_majority <= 0), None)
+
+
+def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
+    """One ballot per post: its latest GM correction, else its own final reading."""
+    rows = (
+        VoteRecord.objects.filter(phase=phase, valid=True)
+        .exclude(source=VoteRecord.Source.POST, is_final=False)
+        .order_by("post_number", "pk")
+        .values_list("post_number", "voter_id", "kind", "target_id", "source")
+    )
+    per_post: dict[int, tuple] = {}
+    gm = VoteRecord.Source.GM
+    for row in rows.iterator(chunk_size=5000):
+        # A GM line beats the post's own line; a later GM line beats an earlier one.
+        if row[4] == gm or row[0] not in per_post:
+            per_post[row[0]] = row
+    none = VoteRecord.Kind.NONE
+    Ballot = votecount.Ballot
+    # Rows come in post order, so the ballots need no further sorting.
+    return [
+        Ballot(voter=voter_id, kind=kind, target=target_id, post_number=number, order=number)
+        for number, voter_id, kind, target_id, _source in per_post.values()
+        if kind != none
+    ]
+
+
+def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
+    seats = _seats(phase.game)
+    by_id = {s.pk: s for s in seats}
+    living = [s.pk for s in seats if s.is_alive]
+    ballots = effective_ballots(phase=phase)
+    count = votecount.tally(ballots, voters=living, targets=living, weights=vote_weights_for(phase.game, seats),
+                            as_of=as_of)
+    return CountView(
+        phase=phase,
+        wagons=[
+            WagonView(target=by_id.get(w.target) if w.target else None,
+                      voters=[(by_id[v], n) for v, n in w.voters], weight=w.weight, to_majority=w.to_majority)
+            for w in count.wagons
+        ],
+        not_voting=[by_id[v] for v in count.not_voting],
+        majority=count.majority,
+        as_of=as_of,
+        ballots=ballots,
+    )
+
+
+def vote_count_bbcode(count: CountView) -> str:
+    """The count as a post, the way GMs format it by hand."""
+    lines = [str(_("[b]Vote count, %(phase)s[/b] (majority: %(n)d)")) % {
+        "phase": f"{count.phase.get_kind_display().lower()} {count.phase.number}", "n": count.majority}]
+    for wagon in count.wagons:
+        name = wagon.target.user.display_name if wagon.target else str(_("Peace"))
+        voters = ", ".join(f"{seat.user.display_name} (#{number})" for seat, number in wagon.voters)
+        lines.append(f"[b]{name}[/b] — {wagon.weight} (L-{wagon.to_majority}): {voters}")
+    if count.not_voting:
+        lines.append(str(_("Not voting: %(names)s")) % {"names": ", ".join(s.user.display_name for s in count.not_voting)})
+    return "\n".join(lines)
+
+
+def vote_count_post(*, game: Game, gm, now: datetime | None = None) -> Post:
+    """The GM posts the current count into the game thread."""
+    from games.services.posts import post_create
+
+    if not (gm.is_authenticated and (gm.pk == game.gm_id or gm.is_staff)):
+        raise ActionRefused(_("Only the GM posts the vote count."), code="not_allowed")
+    phase = voting_phase(game=game)
+    if phase is None:
+        raise ActionRefused(_("There is no day to count."), code="no_phase")
+    return post_create(thread=game.game_thread, author=gm, body=vote_count_bbcode(vote_count(phase=phase)), now=now)
+
+
+def vote_button_text(name: str) -> str:
+    """What the vote button inserts: the forum rules' own example form, name in the accusative."""
+    return f"[b]В тюрьму {inflect_name(name, 'accs')}[/b]"

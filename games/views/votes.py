@@ -1,0 +1,162 @@
+"""Vote count pages and the GM's vote and phase controls."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import permissions
+from games.models import Game, Phase, Post, Seat, VoteRecord
+from games.services import ActionRefused
+from games.services.phases import phase_close, phase_open
+from games.services.votes import (
+    count_version,
+    reason_text,
+    vote_correct,
+    vote_count,
+    vote_count_post,
+    voting_phase,
+)
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("gm", "game_thread"), pk=pk)
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@require_GET
+def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    permissions.check_see_thread(request.user, game.game_thread)
+    days = list(game.phases.filter(kind=Phase.Kind.DAY).order_by("number"))
+    if not days:
+        return render(request, "games/votes.html", {"game": game, "days": [], "count": None})
+    phase_id = _int(request.GET.get("day"))
+    phase = next((d for d in days if d.pk == phase_id), None)
+    as_of = _int(request.GET.get("as_of"))
+    if phase is None and as_of:
+        # "The count as of post #N": the day that post was written in.
+        post = Post.objects.filter(thread=game.game_thread, number=as_of).first()
+        if post is not None:
+            phase = next((d for d in reversed(days) if d.opened_at <= post.created_at), None)
+    phase = phase or days[-1]
+    count = vote_count(phase=phase, as_of=as_of)
+    history = list(
+        VoteRecord.objects.filter(phase=phase)
+        .select_related("post", "voter__user", "target__user", "recorded_by")
+        .order_by("post_number", "recorded_at", "pk")
+    )
+    for row in history:
+        row.reason_text = reason_text(row.reason) if row.reason else ""
+    is_gm = permissions.is_moderator(request.user, game.game_thread)
+    return render(
+        request,
+        "games/votes.html",
+        {
+            "game": game, "days": days, "phase": phase, "count": count, "history": history, "is_gm": is_gm,
+            "seats": list(game.seats.select_related("user").order_by("number")) if is_gm else [],
+            "kinds": VoteRecord.Kind.choices,
+        },
+    )
+
+
+def current_count_html(request: HttpRequest, game: Game) -> str:
+    """The live count fragment for the game thread, cached until the ledger changes."""
+    phase = voting_phase(game=game)
+    if phase is None:
+        return ""
+    key = f"votes:fragment:{phase.pk}:{count_version(phase.pk)}:{translation.get_language()}:{int(phase.is_open)}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("games/_vote_count.html", {"game": game, "count": vote_count(phase=phase), "compact": True})
+        cache.set(key, html, timeout=3600)
+    return html
+
+
+@require_GET
+def vote_count_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    permissions.check_see_thread(request.user, game.game_thread)
+    return HttpResponse(current_count_html(request, game))
+
+
+@login_required
+@require_POST
+def vote_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    post = Post.objects.filter(thread=game.game_thread, pk=_int(request.POST.get("post"))).first()
+    target = Seat.objects.filter(game=game, pk=_int(request.POST.get("target"))).first()
+    try:
+        if post is None:
+            raise ActionRefused(_("No such post in this game."), code="bad_post")
+        vote_correct(post=post, gm=request.user, kind=request.POST.get("kind", ""), target=target,
+                     note=request.POST.get("note", ""))
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("The correction is recorded."))
+    return redirect(f"{game.get_absolute_url()}votes/?as_of={post.number}" if post else f"{game.get_absolute_url()}votes/")
+
+
+@login_required
+@require_POST
+def vote_count_post_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    try:
+        post = vote_count_post(game=game, gm=request.user)
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+        return redirect(f"{game.get_absolute_url()}votes/")
+    return redirect(post)
+
+
+@login_required
+@require_POST
+def phase_control(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM opens a day or a night (with a deadline) or closes the current phase."""
+    game = _game(pk)
+    if not permissions.is_moderator(request.user, game.game_thread):
+        raise Http404
+    action = request.POST.get("action")
+    try:
+        if action in ("open_day", "open_night"):
+            raw = request.POST.get("deadline_at", "").strip()
+            deadline = None
+            if raw:
+                try:
+                    deadline = timezone.make_aware(datetime.fromisoformat(raw), timezone.get_current_timezone())
+                except ValueError:
+                    raise ActionRefused(_("Enter the date and time as YYYY-MM-DD HH:MM."), code="bad_time") from None
+            phase_open(game=game, kind=Phase.Kind.DAY if action == "open_day" else Phase.Kind.NIGHT,
+                       by=request.user, deadline_at=deadline)
+            messages.success(request, _("The phase is open."))
+        elif action == "close":
+            current = game.phases.filter(closed_at__isnull=True).first()
+            if current is None or not phase_close(phase_id=current.pk):
+                raise ActionRefused(_("No phase is open."), code="none_open")
+            messages.success(request, _("The phase is closed."))
+        else:
+            raise ActionRefused(_("Unknown action."), code="bad_action")
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    return redirect(game)
+
+
+def vote_poll_seconds() -> int:
+    return getattr(settings, "MAFIA_VOTE_POLL_SECONDS", 20)
