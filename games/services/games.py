@@ -32,3 +32,19 @@ def seat_add(*, game: Game, user) -> Seat:
             return existing
         number = (Seat.objects.filter(game=game).aggregate(m=Max("number"))["m"] or 0) + 1
         return Seat.objects.create(game=game, user=user, number=number)
+
+
+def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_majority: bool) -> Game:
+    """The GM picks which international vote syntaxes count in his game, and whether a majority
+    ends the day at once."""
+    from games.text.votes import SYNTAXES
+
+    if not (by.is_authenticated and (by.pk == game.gm_id or by.is_staff)):
+        raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
+    unknown = set(syntaxes) - set(SYNTAXES)
+    if unknown:
+        raise ActionRefused(_("Unknown vote syntax."), code="bad_syntax")
+    game.vote_syntaxes = sorted(set(syntaxes))
+    game.end_day_on_majority = end_day_on_majority
+    game.save(update_fields=["vote_syntaxes", "end_day_on_majority"])
+    return game

@@ -21,6 +21,7 @@ from games.services import ActionRefused
 from games.services.posts import post_create, post_edit, post_preview, post_set_deleted, posts_refresh_html
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
+from games.views.votes import SYNTAX_LABELS
 
 
 def _parse_page(value: str | None) -> int | None:
@@ -357,6 +358,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game.html", {
         "game": game, "seats": seats, "phases": phases, "current_phase": phases[-1] if phases else None,
         "is_gm": permissions.is_moderator(request.user, game.game_thread),
+        "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
     })
 
 

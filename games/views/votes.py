@@ -158,5 +158,29 @@ def phase_control(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(game)
 
 
+SYNTAX_LABELS = {
+    "bold_vote": "[b]VOTE: X[/b]", "vote_tag": "[vote]X[/vote]", "v_tag": "[v]X[/v]",
+    "unvote_tag": "[unvote]", "hash_vote": "##vote X", "hash_unvote": "##unvote",
+}
+
+
+@login_required
+@require_POST
+def vote_options(request: HttpRequest, pk: int) -> HttpResponse:
+    from games.services.games import game_set_vote_options
+
+    game = _game(pk)
+    if not permissions.is_moderator(request.user, game.game_thread):
+        raise Http404
+    try:
+        game_set_vote_options(game=game, by=request.user, syntaxes=request.POST.getlist("syntax"),
+                              end_day_on_majority=request.POST.get("end_day_on_majority") == "on")
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("The vote options are saved."))
+    return redirect(game)
+
+
 def vote_poll_seconds() -> int:
     return getattr(settings, "MAFIA_VOTE_POLL_SECONDS", 20)

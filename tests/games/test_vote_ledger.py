@@ -255,3 +255,32 @@ def test_phase_control_is_404_for_non_gm(running_game, town_player):
     response = client_for(town_player).post(reverse("games:phase_control", args=[running_game.pk]), {"action": "open_day"})
     assert response.status_code == 404
     assert not running_game.phases.exists()
+
+
+def test_gm_enables_international_syntax_and_it_counts(day, running_game, gm, town_player, mafia_player):
+    say(running_game, town_player, "[vote]Негодяй[/vote]")
+    assert vote_count(phase=day).wagons == []
+    assert VoteRecord.objects.get().reason == "syntax_disabled"
+    client_for(gm).post(reverse("games:vote_options", args=[running_game.pk]), {"syntax": ["vote_tag"]})
+    running_game.refresh_from_db()
+    assert running_game.vote_syntaxes == ["vote_tag"]
+    say(running_game, town_player, "[vote]Негодяй[/vote]")
+    assert vote_count(phase=day).wagons[0].target.user == mafia_player
+
+
+def test_vote_options_refuse_forged_syntax_and_non_gm(running_game, gm, town_player):
+    client_for(gm).post(reverse("games:vote_options", args=[running_game.pk]), {"syntax": ["<script>"]})
+    running_game.refresh_from_db()
+    assert running_game.vote_syntaxes == []
+    response = client_for(town_player).post(reverse("games:vote_options", args=[running_game.pk]), {"syntax": ["vote_tag"]})
+    assert response.status_code == 404
+
+
+def test_game_page_shows_gm_tools_only_to_the_gm(day, running_game, gm, town_player, mafia_player, dead_player, spectator):
+    tools = [reverse("games:vote_options", args=[running_game.pk]), reverse("games:phase_control", args=[running_game.pk])]
+    page = client_for(gm).get(running_game.get_absolute_url()).content.decode()
+    assert all(url in page for url in tools)
+    for user in (None, spectator, town_player, mafia_player, dead_player):
+        page = client_for(user).get(running_game.get_absolute_url()).content.decode()
+        assert not any(url in page for url in tools)
+        assert reverse("games:votes", args=[running_game.pk]) in page
