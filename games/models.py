@@ -103,6 +103,9 @@ class Seat(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("seat number"))
     is_alive = models.BooleanField(_("alive"), default=True)
+    # Other names the player answers to in this game ("Слипик" for SleepWalker); votes, orders
+    # and [private] tags naming an alias reach the player. Set by the GM.
+    aliases = models.JSONField(_("aliases"), default=list, blank=True)
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:

@@ -42,11 +42,11 @@ def game_of(thread: Thread) -> Game | None:
     return thread._game_cache
 
 
-def roster_rows(game: Game) -> list[tuple[int, int, bool, str]]:
-    """(seat id, user id, alive, display name) of every seat, fetched once per game instance:
+def roster_rows(game: Game) -> list[tuple[int, int, bool, str, list[str]]]:
+    """(seat id, user id, alive, display name, aliases) of every seat, fetched once per game instance:
     a roster is at most a few dozen rows, as cheap as one EXISTS and reused by every check."""
     if not hasattr(game, "_roster_rows"):
-        game._roster_rows = list(game.seats.order_by("number").values_list("pk", "user_id", "is_alive", "user__display_name"))
+        game._roster_rows = list(game.seats.order_by("number").values_list("pk", "user_id", "is_alive", "user__display_name", "aliases"))
     return game._roster_rows
 
 

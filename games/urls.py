@@ -28,4 +28,5 @@ urlpatterns = [
     path("games/<int:pk>/votes/post-count/", votes.vote_count_post_view, name="votes_post_count"),
     path("games/<int:pk>/phase/", votes.phase_control, name="phase_control"),
     path("games/<int:pk>/vote-options/", votes.vote_options, name="vote_options"),
+    path("games/<int:pk>/seats/<int:seat_pk>/aliases/", votes.seat_aliases, name="seat_aliases"),
 ]

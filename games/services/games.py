@@ -34,6 +34,29 @@ def seat_add(*, game: Game, user) -> Seat:
         return Seat.objects.create(game=game, user=user, number=number)
 
 
+def seat_set_aliases(*, seat: Seat, by, aliases_text: str) -> Seat:
+    """The GM records the other names a player answers to (comma-separated)."""
+    from accounts.validators import normalise_display_name
+
+    game = seat.game
+    if not (by.is_authenticated and (by.pk == game.gm_id or by.is_staff)):
+        raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
+    aliases = []
+    for raw in aliases_text.split(","):
+        alias = normalise_display_name(raw)
+        if not alias:
+            continue
+        if len(alias) > 40 or any(c in alias for c in '[]"='):
+            raise ActionRefused(_("An alias must be at most 40 characters, without brackets or quotes."), code="bad_alias")
+        if alias not in aliases:
+            aliases.append(alias)
+    if len(aliases) > 10:
+        raise ActionRefused(_("At most 10 aliases per player."), code="too_many")
+    seat.aliases = aliases
+    seat.save(update_fields=["aliases"])
+    return seat
+
+
 def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_majority: bool) -> Game:
     """The GM picks which international vote syntaxes count in his game, and whether a majority
     ends the day at once."""

@@ -53,18 +53,19 @@ def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int]:
     return {seat.pk: 1 for seat in seats}
 
 
-_MATCHERS: OrderedDict[tuple[str, ...], RosterMatcher] = OrderedDict()
+Roster = tuple[tuple[str, tuple[str, ...]], ...]  # (display name, aliases) per player
+_MATCHERS: OrderedDict[Roster, RosterMatcher] = OrderedDict()
 _MATCHERS_LOCK = Lock()
 
 
-def roster_matcher(names: tuple[str, ...]) -> RosterMatcher:
+def roster_matcher(names: Roster) -> RosterMatcher:
     """A matcher per roster, kept in a small LRU: building one runs pymorphy3 over every name."""
     with _MATCHERS_LOCK:
         matcher = _MATCHERS.get(names)
         if matcher is not None:
             _MATCHERS.move_to_end(names)
             return matcher
-    matcher = RosterMatcher(list(names))
+    matcher = RosterMatcher([(name, list(aliases)) for name, aliases in names])
     with _MATCHERS_LOCK:
         _MATCHERS[names] = matcher
         while len(_MATCHERS) > 64:
@@ -136,9 +137,10 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
     voter = next((r for r in rows_ if r[1] == post.author_id), None)
     if voter is None:  # the GM or staff: their bold text is narration, never a vote
         return None
-    voter_id, _user_id, voter_alive, _name = voter
-    by_name = {name: (pk, alive) for pk, _uid, alive, name in rows_}
-    reading: VoteReading = parse_votes(post.body, roster_matcher(tuple(by_name)), profile=profile)
+    voter_id, _user_id, voter_alive, _name, _aliases = voter
+    by_name = {name: (pk, alive) for pk, _uid, alive, name, _al in rows_}
+    roster = tuple((name, tuple(aliases or ())) for _pk, _uid, _alive, name, aliases in rows_)
+    reading: VoteReading = parse_votes(post.body, roster_matcher(roster), profile=profile)
     if not reading.votes:
         return None
     phase = voting_phase(game=game)

@@ -182,5 +182,23 @@ def vote_options(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(game)
 
 
+@login_required
+@require_POST
+def seat_aliases(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    from games.services.games import seat_set_aliases
+
+    game = _game(pk)
+    if not permissions.is_moderator(request.user, game.game_thread):
+        raise Http404
+    seat = get_object_or_404(Seat, game=game, pk=seat_pk)
+    try:
+        seat_set_aliases(seat=seat, by=request.user, aliases_text=request.POST.get("aliases", ""))
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("Aliases saved."))
+    return redirect(game)
+
+
 def vote_poll_seconds() -> int:
     return getattr(settings, "MAFIA_VOTE_POLL_SECONDS", 20)

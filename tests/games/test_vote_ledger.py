@@ -284,3 +284,21 @@ def test_game_page_shows_gm_tools_only_to_the_gm(day, running_game, gm, town_pla
         page = client_for(user).get(running_game.get_absolute_url()).content.decode()
         assert not any(url in page for url in tools)
         assert reverse("games:votes", args=[running_game.pk]) in page
+
+
+def test_vote_for_an_alias_reaches_the_player(day, running_game, gm, town_player, mafia_player):
+    villain_seat = seat(running_game, mafia_player)
+    client_for(gm).post(reverse("games:seat_aliases", args=[running_game.pk, villain_seat.pk]), {"aliases": "Злодей, Негодник"})
+    villain_seat.refresh_from_db()
+    assert villain_seat.aliases == ["Злодей", "Негодник"]
+    say(running_game, town_player, "[b]В тюрьму Злодея[/b]")
+    assert vote_count(phase=day).wagons[0].target.user == mafia_player
+
+
+def test_aliases_refuse_brackets_and_non_gm(running_game, gm, town_player, mafia_player):
+    villain_seat = seat(running_game, mafia_player)
+    client_for(gm).post(reverse("games:seat_aliases", args=[running_game.pk, villain_seat.pk]), {"aliases": '[b]x[/b]'})
+    response = client_for(town_player).post(reverse("games:seat_aliases", args=[running_game.pk, villain_seat.pk]), {"aliases": "x"})
+    assert response.status_code == 404
+    villain_seat.refresh_from_db()
+    assert villain_seat.aliases == []
