@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import Game, Phase, Post, PostRevision, Seat, Thread, ThreadReadMark, VoteRecord
+from games.models import Game, GameEvent, GMAction, Order, Phase, Post, PostRevision, Seat, Thread, ThreadReadMark, VoteRecord
 
 
 class SeatInline(admin.TabularInline):
@@ -71,13 +71,10 @@ class PhaseAdmin(admin.ModelAdmin):
     raw_id_fields = ("game",)
 
 
-@admin.register(VoteRecord)
-class VoteRecordAdmin(admin.ModelAdmin):
-    """The ledger is append-only: the admin reads it; corrections go through the GM's page."""
 
-    list_display = ("phase", "post_number", "voter", "kind", "target", "valid", "reason", "source", "recorded_at")
-    list_filter = ("valid", "source", "kind")
-    raw_id_fields = ("phase", "post", "voter", "target", "recorded_by")
+
+class _AppendOnlyAdmin(admin.ModelAdmin):
+    """Ledgers and logs are read in the admin, never rewritten there."""
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -87,3 +84,33 @@ class VoteRecordAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(Order)
+class OrderAdmin(_AppendOnlyAdmin):
+    list_display = ("phase", "actor", "action", "target", "source_seat", "valid", "reason", "source", "recorded_at")
+    list_filter = ("valid", "source", "action")
+    raw_id_fields = ("phase", "actor", "target", "source_seat", "recorded_by")
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(_AppendOnlyAdmin):
+    list_display = ("game", "phase", "kind", "audience", "created_at")
+    list_filter = ("kind",)
+    raw_id_fields = ("game", "phase")
+
+
+@admin.register(GMAction)
+class GMActionAdmin(_AppendOnlyAdmin):
+    list_display = ("game", "user", "action", "created_at")
+    list_filter = ("action",)
+    raw_id_fields = ("game", "user")
+
+
+@admin.register(VoteRecord)
+class VoteRecordAdmin(_AppendOnlyAdmin):
+    """Corrections go through the GM's vote page, as new ledger lines."""
+
+    list_display = ("phase", "post_number", "voter", "kind", "target", "valid", "reason", "source", "recorded_at")
+    list_filter = ("valid", "source", "kind")
+    raw_id_fields = ("phase", "post", "voter", "target", "recorded_by")

@@ -22,3 +22,53 @@ class PostForm(forms.Form):
 class ThreadForm(PostForm):
     title = forms.CharField(label=_("Title"), max_length=200)
     field_order = ["title", "body"]
+
+
+class GameCreateForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=200)
+    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[("forum", _("Forum mafia"))])
+    size = forms.IntegerField(label=_("Number of players"), min_value=3, max_value=30, initial=9)
+    roles = forms.CharField(
+        label=_("Roles (optional)"), required=False,
+        help_text=_("One role per player, comma-separated, e.g. «recruiter, reanimator, mafioso, killer, thief, "
+                    "citizen, citizen». Empty: the default table for the number of players."),
+    )
+    phase_hours = forms.IntegerField(label=_("Phase length, hours"), min_value=1, max_value=240, initial=24)
+
+    def clean_roles(self) -> list[str]:
+        """Role keys or their names in either language ("рекрутёр", "recruiter")."""
+        from django.utils import translation
+
+        from games.eventtext import ROLE_NAMES
+
+        names = {}
+        for ruleset_roles in ROLE_NAMES.values():
+            for key, label in ruleset_roles.items():
+                for language in ("ru", "en"):
+                    with translation.override(language):
+                        names[str(label).casefold().replace("ё", "е")] = key
+        raw = self.cleaned_data.get("roles") or ""
+        roles = []
+        for item in raw.split(","):
+            item = " ".join(item.split()).casefold().replace("ё", "е")
+            if item:
+                roles.append(names.get(item, item))
+        return roles
+
+    def clean(self):
+        cleaned = super().clean()
+        from games.engine.rulesets import get_ruleset
+
+        ruleset = get_ruleset(cleaned.get("ruleset") or "forum")
+        size, roles = cleaned.get("size"), cleaned.get("roles") or []
+        if size is not None and not (ruleset.min_players <= size <= ruleset.max_players):
+            self.add_error("size", _("This rule set is played by %(min)d to %(max)d players.")
+                           % {"min": ruleset.min_players, "max": ruleset.max_players})
+        if roles:
+            unknown = sorted({r for r in roles if r not in ruleset.roles})
+            if unknown:
+                self.add_error("roles", _("Unknown roles: %(roles)s") % {"roles": ", ".join(unknown)})
+            elif size is not None and len(roles) != size:
+                self.add_error("roles", _("The role list has %(roles)d roles for %(players)d players.")
+                               % {"roles": len(roles), "players": size})
+        return cleaned

@@ -79,6 +79,22 @@ class Game(models.Model):
         "Phase", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("current phase")
     )
     end_day_on_majority = models.BooleanField(_("end the day as soon as a majority is reached"), default=False)
+    co_gms = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="games_co_hosted",
+                                    verbose_name=_("co-GMs"))
+    size = models.PositiveSmallIntegerField(_("number of players"), default=9)
+    # Roles the GM chose (one per seat); empty = the rule set's default table for the size.
+    role_table = models.JSONField(_("roles"), default=list, blank=True)
+    phase_hours = models.PositiveSmallIntegerField(_("phase length, hours"), default=24)
+    options = models.JSONField(_("rule set options"), default=dict, blank=True)
+    # The engine's state between phases (games.engine.state.GameState.to_json()).
+    state = models.JSONField(_("engine state"), default=dict, blank=True, editable=False)
+    # Secret until the game ends: the seed of every random choice and the salt of the commitment.
+    rng_seed = models.BigIntegerField(_("random seed"), null=True, blank=True, editable=False)
+    commitment_salt = models.CharField(max_length=64, blank=True, editable=False)
+    commitment = models.CharField(_("role commitment (SHA-256)"), max_length=64, blank=True, editable=False)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    winner = models.CharField(_("winner"), max_length=32, blank=True)
 
     class Meta:
         verbose_name = _("game")
@@ -103,6 +119,12 @@ class Seat(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("seat number"))
     is_alive = models.BooleanField(_("alive"), default=True)
+    # Mirrors of the engine state, for queries and the visibility rules; the engine is the truth.
+    role = models.CharField(_("role"), max_length=32, blank=True)
+    faction = models.CharField(_("faction"), max_length=32, blank=True)
+    status = models.CharField(_("status"), max_length=16, default="active")
+    # What the player asked for at signup (the overt role wish of the card rule set), for the GM.
+    application = models.TextField(_("application"), blank=True)
     # Other names the player answers to in this game ("Слипик" for SleepWalker); votes, orders
     # and [private] tags naming an alias reach the player. Set by the GM.
     aliases = models.JSONField(_("aliases"), default=list, blank=True)
@@ -198,13 +220,19 @@ class Phase(models.Model):
     class Kind(models.TextChoices):
         DAY = "day", _("Day")
         NIGHT = "night", _("Night")
+        REVOTE = "revote", _("Re-vote")
+        DECKBUILDING = "deckbuilding", _("Deck building")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases", verbose_name=_("game"))
-    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     number = models.PositiveSmallIntegerField(_("number"))
     opened_at = models.DateTimeField(_("opened at"))
     deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    # GM decisions for the close (e.g. {"tie_break": seat id}).
+    gm_decisions = models.JSONField(_("GM decisions"), default=dict, blank=True)
+    # What the close produced (the rule set's outcome keys, with names), for results and scenarios.
+    outcome = models.JSONField(_("outcome"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("phase")
@@ -266,3 +294,69 @@ class VoteRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phase} #{self.post_id}: {self.kind}"
+
+
+class Order(models.Model):
+    """One line of the order ledger: what a player asked to do in a phase. Never changed; the
+    last valid line per actor is the order that stands at the close."""
+
+    class Source(models.TextChoices):
+        FORM = "form", _("form")
+        TEXT = "text", _("text to the GM")
+        GM = "gm", _("GM override")
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders", verbose_name=_("phase"))
+    actor = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="orders", verbose_name=_("actor"))
+    action = models.CharField(_("action"), max_length=32, blank=True)
+    target = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                               verbose_name=_("target"))
+    source_seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                                    verbose_name=_("stolen from"))
+    text = models.TextField(_("text as sent"), blank=True)
+    source = models.CharField(_("source"), max_length=8, choices=Source.choices, default=Source.FORM)
+    valid = models.BooleanField(_("accepted"), default=True)
+    reason = models.CharField(_("reason"), max_length=32, blank=True)
+    recorded_at = models.DateTimeField(_("recorded at"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name=_("recorded by"))
+
+    class Meta:
+        verbose_name = _("order")
+        verbose_name_plural = _("orders")
+        ordering = ["phase", "recorded_at", "pk"]
+        indexes = [models.Index(fields=["phase", "actor", "valid"], name="games_order_phase_idx")]
+
+
+class GameEvent(models.Model):
+    """Something the engine or the GM made happen, with who may see it (games.engine.events)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", verbose_name=_("game"))
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="events",
+                              verbose_name=_("phase"))
+    kind = models.CharField(_("kind"), max_length=32)
+    # "public", "gm", "faction:<key>" or "seat:<id>"; filtered in the query by games.permissions.
+    audience = models.CharField(_("audience"), max_length=48, db_index=True)
+    data = models.JSONField(_("data"), default=dict)
+    text = models.TextField(_("text"), blank=True)
+    created_at = models.DateTimeField(_("created at"))
+
+    class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
+        ordering = ["game", "created_at", "pk"]
+
+
+class GMAction(models.Model):
+    """The GM's log: every decision a GM made, for the archive."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="gm_actions", verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="+", verbose_name=_("by"))
+    action = models.CharField(_("action"), max_length=48)
+    data = models.JSONField(_("data"), default=dict)
+    created_at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("GM action")
+        verbose_name_plural = _("GM actions")
+        ordering = ["game", "created_at", "pk"]

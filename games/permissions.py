@@ -80,13 +80,94 @@ def can_see_post_body(user, post: Post) -> bool:
 
 # --- Roles -------------------------------------------------------------------------------------
 def is_moderator(user, thread: Thread) -> bool:
-    """Site staff moderate everywhere; a game's GM moderates the game's two threads."""
+    """Site staff moderate everywhere; a game's GMs moderate the game's two threads."""
     if not user.is_authenticated:
         return False
     if user.is_staff:
         return True
     game = game_of(thread)
-    return game is not None and game.gm_id == user.pk
+    return game is not None and is_game_master(user, game)
+
+
+def is_game_master(user, game: Game) -> bool:
+    """The GM, a co-GM, or staff (cached per game instance and user)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff or game.gm_id == user.pk:
+        return True
+    cache = game.__dict__.setdefault("_co_gm_ids", None)
+    if cache is None:
+        cache = game._co_gm_ids = set(game.co_gms.values_list("pk", flat=True))
+    return user.pk in cache
+
+
+def seat_of(user, game: Game):
+    """The viewer's seat in the game, or None."""
+    if not user.is_authenticated:
+        return None
+    from games.models import Seat
+
+    key = f"_seat_of_{user.pk}"
+    if key not in game.__dict__:
+        game.__dict__[key] = Seat.objects.filter(game=game, user=user).first()
+    return game.__dict__[key]
+
+
+# --- Secrets of a game: roles, orders, private events ------------------------------------------
+def event_audiences(user, game: Game) -> set[str] | None:
+    """The audiences whose events this viewer may read; None means all of them (the game's GMs,
+    and everyone once the game is over: archives are unsealed)."""
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return None
+    audiences = {"public"}
+    seat = seat_of(user, game)
+    if seat is not None:
+        audiences.add(f"seat:{seat.pk}")
+        if seat.faction:
+            audiences.add(f"faction:{seat.faction}")
+    return audiences
+
+
+def filter_visible_events(user, game: Game, events: QuerySet) -> QuerySet:
+    audiences = event_audiences(user, game)
+    events = events.filter(game=game)
+    return events if audiences is None else events.filter(audience__in=audiences)
+
+
+def can_see_role_of(user, game: Game, seat) -> bool:
+    """A role is seen by its holder, by team-mates where the rules make them know each other, by
+    the GMs, and by everyone after the game."""
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return True
+    mine = seat_of(user, game)
+    if mine is None:
+        return False
+    if mine.pk == seat.pk:
+        return True
+    from games.engine.rulesets import get_ruleset
+
+    spec = get_ruleset(game.ruleset).roles.get(mine.role)
+    return bool(spec and spec.knows_team and mine.faction == seat.faction)
+
+
+def filter_visible_orders(user, game: Game, orders: QuerySet) -> QuerySet:
+    """Orders are seen by their author and the GMs while the game runs; by all afterwards."""
+    orders = orders.filter(phase__game=game)
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return orders
+    seat = seat_of(user, game)
+    return orders.filter(actor=seat) if seat is not None else orders.none()
+
+
+def check_see_role_page(user, game: Game) -> None:
+    """The private role page exists for the game's players and GMs; for others it is a 404."""
+    if game.status == Game.Status.SIGNUPS or (seat_of(user, game) is None and not is_game_master(user, game)):
+        raise Http404
+
+
+def check_gm(user, game: Game) -> None:
+    if not is_game_master(user, game):
+        raise Http404
 
 
 def is_seated(user, game: Game) -> bool:
@@ -105,7 +186,7 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         return Verdict(False, _("The thread is locked."))
     game = game_of(thread)
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
-        if game.status == Game.Status.RUNNING and not is_seated(user, game):
+        if game.status != Game.Status.FINISHED and not is_seated(user, game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))
     return ALLOWED
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.views import forum, votes
+from games.views import forum, play, votes
 
 app_name = "games"
 
@@ -21,7 +21,15 @@ urlpatterns = [
     path("posts/<int:post_pk>/history/", forum.post_history, name="post_history"),
     path("posts/<int:post_pk>/delete/", forum.post_delete_view, name="post_delete"),
     path("games/", forum.game_list, name="games"),
+    path("games/new/", play.game_new, name="game_new"),
     path("games/<int:pk>/", forum.game_detail, name="game"),
+    path("games/<int:pk>/join/", play.game_join, name="game_join"),
+    path("games/<int:pk>/start/", play.game_start_view, name="game_start"),
+    path("games/<int:pk>/role/", play.role_page, name="role"),
+    path("games/<int:pk>/role/order/", play.order_view, name="order"),
+    path("games/<int:pk>/gm/", play.gm_dashboard, name="gm_dashboard"),
+    path("games/<int:pk>/commitment/", play.commitment_check, name="commitment"),
+    path("games/<int:pk>/gm/action/", play.gm_action, name="gm_action"),
     path("games/<int:pk>/votes/", votes.vote_count_page, name="votes"),
     path("games/<int:pk>/votes/live/", votes.vote_count_fragment, name="votes_live"),
     path("games/<int:pk>/votes/correct/", votes.vote_correct_view, name="votes_correct"),

@@ -7,10 +7,12 @@ from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat, Thread
+from games.permissions import is_game_master
 from games.services import ActionRefused
 
 
-def game_create(*, title: str, gm, ruleset: str = Game.Ruleset.FORUM) -> Game:
+def game_create(*, title: str, gm, ruleset: str = Game.Ruleset.FORUM, size: int = 9, role_table: list[str] | None = None,
+                phase_hours: int = 24, options: dict | None = None) -> Game:
     title = " ".join((title or "").split())
     if not title:
         raise ActionRefused(_("The game needs a title."), code="no_title")
@@ -21,7 +23,9 @@ def game_create(*, title: str, gm, ruleset: str = Game.Ruleset.FORUM) -> Game:
         discussion = Thread.objects.create(
             kind=Thread.Kind.DISCUSSION, title=_("%(title)s: discussion") % {"title": title}, created_by=gm
         )
-        return Game.objects.create(title=title, ruleset=ruleset, gm=gm, game_thread=game_thread, discussion_thread=discussion)
+        return Game.objects.create(title=title, ruleset=ruleset, gm=gm, game_thread=game_thread, discussion_thread=discussion,
+                                   size=size, role_table=list(role_table or []), phase_hours=phase_hours,
+                                   options=dict(options or {}))
 
 
 def seat_add(*, game: Game, user) -> Seat:
@@ -39,7 +43,7 @@ def seat_set_aliases(*, seat: Seat, by, aliases_text: str) -> Seat:
     from accounts.validators import normalise_display_name
 
     game = seat.game
-    if not (by.is_authenticated and (by.pk == game.gm_id or by.is_staff)):
+    if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
     aliases = []
     for raw in aliases_text.split(","):
@@ -62,7 +66,7 @@ def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_maj
     ends the day at once."""
     from games.text.votes import SYNTAXES
 
-    if not (by.is_authenticated and (by.pk == game.gm_id or by.is_staff)):
+    if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
     unknown = set(syntaxes) - set(SYNTAXES)
     if unknown:

@@ -20,7 +20,9 @@ def phase_current(*, game: Game) -> Phase | None:
 
 def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: datetime | None = None) -> Phase:
     now = now or timezone.now()
-    if by is not None and by.pk != game.gm_id and not by.is_staff:
+    from games.permissions import is_game_master
+
+    if by is not None and not is_game_master(by, game):
         raise ActionRefused(_("Only the GM opens phases."), code="not_allowed")
     if game.status != Game.Status.RUNNING:
         raise ActionRefused(_("The game is not running."), code="not_running")
@@ -36,26 +38,66 @@ def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: 
         phase = Phase.objects.create(game=game, kind=kind, number=number, opened_at=now, deadline_at=deadline_at)
         Game.objects.filter(pk=game.pk).update(current_phase=phase)
         game.current_phase = phase
-    if deadline_at is not None:
-        from games.tasks import close_phase_when_due
-
-        transaction.on_commit(lambda: close_phase_when_due.apply_async(kwargs={"phase_id": phase.pk}, eta=deadline_at))
+        _queue_close(phase)
     return phase
 
 
-def phase_close(*, phase_id: int, now: datetime | None = None) -> bool:
-    """Close the phase now. Idempotent: only the call that closes it returns True."""
+def parse_phase_name(name: str) -> tuple[str, int]:
+    """The engine names phases "day 2", "night 0", "revote 1", "deckbuilding"."""
+    kind, _sep, number = name.partition(" ")
+    if kind not in Phase.Kind.values:
+        raise ValueError(f"unknown phase {name!r}")
+    return kind, int(number or 0)
+
+
+def phase_open_named(*, game: Game, name: str, now: datetime, deadline_at: datetime | None = None) -> Phase:
+    """Open the phase the engine says comes next, with the game's phase length as deadline."""
+    from games.services.lifecycle import deadline_after
+
+    kind, number = parse_phase_name(name)
+    deadline_at = deadline_at or deadline_after(game, now)
+    phase = Phase.objects.create(game=game, kind=kind, number=number, opened_at=now, deadline_at=deadline_at)
+    Game.objects.filter(pk=game.pk).update(current_phase=phase)
+    game.current_phase = phase
+    _queue_close(phase)
+    return phase
+
+
+def _queue_close(phase: Phase) -> None:
+    if phase.deadline_at is None:
+        return
+    from games.tasks import close_phase_when_due
+
+    phase_id, eta = phase.pk, phase.deadline_at
+    transaction.on_commit(lambda: close_phase_when_due.apply_async(kwargs={"phase_id": phase_id}, eta=eta))
+
+
+def phase_set_deadline(*, phase: Phase, by, deadline_at: datetime, now: datetime | None = None) -> Phase:
+    """Extend or shorten a deadline. The ETA task queued for the old deadline becomes a no-op:
+    the close re-reads the deadline from the database."""
+    from games.services.lifecycle import gm_log, is_game_master
+
     now = now or timezone.now()
-    return bool(Phase.objects.filter(pk=phase_id, closed_at__isnull=True).update(closed_at=now))
+    if not is_game_master(by, phase.game):
+        raise ActionRefused(_("Only the GM changes deadlines."), code="not_allowed")
+    if not phase.is_open:
+        raise ActionRefused(_("The phase is already closed."), code="closed")
+    if deadline_at <= now:
+        raise ActionRefused(_("The deadline must be in the future."), code="in_past")
+    old = phase.deadline_at
+    Phase.objects.filter(pk=phase.pk, closed_at__isnull=True).update(deadline_at=deadline_at)
+    phase.deadline_at = deadline_at
+    gm_log(game=phase.game, user=by, action="deadline",
+           data={"phase": phase.pk, "from": old.isoformat() if old else None, "to": deadline_at.isoformat()}, now=now)
+    _queue_close(phase)
+    return phase
 
 
 def phase_close_if_due(*, phase_id: int, now: datetime | None = None) -> bool:
-    now = now or timezone.now()
-    return bool(
-        Phase.objects.filter(pk=phase_id, closed_at__isnull=True, deadline_at__isnull=False, deadline_at__lte=now).update(
-            closed_at=now
-        )
-    )
+    """The deadline task and the sweep: close (and resolve) the phase if its time has come."""
+    from games.services.resolution import phase_close
+
+    return phase_close(phase_id=phase_id, now=now or timezone.now(), only_if_due=True)
 
 
 def phases_close_due(*, now: datetime | None = None) -> int:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import votecount
 from games.models import Game, Phase, Post, Seat, VoteRecord
-from games.permissions import roster_rows
+from games.permissions import is_game_master, roster_rows
 from games.services import ActionRefused
 from games.text.names import RosterMatcher, inflect_name
 from games.text.votes import VoteProfile, VoteReading, might_vote, parse_votes, profile_named
@@ -174,7 +174,7 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
     if final_row is None:
         return VoteConfirmation(counted=False, reason=rows[-1].reason)
     if game.end_day_on_majority and vote_count(phase=phase).majority_reached is not None:
-        from games.services.phases import phase_close
+        from games.services.resolution import phase_close
 
         phase_close(phase_id=phase.pk, now=now)
     return VoteConfirmation(counted=True, kind=final_row.kind, target=final_name)
@@ -185,7 +185,7 @@ def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note:
     """The GM says how a post should have been read. A new ledger line; nothing is overwritten."""
     now = now or timezone.now()
     game = Game.objects.filter(game_thread_id=post.thread_id).first()
-    if game is None or not (gm.is_authenticated and (gm.pk == game.gm_id or gm.is_staff)):
+    if game is None or not is_game_master(gm, game):
         raise ActionRefused(_("Only the GM corrects votes."), code="not_allowed")
     if kind not in VoteRecord.Kind.values:
         raise ActionRefused(_("Unknown kind of vote."), code="bad_kind")
@@ -293,7 +293,7 @@ def vote_count_post(*, game: Game, gm, now: datetime | None = None) -> Post:
     """The GM posts the current count into the game thread."""
     from games.services.posts import post_create
 
-    if not (gm.is_authenticated and (gm.pk == game.gm_id or gm.is_staff)):
+    if not is_game_master(gm, game):
         raise ActionRefused(_("Only the GM posts the vote count."), code="not_allowed")
     phase = voting_phase(game=game)
     if phase is None:

@@ -353,11 +353,18 @@ def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread"), pk=pk)
-    seats = game.seats.select_related("user").order_by("number")
+    from games.eventtext import faction_label, role_label
+
+    seats = list(game.seats.select_related("user").order_by("number"))
+    for seat in seats:
+        seat.role_visible = bool(seat.role) and permissions.can_see_role_of(request.user, game, seat)
+        seat.role_name = role_label(game.ruleset, seat.role) if seat.role_visible else ""
     phases = list(game.phases.order_by("opened_at", "pk"))
     return render(request, "games/game.html", {
         "game": game, "seats": seats, "phases": phases, "current_phase": phases[-1] if phases else None,
         "is_gm": permissions.is_moderator(request.user, game.game_thread),
+        "my_seat": permissions.seat_of(request.user, game),
+        "winner_label": faction_label(game.winner) if game.winner else "",
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
     })
 

@@ -18,7 +18,8 @@ from django.views.decorators.http import require_GET, require_POST
 from games import permissions
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services import ActionRefused
-from games.services.phases import phase_close, phase_open
+from games.services.phases import phase_open
+from games.services.resolution import phase_close
 from games.services.votes import (
     count_version,
     reason_text,
@@ -148,7 +149,7 @@ def phase_control(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("The phase is open."))
         elif action == "close":
             current = game.phases.filter(closed_at__isnull=True).first()
-            if current is None or not phase_close(phase_id=current.pk):
+            if current is None or not phase_close(phase_id=current.pk, by=request.user):
                 raise ActionRefused(_("No phase is open."), code="none_open")
             messages.success(request, _("The phase is closed."))
         else:

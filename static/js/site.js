@@ -41,3 +41,23 @@ document.addEventListener("click", function (event) {
   box.value = box.value + before + button.dataset.insert;
   box.focus();
 });
+
+// Live countdowns to deadlines: the server prints the deadline in the viewer's time zone; this
+// counts down to it, and reloads the region's data once when it passes.
+(function () {
+  function pad(n) { return n < 10 ? "0" + n : String(n); }
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("time[data-countdown]").forEach(function (el) {
+      var end = Date.parse(el.getAttribute("datetime"));
+      if (isNaN(end)) return;
+      if (!el.dataset.label) el.dataset.label = el.textContent;
+      var left = Math.max(0, Math.floor((end - now) / 1000));
+      var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
+      el.textContent = el.dataset.label + " (" + (d ? d + "d " : "") + pad(h) + ":" + pad(m) + ":" + pad(s) + ")";
+      if (left === 0) el.classList.add("passed");
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+})();

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from games.models import Phase, Seat, VoteRecord
 from games.services import ActionRefused
-from games.services.phases import phase_close, phase_open, phases_close_due
+from games.services.phases import phase_open, phases_close_due
+from games.services.resolution import phase_close
 from games.services.posts import post_create, post_edit
 from games.services.votes import vote_correct, vote_count, vote_count_post
 from tests.conftest import client_for, make_user

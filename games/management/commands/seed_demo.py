@@ -8,9 +8,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, Phase, Thread
-from games.services.games import game_create, seat_add
-from games.services.phases import phase_open
+from games.models import Game, Thread
+from games.services.games import game_create
+from games.services.lifecycle import game_signup, game_start
 from games.services.posts import post_create
 from games.services.threads import thread_create
 
@@ -92,14 +92,11 @@ class Command(BaseCommand):
     def _game(self, users: dict[str, User]) -> None:
         if Game.objects.filter(title=GAME_TITLE).exists():
             return
-        game = game_create(title=GAME_TITLE, gm=users[GM[1]], ruleset=Game.Ruleset.FORUM)
+        game = game_create(title=GAME_TITLE, gm=users[GM[1]], ruleset=Game.Ruleset.FORUM, size=len(PLAYERS))
         for _email, name in PLAYERS:
-            seat_add(game=game, user=users[name])
-        game.status = Game.Status.RUNNING
-        game.save(update_fields=["status"])
+            game_signup(game=game, user=users[name])
         start = timezone.now() - timedelta(hours=3)
-        phase_open(game=game, kind=Phase.Kind.DAY, by=None, deadline_at=timezone.now() + timedelta(days=1),
-                   now=start - timedelta(minutes=1))
+        game_start(game=game, by=users[GM[1]], now=start - timedelta(minutes=1))
         for index, (name, text) in enumerate(GAME_POSTS):
             post_create(thread=game.game_thread, author=users[name], body=text, now=start + timedelta(minutes=17 * index))
         post_create(thread=game.discussion_thread, author=users[ADMIN[1]],

@@ -1,0 +1,113 @@
+"""Words for what the engine reports: role names and event texts in the viewer's language.
+
+The engine stores facts (kind + data with seat ids and names); the text is made when shown, so
+a Russian reader and an English reader each see their own language.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+ROLE_NAMES = {
+    "forum": {
+        "citizen": gettext_lazy("honest citizen"),
+        "recruiter": gettext_lazy("recruiter"),
+        "reanimator": gettext_lazy("reanimator"),
+        "mafioso": gettext_lazy("mafioso"),
+        "killer": gettext_lazy("killer"),
+        "thief": gettext_lazy("thief"),
+    },
+}
+FACTION_NAMES = {
+    "town": gettext_lazy("honest citizens"),
+    "mafia": gettext_lazy("the mafia"),
+    "thief": gettext_lazy("the thief"),
+    "none": gettext_lazy("nobody"),
+}
+
+
+def role_label(ruleset: str, role: str) -> str:
+    return str(ROLE_NAMES.get(ruleset, {}).get(role, role))
+
+
+def faction_label(faction: str) -> str:
+    return str(FACTION_NAMES.get(faction, faction))
+
+
+def _name(data: dict, *keys: str) -> str:
+    for key in keys:
+        if data.get(key):
+            return str(data[key])
+    return "?"
+
+
+def _with_role(ruleset: str, data: dict, text: str) -> str:
+    role = data.get("role")
+    return f"{text} ({role_label(ruleset, role)})" if role else text
+
+
+def event_text(ruleset: str, kind: str, data: dict) -> str:
+    name = _name(data, "name", "target_name", "seat_name")
+    if kind == "jailed":
+        return _with_role(ruleset, data, _("%(name)s is jailed.") % {"name": name})
+    if kind == "killed":
+        return _with_role(ruleset, data, _("%(name)s is killed.") % {"name": name})
+    if kind == "wounded":
+        return _("%(name)s was shot but survived, wounded.") % {"name": name}
+    if kind == "check_result":
+        return _("Check: %(name)s is %(role)s.") % {"name": _name(data, "target_name", "name"),
+                                                      "role": role_label(ruleset, data.get("role", ""))}
+    if kind == "granted_check":
+        return _("You were checked by the recruiter: next turn you may make one check of your own.")
+    if kind == "role":
+        return _("Your role: %(role)s.") % {"role": role_label(ruleset, data.get("role", ""))}
+    if kind == "team":
+        members = data.get("names") or [m.get("name") for m in data.get("members", []) if isinstance(m, dict)]
+        return _("Your team: %(names)s.") % {"names": ", ".join(str(m) for m in members if m)}
+    if kind == "tie_break":
+        return _("The vote was tied; %(how)s decided: %(name)s.") % {
+            "how": _("the GM") if data.get("by") == "gm" else _("the lot"), "name": name}
+    if kind == "game_over":
+        return _("The game is over. Winner: %(winner)s.") % {"winner": faction_label(data.get("winner") or "none")}
+    if kind == "vote_result":
+        tally = data.get("tally") or []
+        return _("Votes: %(tally)s.") % {"tally": ", ".join(f"{row.get('name')} — {row.get('votes')}" for row in tally)}
+    if kind == "game_started":
+        return _("The game has started: %(n)d players.") % {"n": len(data.get("players") or [])}
+    if kind == "order":
+        return order_summary(data)
+    if kind == "tie_break_ignored":
+        return _("The GM's tie-break was not used (%(reason)s).") % {"reason": data.get("reason", "")}
+    if kind == "manual":
+        return str(data.get("text", ""))
+    details = ", ".join(f"{k}: {v}" for k, v in data.items() if not isinstance(v, (dict, list)))
+    return f"{kind}: {details}" if details else kind
+
+
+def order_summary(data: dict) -> str:
+    """The GM's line about one order: who did what to whom, and what became of it."""
+    from games.services.orders import action_label, order_reason_text
+
+    parts = [str(data.get("actor_name") or "?"), action_label(str(data.get("action") or ""))]
+    if data.get("source_name"):
+        parts.append(f"{data['source_name']} →")
+    if data.get("target_name"):
+        parts.append(str(data["target_name"]))
+    result = data.get("result")
+    if result == "done":
+        verdict = _("done")
+    elif result == "rejected":
+        verdict = _("rejected: %(reason)s") % {"reason": order_reason_text(str(data.get("reason") or ""))}
+    else:
+        verdict = _("failed: %(reason)s") % {"reason": order_reason_text(str(data.get("reason") or ""))}
+    return f"{' '.join(parts)} — {verdict}"
+
+
+def results_bbcode(game, phase, events) -> str:
+    """The public results post the close publishes in the game thread."""
+    lines = [_("[b]Results: %(phase)s %(number)s[/b]") % {"phase": phase.get_kind_display().lower(), "number": phase.number}]
+    for event in events:
+        if event.audience == "public":
+            lines.append(event_text(game.ruleset, event.kind, dict(event.data)))
+    return "\n".join(lines)

@@ -1,0 +1,285 @@
+"""Scenario files (../shared/scenarios/FORMAT.md): a whole game in YAML, played through the same
+services the views call, with its expected outcomes compared phase by phase."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.db import transaction
+from django.utils import timezone
+
+TOP_KEYS = {"ruleset", "rng_seed", "options", "players", "phases", "expect"}
+PLAYER_KEYS = {"name", "role", "secret", "overt", "deck", "hand", "sleeve"}
+PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder"}
+POST_KEYS = {"by", "text", "comment"}
+ORDER_KEYS = {"by", "action", "target", "from", "text"}
+COMMON_OUTCOME = {"votes", "tally", "alive", "refused", "over"}
+RULESETS = {
+    "forum": {
+        "outcome": {"jailed", "killed", "wounded", "checks", "granted_check"},
+        "gm": {"tie_break"},
+        "inputs": {"posts", "orders", "gm"},
+    },
+}
+GAME_KEYS = {"over", "winner"}
+
+
+class ScenarioError(Exception):
+    """A file that is not a valid scenario: the message names the file, the phase and the key."""
+
+
+@dataclass
+class PhaseReport:
+    name: str
+    outcome: dict[str, Any]
+    diffs: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ScenarioReport:
+    path: str
+    phases: list[PhaseReport]
+    game: dict[str, Any]
+    game_diffs: list[str]
+    game_url: str = ""
+    users: dict[str, str] = field(default_factory=dict)
+    password: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.game_diffs and all(not p.diffs for p in self.phases)
+
+
+def load(path: str) -> dict:
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such file") from None
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"{path}: not valid YAML: {exc}") from None
+    validate(path, data)
+    return data
+
+
+def _unknown(where: str, given, allowed: set[str]) -> None:
+    if not isinstance(given, dict):
+        raise ScenarioError(f"{where}: expected a mapping, got {type(given).__name__}")
+    extra = sorted(set(given) - allowed)
+    if extra:
+        raise ScenarioError(f"{where}: unknown key {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
+
+
+def validate(path: str, data) -> None:
+    _unknown(path, data, TOP_KEYS)
+    ruleset = data.get("ruleset")
+    if ruleset not in RULESETS:
+        raise ScenarioError(f"{path}: key 'ruleset': {ruleset!r} is not a rule set this site plays yet "
+                            f"(known: {', '.join(sorted(RULESETS))})")
+    spec = RULESETS[ruleset]
+    players = data.get("players")
+    if not isinstance(players, list) or not players:
+        raise ScenarioError(f"{path}: key 'players': a non-empty list is required")
+    names = []
+    for index, player in enumerate(players):
+        _unknown(f"{path}: players[{index}]", player, PLAYER_KEYS)
+        if not isinstance(player.get("name"), str) or not player["name"].strip():
+            raise ScenarioError(f"{path}: players[{index}]: key 'name' is required")
+        names.append(player["name"])
+    if len(set(names)) != len(names):
+        raise ScenarioError(f"{path}: key 'players': a name is listed twice")
+    if not isinstance(data.get("rng_seed", 0), int):
+        raise ScenarioError(f"{path}: key 'rng_seed': an integer is required")
+    phases = data.get("phases") or []
+    if not isinstance(phases, list):
+        raise ScenarioError(f"{path}: key 'phases': a list is required")
+    allowed_expect = COMMON_OUTCOME | spec["outcome"]
+    for index, phase in enumerate(phases):
+        where = f"{path}: phase {phase.get('phase', index + 1) if isinstance(phase, dict) else index + 1}"
+        _unknown(where, phase, PHASE_KEYS)
+        for key in set(phase) - {"phase", "expect"} - spec["inputs"]:
+            raise ScenarioError(f"{where}: key {key!r} is not used by the {ruleset} rule set")
+        _unknown(f"{where}: key 'expect'", phase.get("expect") or {}, allowed_expect)
+        _unknown(f"{where}: key 'gm'", phase.get("gm") or {}, spec["gm"])
+        for key in ("posts", "orders"):
+            items = phase.get(key) or []
+            if not isinstance(items, list):
+                raise ScenarioError(f"{where}: key {key!r}: a list is required")
+            for item in items:
+                if isinstance(item, dict) and "by" in item:
+                    _unknown(f"{where}: key {key!r}", item, POST_KEYS if key == "posts" else ORDER_KEYS)
+                    who = item["by"]
+                elif isinstance(item, dict) and len(item) == 1:
+                    who = next(iter(item))
+                else:
+                    raise ScenarioError(f"{where}: key {key!r}: each item is {{Name: text}} or {{by: Name, ...}}")
+                if who not in names:
+                    raise ScenarioError(f"{where}: key {key!r}: {who!r} is not a player")
+    _unknown(f"{path}: key 'expect'", data.get("expect") or {}, GAME_KEYS)
+
+
+def _as_comparable(value):
+    if isinstance(value, list):
+        return sorted((json.dumps(_as_comparable(v), ensure_ascii=False, sort_keys=True) for v in value))
+    if isinstance(value, dict):
+        return {str(k): _as_comparable(v) for k, v in value.items()}
+    return value
+
+
+def compare(expected: dict, actual: dict) -> list[str]:
+    diffs = []
+    for key, want in expected.items():
+        got = actual.get(key)
+        if _as_comparable(want) != _as_comparable(got):
+            diffs.append(f"  {key}: expected {json.dumps(want, ensure_ascii=False)}, got {json.dumps(got, ensure_ascii=False)}")
+    return diffs
+
+
+def play(path: str, *, keep: bool = False, password: str | None = None) -> ScenarioReport:
+    """Play one file. Without `keep` everything happens in a transaction that is rolled back."""
+    data = load(path)
+
+    class _Rollback(Exception):
+        pass
+
+    report: ScenarioReport | None = None
+    try:
+        with transaction.atomic():
+            report = _play(path, data, keep=keep, password=password)
+            if not keep:
+                raise _Rollback
+    except _Rollback:
+        pass
+    return report
+
+
+def _user(name: str, password: str):
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import User, display_name_key
+
+    token = secrets.token_hex(4)
+    display = name
+    if User.objects.filter(display_name_key=display_name_key(name)).exists():
+        display = f"{name}-{token}"[:40]  # the scenario name becomes an alias of the seat
+    user = User(username=f"scn-{token}", email=f"scn-{token}@example.invalid", display_name=display)
+    user.set_password(password)
+    user.save()
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+def _play(path: str, data: dict, *, keep: bool, password: str | None) -> ScenarioReport:
+    from games.models import Game, Order, Phase, Seat, VoteRecord
+    from games.services.games import game_create
+    from games.services.lifecycle import game_signup, game_start
+    from games.services.orders import order_submit
+    from games.services.phases import parse_phase_name
+    from games.services.posts import post_create
+    from games.services.resolution import phase_close
+
+    password = password or secrets.token_urlsafe(9)
+    players = data["players"]
+    phases = data.get("phases") or []
+    gm = _user("gm", password)
+    users = {p["name"]: _user(p["name"], password) for p in players}
+    game = game_create(title=f"Scenario: {Path(path).stem}", gm=gm, ruleset=data["ruleset"], size=len(players),
+                       options=data.get("options") or {})
+    phase_hours = game.phase_hours
+    # The game is played in simulated time that ends now, so a kept game stays playable.
+    clock = timezone.now() - timedelta(hours=phase_hours * (len(phases) + 1))
+    for player in players:
+        seat = game_signup(game=game, user=users[player["name"]])
+        if users[player["name"]].display_name != player["name"]:
+            Seat.objects.filter(pk=seat.pk).update(aliases=[player["name"]])
+    roles = [p.get("role") or p.get("secret") for p in players]
+    try:
+        game_start(game=game, by=gm, now=clock, seed=int(data.get("rng_seed", 0)),
+                   roles_in_seat_order=roles if all(roles) else None)
+    except Exception as exc:  # noqa: BLE001 - reported as a malformed file
+        raise ScenarioError(f"{path}: key 'players': {getattr(exc, 'message', exc)}") from None
+    game.refresh_from_db()
+    seat_name = {s.pk: s for s in game.seats.select_related("user")}
+    scenario_name = {s.pk: (s.aliases[0] if s.aliases else s.user.display_name) for s in seat_name.values()}
+    by_scenario = {scenario_name[pk]: s for pk, s in seat_name.items()}
+    reports = []
+    for index, phase_spec in enumerate(phases):
+        name = phase_spec.get("phase")
+        game.refresh_from_db()
+        where = f"{path}: phase {name}"
+        if game.status == Game.Status.FINISHED:
+            raise ScenarioError(f"{where}: key 'phase': the game ended before this phase")
+        current = game.current_phase
+        try:
+            kind, number = parse_phase_name(str(name))
+        except (ValueError, TypeError):
+            raise ScenarioError(f"{where}: key 'phase': {name!r} is not a phase name") from None
+        if current is None or (current.kind, current.number) != (kind, number):
+            expected = f"{current.kind} {current.number}" if current else "none"
+            raise ScenarioError(f"{where}: key 'phase': the {data['ruleset']} rule set plays {expected!r} here")
+        for item in phase_spec.get("posts") or []:
+            who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
+            clock += timedelta(minutes=1)
+            post_create(thread=game.game_thread, author=users[who], body=str(text), now=clock)
+        for item in phase_spec.get("orders") or []:
+            clock += timedelta(minutes=1)
+            game.refresh_from_db()
+            if "by" in item and "action" in item:
+                order_submit(game=game, user=users[item["by"]], action=item["action"],
+                             target=by_scenario.get(item.get("target")), source=by_scenario.get(item.get("from")), now=clock)
+            else:
+                who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
+                order_submit(game=game, user=users[who], text=str(text), now=clock)
+        decisions = {}
+        for key, value in (phase_spec.get("gm") or {}).items():
+            if key == "tie_break":
+                if value not in by_scenario:
+                    raise ScenarioError(f"{where}: key 'gm': tie_break {value!r} is not a player")
+                decisions["tie_break"] = by_scenario[value].pk
+        if decisions:
+            Phase.objects.filter(pk=current.pk).update(gm_decisions=decisions)
+        # Closed as the deadline task closes it.
+        clock = max(clock, current.deadline_at)
+        phase_close(phase_id=current.pk, now=current.deadline_at, only_if_due=True)
+        current.refresh_from_db()
+        outcome = _rename(dict(current.outcome or {}), scenario_name, seat_name)
+        refused: dict[str, int] = {}
+        for voter_id in VoteRecord.objects.filter(phase=current, valid=False).values_list("voter_id", flat=True):
+            refused[scenario_name[voter_id]] = refused.get(scenario_name[voter_id], 0) + 1
+        for actor_id in Order.objects.filter(phase=current, valid=False).values_list("actor_id", flat=True):
+            refused[scenario_name[actor_id]] = refused.get(scenario_name[actor_id], 0) + 1
+        outcome["refused"] = refused
+        game.refresh_from_db()
+        outcome["over"] = game.status == Game.Status.FINISHED
+        reports.append(PhaseReport(name=str(name), outcome=outcome, diffs=compare(phase_spec.get("expect") or {}, outcome)))
+        clock += timedelta(minutes=1)
+    game.refresh_from_db()
+    game_outcome = {"over": game.status == Game.Status.FINISHED, "winner": game.winner or None}
+    report = ScenarioReport(path=path, phases=reports, game=game_outcome,
+                            game_diffs=compare(data.get("expect") or {}, game_outcome))
+    if keep:
+        report.game_url = game.get_absolute_url()
+        report.users = {"gm": gm.username, **{name: u.username for name, u in users.items()}}
+        report.password = password
+    return report
+
+
+def _rename(value, scenario_name: dict[int, str], seats: dict):
+    """Outcomes name seats by display name; scenarios by the names written in the file."""
+    by_display = {s.user.display_name: scenario_name[pk] for pk, s in seats.items()}
+
+    def fix(v):
+        if isinstance(v, str):
+            return by_display.get(v, v)
+        if isinstance(v, list):
+            return [fix(x) for x in v]
+        if isinstance(v, dict):
+            return {fix(k): fix(x) for k, x in v.items()}
+        return v
+
+    return fix(value)

@@ -1,0 +1,164 @@
+"""A game's life: signups, the start (roles dealt with a seeded RNG and committed), the end."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.rulesets import get_ruleset
+from games.models import Game, GameEvent, GMAction, Seat
+from games.permissions import is_game_master
+from games.services import ActionRefused
+
+
+def gm_log(*, game: Game, user, action: str, data: dict | None = None, now: datetime | None = None) -> GMAction:
+    return GMAction.objects.create(game=game, user=user if user is not None and user.is_authenticated else None,
+                                   action=action, data=data or {}, created_at=now or timezone.now())
+
+
+def role_table_for(game: Game, size: int) -> list[str]:
+    ruleset = get_ruleset(game.ruleset)
+    if game.role_table:
+        roles = list(game.role_table)
+        if len(roles) != size:
+            raise ActionRefused(
+                _("The role list has %(roles)d roles for %(players)d players.") % {"roles": len(roles), "players": size},
+                code="roles_mismatch")
+        unknown = [r for r in roles if r not in ruleset.roles]
+        if unknown:
+            raise ActionRefused(_("Unknown roles: %(roles)s") % {"roles": ", ".join(unknown)}, code="bad_roles")
+        return roles
+    try:
+        return list(ruleset.default_roles(size))
+    except ValueError:
+        raise ActionRefused(
+            _("This rule set is played by %(min)d to %(max)d players.") % {"min": ruleset.min_players, "max": ruleset.max_players},
+            code="bad_size") from None
+
+
+def game_signup(*, game: Game, user, application: str = "") -> Seat:
+    if not user.is_authenticated:
+        raise ActionRefused(_("Log in to sign up."), code="anonymous")
+    if game.status != Game.Status.SIGNUPS:
+        raise ActionRefused(_("Signups are closed."), code="closed")
+    if is_game_master(user, game):
+        raise ActionRefused(_("The GM does not play in his own game."), code="gm")
+    try:
+        with transaction.atomic():
+            Game.objects.select_for_update().filter(pk=game.pk).first()
+            if Seat.objects.filter(game=game, user=user).exists():
+                raise ActionRefused(_("You have already signed up."), code="already")
+            if Seat.objects.filter(game=game).count() >= game.size:
+                raise ActionRefused(_("The game is full."), code="full")
+            number = (Seat.objects.filter(game=game).aggregate(m=Max("number"))["m"] or 0) + 1
+            return Seat.objects.create(game=game, user=user, number=number, application=(application or "")[:2000])
+    except IntegrityError:
+        raise ActionRefused(_("You have already signed up."), code="already") from None
+
+
+def game_withdraw(*, game: Game, user) -> None:
+    if game.status != Game.Status.SIGNUPS:
+        raise ActionRefused(_("Signups are closed: ask the GM for a replacement."), code="closed")
+    deleted, _rows = Seat.objects.filter(game=game, user=user).delete()
+    if not deleted:
+        raise ActionRefused(_("You are not signed up."), code="not_signed")
+
+
+def commitment_payload(game: Game, seats: list[Seat]) -> str:
+    """The text whose SHA-256 is published at the start and which is revealed at the end."""
+    roles = [[seat.number, seat.user.display_name, seat.role] for seat in sorted(seats, key=lambda s: s.number)]
+    return f"{game.commitment_salt}:" + json.dumps(roles, ensure_ascii=False, separators=(",", ":"))
+
+
+def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None = None,
+               roles_in_seat_order: list[str] | None = None) -> Game:
+    """Close signups, deal the roles with a seeded RNG, commit to them, open the first phase.
+    `roles_in_seat_order` deals fixed roles instead (scenario files say who is who)."""
+    from games.services.phases import phase_open_named
+    from games.services.posts import post_create
+
+    now = now or timezone.now()
+    if not is_game_master(by, game):
+        raise ActionRefused(_("Only the GM starts the game."), code="not_allowed")
+    ruleset = get_ruleset(game.ruleset)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.SIGNUPS:
+            raise ActionRefused(_("The game has already started."), code="started")
+        seats = list(game.seats.select_related("user").order_by("number"))
+        if len(seats) < ruleset.min_players:
+            raise ActionRefused(_("Not enough players: %(n)d, at least %(min)d.") % {"n": len(seats), "min": ruleset.min_players},
+                                code="too_few")
+        game.rng_seed = seed if seed is not None else secrets.randbits(62)
+        if roles_in_seat_order is not None:
+            roles = list(roles_in_seat_order)
+            if len(roles) != len(seats) or any(r not in ruleset.roles for r in roles):
+                raise ActionRefused(_("The role list does not fit the players."), code="roles_mismatch")
+        else:
+            roles = role_table_for(game, len(seats))
+            random.Random(game.rng_seed).shuffle(roles)
+        state, events = ruleset.new_game([(s.pk, s.user.display_name, r) for s, r in zip(seats, roles)],
+                                         options=game.options or {})
+        for seat, role in zip(seats, roles):
+            seat_state = state.seat(seat.pk)
+            seat.role, seat.faction, seat.status = role, seat_state.faction, seat_state.status
+            seat.is_alive = seat_state.status == "active"
+        Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive"])
+        game.commitment_salt = secrets.token_hex(16)
+        game.commitment = hashlib.sha256(commitment_payload(game, seats).encode("utf-8")).hexdigest()
+        game.state = state.to_json()
+        game.status = Game.Status.RUNNING
+        game.started_at = now
+        game.size = len(seats)
+        game.save()
+        store_events(game=game, phase=None, events=events, now=now)
+        gm_log(game=game, user=by, action="start", data={"players": len(seats)}, now=now)
+        post_create(
+            thread=game.game_thread, author=game.gm, now=now,
+            body=str(_("[b]The game begins.[/b] Roles have been dealt; everyone finds his on the role page.\n"
+                       "Commitment to the role list (SHA-256): [code]%(hash)s[/code]\n"
+                       "It is revealed with the salt when the game ends, so anyone can check that nobody "
+                       "changed a role.")) % {"hash": game.commitment},
+        )
+        phase_open_named(game=game, name=state.phase, now=now)
+    return game
+
+
+def game_finish(*, game: Game, winner: str, now: datetime) -> None:
+    """Called inside the close that ended the game: reveal the commitment."""
+    from games.services.posts import post_create
+
+    game.status = Game.Status.FINISHED
+    game.winner = winner or "none"
+    game.finished_at = now
+    game.save(update_fields=["status", "winner", "finished_at"])
+    seats = list(game.seats.select_related("user").order_by("number"))
+    post_create(
+        thread=game.game_thread, author=game.gm, now=now,
+        body=str(_("[b]The game is over.[/b] The role list and its salt, as committed at the start:\n"
+                   "[code]%(payload)s[/code]\nSHA-256: [code]%(hash)s[/code]"))
+        % {"payload": commitment_payload(game, seats), "hash": game.commitment},
+    )
+
+
+def store_events(*, game: Game, phase, events, now: datetime) -> list[GameEvent]:
+    from games.eventtext import event_text
+
+    rows = [
+        GameEvent(game=game, phase=phase, kind=e.kind, audience=e.audience, data=dict(e.data),
+                  text=event_text(game.ruleset, e.kind, dict(e.data)), created_at=now)
+        for e in events
+    ]
+    return GameEvent.objects.bulk_create(rows)
+
+
+def deadline_after(game: Game, now: datetime) -> datetime:
+    return now + timedelta(hours=game.phase_hours)

@@ -1,0 +1,139 @@
+"""Closing a phase: the one service that claims the phase, resolves it with the engine, stores
+the events, publishes the results and opens the next phase. Exactly once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine.orders import Order as EngineOrder
+from games.engine.orders import PhaseInputs
+from games.engine.rulesets import get_ruleset
+from games.engine.state import GameState
+from games.models import Game, Order, Phase, Seat
+from games.services.votes import effective_ballots
+
+
+def phase_seed(game: Game, phase: Phase) -> int:
+    """Each phase's random choices come from the game's secret seed and the phase, so a preview
+    and the real close draw the same lots."""
+    return ((game.rng_seed or 0) * 1_000_003 + phase.number * 101 + sum(map(ord, phase.kind))) % (2**62)
+
+
+def standing_votes(phase: Phase) -> dict[int, int | str | None]:
+    """Each voter's vote at the close: the last effective ballot of the day."""
+    votes: dict[int, int | str | None] = {}
+    for ballot in effective_ballots(phase=phase):
+        if ballot.kind == "vote":
+            votes[ballot.voter] = ballot.target
+        elif ballot.kind == "peace":
+            votes[ballot.voter] = "peace"
+        else:
+            votes[ballot.voter] = None
+    return votes
+
+
+def standing_orders(phase: Phase) -> dict[int, Order]:
+    """The last accepted order of each actor."""
+    latest: dict[int, Order] = {}
+    for order in phase.orders.filter(valid=True).order_by("recorded_at", "pk"):
+        latest[order.actor_id] = order
+    return latest
+
+
+def phase_inputs(phase: Phase) -> PhaseInputs:
+    orders = {
+        actor: EngineOrder(actor=actor, action=o.action, target=o.target_id, source=o.source_seat_id)
+        for actor, o in standing_orders(phase).items()
+        if o.action
+    }
+    return PhaseInputs(votes=standing_votes(phase), orders=orders, gm=dict(phase.gm_decisions or {}))
+
+
+@dataclass
+class Preview:
+    resolution: object  # games.engine.Resolution
+    inputs: PhaseInputs
+
+
+def phase_preview(*, phase: Phase, now: datetime | None = None) -> Preview | None:
+    """What closing the phase now would produce, without writing anything (the GM's dry run).
+    Uses the very function the close uses, with the same seed."""
+    game = phase.game
+    if not game.state:
+        return None
+    ruleset = get_ruleset(game.ruleset)
+    state = GameState.from_json(game.state)
+    inputs = phase_inputs(phase)
+    return Preview(resolution=ruleset.resolve(state, inputs, seed=phase_seed(game, phase), now=now or timezone.now()),
+                   inputs=inputs)
+
+
+def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool = False, by=None) -> bool:
+    """Close the phase. True only for the one call that closed it: a duplicate task, the sweep,
+    a late ETA task and the GM's button may all call this at once."""
+    from games.services.lifecycle import gm_log
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        # The claim: a row lock on PostgreSQL; the IMMEDIATE transaction serialises on SQLite.
+        phase = Phase.objects.select_for_update().select_related("game").filter(pk=phase_id).first()
+        if phase is None or phase.closed_at is not None:
+            return False
+        if only_if_due and (phase.deadline_at is None or phase.deadline_at > now):
+            return False  # a stale ETA task after the GM moved the deadline
+        claimed = Phase.objects.filter(pk=phase.pk, closed_at__isnull=True).update(closed_at=now)
+        if not claimed:
+            return False
+        phase.closed_at = now
+        game = Game.objects.select_for_update().get(pk=phase.game_id)
+        if by is not None:
+            gm_log(game=game, user=by, action="close_now", data={"phase": phase.pk}, now=now)
+        if game.state and game.status == Game.Status.RUNNING:
+            _resolve(game=game, phase=phase, now=now)
+    return True
+
+
+def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
+    from games.services.lifecycle import game_finish, store_events
+    from games.services.phases import phase_open_named
+    from games.services.posts import post_create
+    from games.eventtext import results_bbcode
+
+    ruleset = get_ruleset(game.ruleset)
+    state = GameState.from_json(game.state)
+    resolution = ruleset.resolve(state, phase_inputs(phase), seed=phase_seed(game, phase), now=now)
+    new_state = resolution.state
+    seats = {s.pk: s for s in game.seats.all()}
+    changed = []
+    for seat_state in new_state.seats:
+        seat = seats.get(seat_state.id)
+        if seat is not None and (seat.status != seat_state.status or seat.role != seat_state.role):
+            seat.status, seat.role, seat.faction = seat_state.status, seat_state.role, seat_state.faction
+            seat.is_alive = seat_state.status == "active"
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, ["status", "role", "faction", "is_alive"])
+    phase.outcome = _jsonable(dict(resolution.outcome))
+    phase.save(update_fields=["outcome"])
+    game.state = new_state.to_json()
+    game.save(update_fields=["state"])
+    store_events(game=game, phase=phase, events=resolution.events, now=now)
+    post_create(thread=game.game_thread, author=game.gm, now=now,
+                body=results_bbcode(game, phase, resolution.events))
+    if new_state.over:
+        game_finish(game=game, winner=new_state.winner or "none", now=now)
+    else:
+        phase_open_named(game=game, name=new_state.phase, now=now)
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_jsonable(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
+    return value

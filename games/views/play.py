@@ -1,0 +1,257 @@
+"""Playing a game: creating it, signing up, starting, the private role page with orders, and
+the GM dashboard."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import permissions
+from games.engine.rulesets import get_ruleset
+from games.engine.state import GameState
+from games.eventtext import event_text, faction_label, role_label
+from games.forms import GameCreateForm
+from games.models import Game, GameEvent, GMAction, Order, Seat
+from games.services import ActionRefused
+from games.services.games import game_create
+from games.services.lifecycle import game_signup, game_start, game_withdraw, gm_log
+from games.services.orders import action_label, order_override, order_reason_text, order_submit
+from games.services.phases import phase_set_deadline
+from games.services.resolution import phase_close, phase_preview, standing_orders
+from games.services.votes import vote_count
+
+
+def _game(pk: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread", "current_phase"), pk=pk)
+
+
+def _seat_choice(game: Game, raw) -> Seat | None:
+    try:
+        return game.seats.select_related("user").get(pk=int(raw))
+    except (TypeError, ValueError, Seat.DoesNotExist):
+        return None
+
+
+def _parse_local(raw: str) -> datetime:
+    try:
+        return timezone.make_aware(datetime.fromisoformat(raw.strip()), timezone.get_current_timezone())
+    except ValueError:
+        raise ActionRefused(_("Enter the date and time as YYYY-MM-DD HH:MM."), code="bad_time") from None
+
+
+@require_GET
+def commitment_check(request: HttpRequest, pk: int) -> HttpResponse:
+    """After the game: the revealed role list and salt, hashed here and in the browser."""
+    import hashlib
+
+    from games.services.lifecycle import commitment_payload
+
+    game = _game(pk)
+    if game.status != Game.Status.FINISHED or not game.commitment:
+        raise Http404
+    payload = commitment_payload(game, list(game.seats.select_related("user")))
+    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    return render(request, "games/commitment.html", {"game": game, "payload": payload, "digest": digest,
+                                                     "matches": digest == game.commitment})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = game_create(title=data["title"], gm=request.user, ruleset=data["ruleset"], size=data["size"],
+                               role_table=data["roles"], phase_hours=data["phase_hours"])
+        except ActionRefused as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.success(request, _("The game is created and signups are open."))
+            return redirect(game)
+    return render(request, "games/game_new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    try:
+        if request.POST.get("action") == "withdraw":
+            game_withdraw(game=game, user=request.user)
+            messages.success(request, _("You have left the game."))
+        else:
+            game_signup(game=game, user=request.user, application=request.POST.get("application", ""))
+            messages.success(request, _("You have signed up."))
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def game_start_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    permissions.check_gm(request.user, game)
+    try:
+        game_start(game=game, by=request.user)
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("The game has started: roles are dealt."))
+    return redirect(game)
+
+
+def _event_rows(user, game: Game):
+    events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase")).order_by("created_at", "pk")
+    return [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in events]
+
+
+@require_GET
+def role_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player's private page: role, goal, team, private results, orders."""
+    game = _game(pk)
+    permissions.check_see_role_page(request.user, game)
+    seat = permissions.seat_of(request.user, game)
+    if seat is None:  # a GM without a seat: the dashboard is his page
+        return redirect("games:gm_dashboard", pk=game.pk)
+    ruleset = get_ruleset(game.ruleset)
+    state = GameState.from_json(game.state) if game.state else None
+    team = [s for s in game.seats.select_related("user").order_by("number")
+            if s.pk != seat.pk and permissions.can_see_role_of(request.user, game, s)]
+    actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
+    targets = [s for s in game.seats.select_related("user").order_by("number")] if actions else []
+    orders = permissions.filter_visible_orders(request.user, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
+    for order in orders:
+        order.reason_text = order_reason_text(order.reason) if order.reason else ""
+        order.action_text = action_label(order.action) if order.action else ""
+    return render(request, "games/role.html", {
+        "game": game, "seat": seat, "role_name": role_label(game.ruleset, seat.role), "team": team,
+        "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
+        "events": _event_rows(request.user, game), "phase": game.current_phase,
+    })
+
+
+@login_required
+@require_POST
+def order_view(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    permissions.check_see_role_page(request.user, game)
+    try:
+        if request.POST.get("text", "").strip():
+            _order, confirmation = order_submit(game=game, user=request.user, text=request.POST["text"])
+        else:
+            _order, confirmation = order_submit(
+                game=game, user=request.user, action=request.POST.get("action", ""),
+                target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")))
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
+    return redirect("games:role", pk=game.pk)
+
+
+@require_GET
+def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(pk)
+    permissions.check_gm(request.user, game)
+    phase = game.current_phase
+    seats = list(game.seats.select_related("user").order_by("number"))
+    count = vote_count(phase=phase) if phase is not None and phase.kind == "day" else None
+    orders = standing_orders(phase) if phase is not None else {}
+    ruleset = get_ruleset(game.ruleset)
+    state = GameState.from_json(game.state) if game.state else None
+    rows = []
+    for seat in seats:
+        actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
+        order = orders.get(seat.pk)
+        vote = count.current.get(seat.pk) if count is not None and hasattr(count, "current") else None
+        rows.append({"seat": seat, "role": role_label(game.ruleset, seat.role), "actions": actions, "order": order,
+                     "order_text": action_label(order.action) if order else "", "owes_order": bool(actions) and order is None})
+    preview = None
+    if phase is not None and phase.is_open and state is not None:
+        result = phase_preview(phase=phase)
+        if result is not None:
+            preview = {
+                "outcome": dict(result.resolution.outcome),
+                "events": [{"audience": e.audience, "text": event_text(game.ruleset, e.kind, dict(e.data))}
+                           for e in result.resolution.events],
+            }
+    refused = Order.objects.filter(phase=phase, valid=False).select_related("actor__user").order_by("-recorded_at")[:20] if phase else []
+    for order in refused:
+        order.reason_text = order_reason_text(order.reason)
+    return render(request, "games/gm.html", {
+        "game": game, "phase": phase, "rows": rows, "count": count, "preview": preview, "refused": refused,
+        "winner_label": faction_label(game.winner) if game.winner else "",
+        "log": GMAction.objects.filter(game=game).select_related("user").order_by("-created_at", "-pk")[:50],
+        "events": _event_rows(request.user, game)[-50:], "all_actions": [(a, action_label(a)) for a in
+                                                                          sorted({a for r in ruleset.roles.values() for a in r.actions})],
+        "seats": seats,
+    })
+
+
+@login_required
+@require_POST
+def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every GM button of the dashboard: close now, deadline, tie-break, order override, manual event."""
+    from games.services.lifecycle import store_events  # noqa: F401  (manual events below)
+
+    game = _game(pk)
+    permissions.check_gm(request.user, game)
+    phase = game.current_phase
+    action = request.POST.get("action")
+    now = timezone.now()
+    try:
+        if phase is None:
+            raise ActionRefused(_("No phase is going on."), code="no_phase")
+        if action == "close":
+            if not phase_close(phase_id=phase.pk, now=now, by=request.user):
+                raise ActionRefused(_("The phase is already closed."), code="closed")
+            messages.success(request, _("The phase is closed and the results are published."))
+        elif action == "deadline":
+            phase_set_deadline(phase=phase, by=request.user, deadline_at=_parse_local(request.POST.get("deadline_at", "")), now=now)
+            messages.success(request, _("The deadline is changed."))
+        elif action == "tie_break":
+            seat = _seat_choice(game, request.POST.get("seat"))
+            decisions = dict(phase.gm_decisions or {})
+            if seat is None:
+                decisions.pop("tie_break", None)
+            else:
+                decisions["tie_break"] = seat.pk
+            phase.gm_decisions = decisions
+            phase.save(update_fields=["gm_decisions"])
+            gm_log(game=game, user=request.user, action="tie_break", data={"seat": seat.pk if seat else None}, now=now)
+            messages.success(request, _("The tie-break is saved."))
+        elif action == "override":
+            seat = _seat_choice(game, request.POST.get("seat"))
+            if seat is None:
+                raise ActionRefused(_("Choose a player."), code="no_seat")
+            _order, confirmation = order_override(
+                game=game, gm=request.user, seat=seat, action=request.POST.get("order_action", ""),
+                target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")), now=now)
+            (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
+        elif action == "event":
+            text = request.POST.get("text", "").strip()
+            audience = request.POST.get("audience", "public")
+            valid = {"public", "gm"} | {f"seat:{s.pk}" for s in game.seats.all()} | {
+                f"faction:{f}" for f in get_ruleset(game.ruleset).factions}
+            if not text or audience not in valid:
+                raise ActionRefused(_("Write the event and choose who sees it."), code="bad_event")
+            GameEvent.objects.create(game=game, phase=phase, kind="manual", audience=audience, data={}, text=text[:2000],
+                                     created_at=now)
+            gm_log(game=game, user=request.user, action="manual_event", data={"audience": audience, "text": text[:2000]}, now=now)
+            messages.success(request, _("The event is recorded."))
+        else:
+            raise ActionRefused(_("Unknown action."), code="bad_action")
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    return redirect("games:gm_dashboard", pk=game.pk)
+
+

@@ -1,0 +1,99 @@
+"""Scenario files (shared/scenarios/FORMAT.md) run through `play_scenario`: the shared samples,
+ours in tests/scenarios/, and malformed files."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "scenarios"
+OURS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
+SHARED_FORUM = sorted((SHARED / "forum").glob("*.yaml"))
+
+
+def run(*args) -> tuple[int, str, str]:
+    from io import StringIO
+
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("play_scenario", *args, stdout=out, stderr=err)
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_shared_samples_exist():
+    assert SHARED_FORUM, f"no forum scenarios under {SHARED}; the shared folder must sit beside the repository"
+
+
+@pytest.mark.parametrize("path", SHARED_FORUM + OURS, ids=lambda p: p.name)
+def test_scenario_passes(db, path):
+    code, out, err = run(str(path))
+    assert code == 0, out + err
+    assert "FAILED" not in out
+
+
+def test_json_output_has_every_outcome_key(db):
+    code, out, _err = run(str(SHARED_FORUM[0]), "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    for phase in lines[:-1]:
+        assert {"votes", "tally", "alive", "refused", "over", "jailed", "killed", "wounded", "checks", "granted_check"} <= set(phase)
+    assert set(lines[-1]["game"]) >= {"over", "winner"}
+
+
+def test_scenario_leaves_nothing_behind(db):
+    from accounts.models import User
+    from games.models import Game
+
+    before = (User.objects.count(), Game.objects.count())
+    run(str(SHARED_FORUM[0]))
+    assert (User.objects.count(), Game.objects.count()) == before
+
+
+def test_keep_leaves_a_playable_game(db):
+    from games.models import Game
+
+    code, out, err = run(str(SHARED_FORUM[0]), "--json", "--keep", "--password", "pw-12345")
+    game = json.loads(out.splitlines()[-1])["game"]
+    assert code == 0 and game["game_url"].startswith("/games/")
+    assert set(game["users"]) >= {"gm", "Вася"}
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("ruleset: forum\nrng_seed: 1\nplayers: [{name: A, role: citizen}]\nphases: [{phase: day 1, expekt: {}}]\n", "expekt"),
+    ("ruleset: forum\nplayers: [{name: A, rol: citizen}]\n", "rol"),
+    ("ruleset: chess\nplayers: [{name: A}]\n", "ruleset"),
+    ("ruleset: forum\nplayers: [{name: A, role: citizen}]\nphases: [{phase: day 1, posts: [{B: hi}]}]\n", "'B'"),
+    ("ruleset: forum\nplayers: [{name: A, role: citizen}]\nphases: [{phase: day 1, expect: {jaled: [A]}}]\n", "jaled"),
+    ("ruleset: forum\nplayers: [{name: A, role: citizen}]\nphases: [{phase: day 1, gm: {fouls: [A]}}]\n", "fouls"),
+    ("ruleset: forum\nplayers: [[\n", "YAML"),
+])
+def test_malformed_file_exits_2_naming_the_key(db, tmp_path, text, needle):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(str(path))
+    assert code == 2
+    assert "bad.yaml" in err and needle in err
+    assert "Traceback" not in err
+
+
+def test_wrong_phase_kind_is_malformed(db, tmp_path):
+    text = (SHARED_FORUM[0]).read_text(encoding="utf-8").replace("phase: day 1", "phase: night 1", 1)
+    path = tmp_path / "wrong-phase.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, _out, err = run(str(path))
+    assert code == 2 and "night 1" in err
+
+
+def test_failed_expectation_exits_1_with_a_diff(db, tmp_path):
+    text = (SHARED_FORUM[0]).read_text(encoding="utf-8").replace("jailed: [Негодяй]", "jailed: [Вася]", 1)
+    path = tmp_path / "wrong-expect.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, _err = run(str(path))
+    assert code == 1
+    assert "phase day 1: FAILED" in out and "jailed" in out
