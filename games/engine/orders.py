@@ -17,9 +17,15 @@ class Order:
     action: str  # forum: "check" | "protect" | "shoot" | "steal"
     target: int | None = None
     source: int | None = None  # "steal": whose action is stolen (the scenario format's `from`)
+    # Rule-set specific particulars that are not a seat (cards: the card and the zone it is played
+    # from; show: when the order arrived, for the late fee). JSON-able; forum never sets it.
+    detail: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"actor": self.actor, "action": self.action, "target": self.target, "source": self.source}
+        data = {"actor": self.actor, "action": self.action, "target": self.target, "source": self.source}
+        if self.detail is not None:
+            data["detail"] = dict(self.detail)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Order:
@@ -28,6 +34,7 @@ class Order:
             action=str(data["action"]),
             target=data.get("target"),
             source=data.get("source"),
+            detail=dict(data["detail"]) if data.get("detail") is not None else None,
         )
 
 
@@ -39,3 +46,6 @@ class PhaseInputs:
     orders: Mapping[int, Order] = field(default_factory=dict)
     # decisions the rules leave to the GM, e.g. {"tie_break": seat_id}
     gm: Mapping[str, Any] = field(default_factory=dict)
+    # Per-phase inputs only one rule set has (cards: each voter's measure vote, discards,
+    # reorders); documented by that rule set, ignored by the others.
+    extra: Mapping[str, Any] = field(default_factory=dict)

@@ -8,9 +8,10 @@ import random
 import secrets
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rulesets import get_ruleset
@@ -121,13 +122,12 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
         game.save()
         store_events(game=game, phase=None, events=events, now=now)
         gm_log(game=game, user=by, action="start", data={"players": len(seats)}, now=now)
-        post_create(
-            thread=game.game_thread, author=game.gm, now=now,
-            body=str(_("[b]The game begins.[/b] Roles have been dealt; everyone finds his on the role page.\n"
+        with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
+            body = str(_("[b]The game begins.[/b] Roles have been dealt; everyone finds his on the role page.\n"
                        "Commitment to the role list (SHA-256): [code]%(hash)s[/code]\n"
                        "It is revealed with the salt when the game ends, so anyone can check that nobody "
-                       "changed a role.")) % {"hash": game.commitment},
-        )
+                       "changed a role.")) % {"hash": game.commitment}
+        post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
         phase_open_named(game=game, name=state.phase, now=now)
     return game
 
@@ -141,12 +141,11 @@ def game_finish(*, game: Game, winner: str, now: datetime) -> None:
     game.finished_at = now
     game.save(update_fields=["status", "winner", "finished_at"])
     seats = list(game.seats.select_related("user").order_by("number"))
-    post_create(
-        thread=game.game_thread, author=game.gm, now=now,
-        body=str(_("[b]The game is over.[/b] The role list and its salt, as committed at the start:\n"
-                   "[code]%(payload)s[/code]\nSHA-256: [code]%(hash)s[/code]"))
-        % {"payload": commitment_payload(game, seats), "hash": game.commitment},
-    )
+    with translation.override(settings.LANGUAGE_CODE):
+        body = str(_("[b]The game is over.[/b] The role list and its salt, as committed at the start:\n"
+                     "[code]%(payload)s[/code]\nSHA-256: [code]%(hash)s[/code]")) % {
+            "payload": commitment_payload(game, seats), "hash": game.commitment}
+    post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
 
 
 def store_events(*, game: Game, phase, events, now: datetime) -> list[GameEvent]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import translation
 from django.utils import timezone
 
 from games.engine.orders import Order as EngineOrder
@@ -122,8 +124,9 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     game.state = new_state.to_json()
     game.save(update_fields=["state"])
     store_events(game=game, phase=phase, events=resolution.events, now=now)
-    post_create(thread=game.game_thread, author=game.gm, now=now,
-                body=results_bbcode(game, phase, resolution.events))
+    with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
+        body = results_bbcode(game, phase, resolution.events)
+    post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
     if new_state.over:
         game_finish(game=game, winner=new_state.winner or "none", now=now)
     else:

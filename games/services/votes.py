@@ -298,7 +298,12 @@ def vote_count_post(*, game: Game, gm, now: datetime | None = None) -> Post:
     phase = voting_phase(game=game)
     if phase is None:
         raise ActionRefused(_("There is no day to count."), code="no_phase")
-    return post_create(thread=game.game_thread, author=gm, body=vote_count_bbcode(vote_count(phase=phase)), now=now)
+    from django.conf import settings
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
+        body = vote_count_bbcode(vote_count(phase=phase))
+    return post_create(thread=game.game_thread, author=gm, body=body, now=now)
 
 
 def vote_button_text(name: str) -> str:

@@ -1,5 +1,5 @@
-"""The audience rule (games.engine.events.visible_to) from every perspective, and the event and
-state JSON round trips."""
+"""The audience rule (games.engine.events.visible_to) from every perspective, the JSON round trips
+of the engine's shared types, and the rule-set registry."""
 
 from __future__ import annotations
 
@@ -85,3 +85,31 @@ def test_state_survives_a_json_round_trip_when_serialised():
     assert [s.name for s in state.active()] == ["Вася"]
     with pytest.raises(KeyError):
         state.seat(99)
+
+
+def test_order_survives_a_json_round_trip_when_serialised():
+    from games.engine.orders import Order
+
+    plain = Order(actor=1, action="steal", target=2, source=3)
+    assert plain.to_json() == {"actor": 1, "action": "steal", "target": 2, "source": 3}
+    assert Order.from_json(plain.to_json()) == plain
+    detailed = Order(actor=1, action="play", target=2, detail={"card": "Щит", "from": "hand"})
+    assert Order.from_json(detailed.to_json()) == detailed
+
+
+def test_registry_finds_the_forum_rule_set_when_asked_by_key():
+    from datetime import UTC, datetime
+
+    from games.engine.orders import PhaseInputs
+    from games.engine.rulesets import RULESETS, Ruleset, get_ruleset, resolve
+
+    forum = get_ruleset("forum")
+    assert RULESETS["forum"] is forum and isinstance(forum, Ruleset)
+    with pytest.raises(KeyError):
+        get_ruleset("nosuch")
+    roles = forum.default_roles(7)
+    state, _events = forum.new_game([(i, f"p{i}", r) for i, r in enumerate(roles, 1)])
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    assert resolve(state, PhaseInputs(votes={}), seed=3, now=now) == forum.resolve(
+        state, PhaseInputs(votes={}), seed=3, now=now
+    )

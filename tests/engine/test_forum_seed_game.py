@@ -16,7 +16,8 @@ from games.text.names import RosterMatcher
 from games.text.orders import parse_order
 from games.text.votes import parse_votes
 
-SCENARIO = Path("/work/shared/scenarios/forum/seed-examples.yaml")
+REPO = Path(__file__).resolve().parents[2]
+SCENARIO = REPO.parent / "shared" / "scenarios" / "forum" / "seed-examples.yaml"
 NOW = datetime(2013, 10, 28, 11, 24, tzinfo=UTC)
 
 
@@ -101,7 +102,7 @@ def played():
 
 
 @pytest.mark.parametrize("index", range(len(PHASES)), ids=PHASES)
-def test_seed_game_phase_comes_out_as_written(played, index):
+def test_seed_game_phase_matches_its_expect_when_played(played, index):
     """Every `expect` key of the phase, lists compared as sets."""
     _scenario, _state, results = played
     phase, resolution = results[index]
@@ -110,14 +111,14 @@ def test_seed_game_phase_comes_out_as_written(played, index):
         assert _same(expected, resolution.outcome[key]), (key, expected, resolution.outcome[key])
 
 
-def test_seed_game_ends_with_the_expected_winner(played):
+def test_seed_game_ends_with_the_expected_winner_when_played_through(played):
     scenario, state, _results = played
     for key, expected in scenario["expect"].items():
         actual = {"over": state.over, "winner": state.winner}[key]
         assert actual == expected, key
 
 
-def test_seed_game_outcome_holds_every_forum_key_in_every_phase(played):
+def test_seed_game_outcome_holds_every_forum_key_when_any_phase_closes(played):
     """The scenario runner's --json prints every outcome key, expected or not."""
     keys = set(get_ruleset("forum").outcome_keys)
     for _phase, resolution in played[2]:
@@ -125,6 +126,6 @@ def test_seed_game_outcome_holds_every_forum_key_in_every_phase(played):
         assert ("winner" in resolution.outcome) == resolution.outcome["over"]
 
 
-def test_seed_game_state_survives_a_json_round_trip_after_every_phase(played):
+def test_seed_game_state_survives_a_json_round_trip_when_stored_between_phases(played):
     for _phase, resolution in played[2]:
         assert GameState.from_json(resolution.state.to_json()) == resolution.state

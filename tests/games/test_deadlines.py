@@ -174,3 +174,84 @@ def test_database_is_postgresql_when_ci(db):
     require_service("PostgreSQL", connection.vendor == "postgresql" or not IN_CI, "DATABASE_URL must name PostgreSQL in CI")
     if IN_CI:
         assert connection.vendor == "postgresql"
+
+
+@pytest.mark.services
+@pytest.mark.parametrize("broker", ["embedded", "redis"])
+def test_a_game_day_closes_through_a_real_worker(broker, transactional_db, tmp_path):
+    """The deadline task resolves a forum day in the worker process: results posted, day 2 open."""
+    from kombu import Connection
+
+    from accounts.models import User
+    from games.models import Game
+    from games.services.games import game_create
+    from games.services.lifecycle import game_signup, game_start
+    from games.services.phases import phase_set_deadline
+    from games.tasks import close_phase_when_due
+
+    def user(name):
+        return User.objects.create_user(username=f"u{abs(hash(name)) % 10**6}", email=f"{abs(hash(name))}@e.com",
+                                        password="x", display_name=name)
+
+    gm = user("Ведущий")
+    game = game_create(title="Воркер", gm=gm, size=7)
+    for name in ["Вася", "Петя", "Маша", "Даша", "Глаша", "Паша", "Саша"]:
+        game_signup(game=game, user=user(name))
+    game_start(game=game, by=gm, seed=4)
+    game.refresh_from_db()
+    phase = game.current_phase
+    deadline = timezone.now() + timedelta(seconds=2)
+    phase_set_deadline(phase=phase, by=gm, deadline_at=deadline)
+
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    env["DATABASE_URL"] = _database_url()
+    if broker == "redis":
+        require_service("Redis", _redis_available(), "REDIS_URL must point to a running Redis")
+        env["REDIS_URL"] = os.environ["REDIS_URL"]
+        connection_ = Connection(os.environ["REDIS_URL"])
+    else:
+        env["MAFIA_VAR_DIR"] = str(tmp_path)
+        folder = tmp_path / "celery-broker"
+        for sub in ("queue", "control"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        connection_ = Connection("filesystem://", transport_options={
+            "data_folder_in": str(folder / "queue"), "data_folder_out": str(folder / "queue"),
+            "control_folder": str(folder / "control")})
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    from config.celery import app
+
+    app.conf.task_always_eager = False
+    try:
+        with connection_ as conn:
+            # Twice: a duplicated delivery must not close the day twice.
+            for _ in range(2):
+                close_phase_when_due.apply_async(kwargs={"phase_id": phase.pk}, eta=deadline, queue=queue, connection=conn)
+    finally:
+        app.conf.task_always_eager = True
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,
+         "--without-gossip", "--without-mingle", "--loglevel=INFO"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        limit = time.monotonic() + 60
+        while time.monotonic() < limit:
+            phase.refresh_from_db()
+            if phase.closed_at is not None and Game.objects.get(pk=game.pk).current_phase_id != phase.pk:
+                time.sleep(1.5)  # let the duplicate run too
+                break
+            if worker.poll() is not None:
+                break
+            time.sleep(0.3)
+    finally:
+        worker.terminate()
+        try:
+            output, _ = worker.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            output, _ = worker.communicate()
+    game.refresh_from_db()
+    assert phase.closed_at is not None, output[-4000:]
+    assert (game.current_phase.kind, game.current_phase.number) == ("day", 2)
+    assert game.phases.count() == 2
+    assert game.game_thread.posts.filter(body__contains="Итоги").count() == 1
