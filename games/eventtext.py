@@ -27,6 +27,37 @@ FACTION_NAMES = {
 }
 
 
+ROLE_HELP = {
+    "forum": {
+        "citizen": gettext_lazy("No night action. Talk, vote, find the mafia. If the recruiter checks you, you "
+                                "may make one check of your own the next turn."),
+        "recruiter": gettext_lazy("Each turn you may check one player and learn his role. If he is a plain "
+                                  "citizen, he gets one check of his own for the next turn."),
+        "reanimator": gettext_lazy("Each turn you may protect one player (not yourself): if he is shot, he "
+                                   "survives, wounded."),
+        "mafioso": gettext_lazy("You know the other members of the mafia. Each turn the mafia shoots once: one "
+                                "mafioso's order is enough, but two different targets mean no shot."),
+        "killer": gettext_lazy("You are the mafia's killer: each turn you shoot on your own, besides the mafia's "
+                               "shot."),
+        "thief": gettext_lazy("Each turn you may steal the action of one player and apply it to anyone, yourself "
+                              "included. You are not told what you stole, only what came of it."),
+    },
+}
+FACTION_GOALS = {
+    "town": gettext_lazy("Your team wins when the mafia and the thief are all jailed or killed."),
+    "mafia": gettext_lazy("Your team wins when every other team is jailed or killed."),
+    "thief": gettext_lazy("You win only if you are the last one left in play."),
+}
+
+
+def role_help(ruleset: str, role: str) -> str:
+    return str(ROLE_HELP.get(ruleset, {}).get(role, ""))
+
+
+def faction_goal(faction: str) -> str:
+    return str(FACTION_GOALS.get(faction, ""))
+
+
 def role_label(ruleset: str, role: str) -> str:
     return str(ROLE_NAMES.get(ruleset, {}).get(role, role))
 

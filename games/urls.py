@@ -25,6 +25,7 @@ urlpatterns = [
     path("games/<int:pk>/", forum.game_detail, name="game"),
     path("games/<int:pk>/join/", play.game_join, name="game_join"),
     path("games/<int:pk>/start/", play.game_start_view, name="game_start"),
+    path("games/<int:pk>/co-gm/", play.co_gm_view, name="co_gm"),
     path("games/<int:pk>/role/", play.role_page, name="role"),
     path("games/<int:pk>/role/order/", play.order_view, name="order"),
     path("games/<int:pk>/gm/", play.gm_dashboard, name="gm_dashboard"),

@@ -161,3 +161,24 @@ def store_events(*, game: Game, phase, events, now: datetime) -> list[GameEvent]
 
 def deadline_after(game: Game, now: datetime) -> datetime:
     return now + timedelta(hours=game.phase_hours)
+
+
+def game_set_co_gm(*, game: Game, by, name: str, add: bool, now: datetime | None = None):
+    """The GM adds or removes a co-GM by display name (co-GMs see and do what the GM does)."""
+    from accounts.models import User, display_name_key
+
+    if not (by.is_authenticated and (by.pk == game.gm_id or by.is_staff)):
+        raise ActionRefused(_("Only the game's GM chooses co-GMs."), code="not_allowed")
+    user = User.objects.filter(display_name_key=display_name_key(name or ""), is_active=True).first()
+    if user is None:
+        raise ActionRefused(_("No user has that name."), code="unknown_user")
+    if add:
+        if user.pk == game.gm_id:
+            raise ActionRefused(_("The GM is already the GM."), code="already_gm")
+        if game.seats.filter(user=user).exists():
+            raise ActionRefused(_("A player of the game cannot be its co-GM."), code="player")
+        game.co_gms.add(user)
+    else:
+        game.co_gms.remove(user)
+    gm_log(game=game, user=by, action="co_gm_add" if add else "co_gm_remove", data={"user": user.pk}, now=now)
+    return user

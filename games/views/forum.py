@@ -365,6 +365,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "is_gm": permissions.is_moderator(request.user, game.game_thread),
         "my_seat": permissions.seat_of(request.user, game),
         "winner_label": faction_label(game.winner) if game.winner else "",
+        "co_gms": list(game.co_gms.order_by("display_name")),
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
     })
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import permissions
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
-from games.eventtext import event_text, faction_label, role_label
+from games.eventtext import event_text, faction_goal, faction_label, role_help, role_label
 from games.forms import GameCreateForm
 from games.models import Game, GameEvent, GMAction, Order, Seat
 from games.services import ActionRefused
@@ -97,6 +97,23 @@ def game_join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def co_gm_view(request: HttpRequest, pk: int) -> HttpResponse:
+    from games.services.lifecycle import game_set_co_gm
+
+    game = _game(pk)
+    permissions.check_gm(request.user, game)
+    try:
+        user = game_set_co_gm(game=game, by=request.user, name=request.POST.get("name", ""),
+                              add=request.POST.get("action") != "remove")
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("Co-GMs updated: %(name)s.") % {"name": user.display_name})
+    return redirect(game)
+
+
+@login_required
+@require_POST
 def game_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_gm(request.user, game)
@@ -134,6 +151,8 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
         order.action_text = action_label(order.action) if order.action else ""
     return render(request, "games/role.html", {
         "game": game, "seat": seat, "role_name": role_label(game.ruleset, seat.role), "team": team,
+        "role_help": role_help(game.ruleset, seat.role), "faction_name": faction_label(seat.faction),
+        "goal": faction_goal(seat.faction),
         "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
         "events": _event_rows(request.user, game), "phase": game.current_phase,
     })

@@ -333,3 +333,32 @@ def test_game_form_accepts_russian_role_names(db):
                                                      "phase_hours": 24})
     game = Game.objects.get(title="Роли")
     assert game.role_table == ["recruiter", "reanimator", "mafioso", "killer", "thief", "citizen", "citizen"]
+
+
+def test_gm_adds_a_co_gm_who_then_sees_the_dashboard(started):
+    co = make_user("Соведущая")
+    client_for(started.gm).post(reverse("games:co_gm", args=[started.pk]), {"name": "соведущая", "action": "add"})
+    assert list(started.co_gms.all()) == [co]
+    assert client_for(co).get(reverse("games:gm_dashboard", args=[started.pk])).status_code == 200
+    # a co-GM cannot appoint others, a player cannot be co-GM
+    client_for(co).post(reverse("games:co_gm", args=[started.pk]), {"name": "Зритель", "action": "add"})
+    client_for(started.gm).post(reverse("games:co_gm", args=[started.pk]), {"name": "Вася", "action": "add"})
+    assert list(started.co_gms.all()) == [co]
+    client_for(started.gm).post(reverse("games:co_gm", args=[started.pk]), {"name": "Соведущая", "action": "remove"})
+    assert not started.co_gms.exists()
+    assert client_for(co).get(reverse("games:gm_dashboard", args=[started.pk])).status_code == 404
+
+
+def test_role_page_explains_the_goal_and_abilities(started):
+    page = client_for(user_named(started, "Красная Шапочка")).get(reverse("games:role", args=[started.pk])).content.decode()
+    assert "реаниматор" in page and "честные жители" in page
+
+
+def test_application_is_recorded_at_signup(db):
+    gm = make_user("Ведущий")
+    game = game_create(title="Заявки", gm=gm, size=7)
+    player = make_user("Игрок")
+    client_for(player).post(reverse("games:game_join", args=[game.pk]), {"action": "join", "application": "Класс: Почтальон"})
+    assert game.seats.get(user=player).application == "Класс: Почтальон"
+    assert "Класс: Почтальон" in client_for(gm).get(game.get_absolute_url()).content.decode()
+    assert "Класс: Почтальон" not in client_for(player).get(game.get_absolute_url()).content.decode()
