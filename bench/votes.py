@@ -60,7 +60,7 @@ def run(args) -> dict:
     from django.utils import timezone
 
     from accounts.models import User
-    from games.models import Game, Phase, Post, Thread, VoteRecord
+    from games.models import Game, Post, Thread, VoteRecord
     from games.services.games import game_create, seat_add
     from games.services.phases import phase_open
     from games.services.posts import post_create

@@ -1,7 +1,5 @@
 """Write operations of the games app: keyword-only <entity>_<action> functions."""
 
-from django.utils.translation import gettext_lazy as _  # noqa: F401
-
 
 class ActionRefused(Exception):
     """A user action the rules refuse; the message is translated and safe to show."""

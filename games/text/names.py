@@ -82,6 +82,15 @@ def morph() -> pymorphy3.MorphAnalyzer:
     return _morph
 
 
+def lower_keep_length(text: str) -> str:
+    """Lower-cased with ё → е, the same length as `text` so offsets stay valid (the few letters
+    that lower-case to two characters are left as they are)."""
+    low = text.lower()
+    if len(low) != len(text):
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    return low.replace("ё", "е") if "ё" in low else low
+
+
 def normalize(text: str) -> str:
     """ё → е and typographic apostrophes/hyphens → ASCII; keeps length (offsets stay valid)."""
     # str.translate() with a dict costs ~50 ns a character; a few replace() calls are C loops.
@@ -223,6 +232,15 @@ class MatchResult:
     @property
     def ok(self) -> bool:
         return self.name is not None
+
+    @property
+    def reason_code(self) -> str:
+        """The reason code votes and orders report for a name that did not match."""
+        if self.reason == "ambiguous":
+            return "name_ambiguous"
+        if self.reason == "empty":
+            return "name_missing"
+        return "name_unknown"
 
 
 @dataclass(frozen=True, slots=True)

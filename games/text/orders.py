@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from games.text.names import MatchResult, RosterMatcher, normalize
+from games.text.names import RosterMatcher, lower_keep_length, normalize
 
 __all__ = [
     "FORUM_VOCABULARY",
@@ -207,18 +207,6 @@ def _clean(text: str) -> str:
     return normalize(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
-def _lower(text: str) -> str:
-    low = text.lower()
-    # A few letters lower-case to two characters; offsets into the text matter more than they do.
-    return low if len(low) == len(text) else "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-
-
-def _name_reason(r: MatchResult) -> str:
-    if r.reason == "ambiguous":
-        return "name_ambiguous"
-    if r.reason == "empty":
-        return "name_missing"
-    return "name_unknown"
 
 
 def parse_order(
@@ -238,7 +226,7 @@ def parse_order(
         return _NO_ORDER
     compiled = _compile(vocabulary)
     clean = _clean(text)
-    low = _lower(clean)
+    low = lower_keep_length(clean)
     attempts: list[ParsedOrder] = []
     consumed = 0
     for m in compiled.verbs.finditer(low):
@@ -283,7 +271,7 @@ def _read_slots(
             continue
         r = matcher.match_start(clean[pos:], skip_words=vocabulary.filler_words)
         if not r.ok:
-            return _slot_failure(words, filled, _name_reason(r), r.candidates), pos
+            return _slot_failure(words, filled, r.reason_code, r.candidates), pos
         filled[slot] = r.name
         pos += r.end
     return (

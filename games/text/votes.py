@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.text.bbcode import Element, Text, parse
-from games.text.names import WORD_RE, MatchResult, RosterMatcher, morph, normalize
+from games.text.names import WORD_RE, RosterMatcher, lower_keep_length, morph, normalize
 
 __all__ = [
     "DEFAULT_PROFILE",
@@ -287,15 +287,6 @@ def _rules(profile: VoteProfile) -> _Rules:
     return _Rules(phrases, peace, tuple(sorted(stems)))
 
 
-def _lower(text: str) -> str:
-    """Lower-cased with ё → е; same length as `text` (a few exotic letters are left as they are)."""
-    low = text.lower()
-    if len(low) != len(text):
-        # "İ" lower-cases to two characters; keeping offsets matters more than those letters.
-        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    return low.replace("ё", "е") if "ё" in low else low
-
-
 def _might_vote(low: str, rules: _Rules) -> bool:
     """The cheapest test that a post might cast anything: substring checks, no regex."""
     if "[b]" in low or "[v" in low or "[unvote" in low or "##" in low:
@@ -362,7 +353,7 @@ class _Post:
 
     def __init__(self, flat: str, bold: list[tuple[int, int]]):
         self.flat = flat
-        self.low = _lower(normalize(flat))
+        self.low = lower_keep_length(normalize(flat))
         self.bold = bold
         self.bold_starts = [b[0] for b in bold]
         self.used = [False] * len(bold)
@@ -415,13 +406,6 @@ def _has_negator(low: str) -> bool:
     return any(w in _NEGATORS for w in WORD_RE.findall(low))
 
 
-def _name_reason(r: MatchResult) -> str:
-    if r.reason == "ambiguous":
-        return "name_ambiguous"
-    if r.reason == "empty":
-        return "name_missing"
-    return "name_unknown"
-
 
 def _peace_found(
     post: _Post, start: int, end: int, profile: VoteProfile, negated: bool, bold: bool
@@ -434,7 +418,7 @@ def _peace_found(
 
 def might_vote(source: str, *, profile: VoteProfile = DEFAULT_PROFILE) -> bool:
     """False when the post certainly casts nothing: callers skip loading the roster then."""
-    return bool(source) and _might_vote(_lower(source), _rules(profile))
+    return bool(source) and _might_vote(lower_keep_length(source), _rules(profile))
 
 
 def parse_votes(source: str, matcher: RosterMatcher, *, profile: VoteProfile = DEFAULT_PROFILE) -> VoteReading:
@@ -442,7 +426,7 @@ def parse_votes(source: str, matcher: RosterMatcher, *, profile: VoteProfile = D
     if not source:
         return _EMPTY
     rules = _rules(profile)
-    if not _might_vote(_lower(source), rules):
+    if not _might_vote(lower_keep_length(source), rules):
         return _EMPTY
     if "[" in source:
         flat, bold = _flatten(parse(source), profile.ignored_tags)
@@ -503,7 +487,7 @@ def _read_international(
             if not enabled:
                 reason = "syntax_disabled"
             elif not r.ok:
-                reason = _name_reason(r)
+                reason = r.reason_code
             else:
                 reason = None
             found.append(
@@ -641,7 +625,7 @@ def _read_phrases(
         elif not name_bold and r.reason != "empty":
             reason = "not_bold"
         elif not r.ok:
-            reason = _name_reason(r)
+            reason = r.reason_code
         else:
             reason = None
         vote_end = base + r.end if r.ok else max(end, base + r.end)

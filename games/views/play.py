@@ -191,7 +191,6 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     for seat in seats:
         actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
         order = orders.get(seat.pk)
-        vote = count.current.get(seat.pk) if count is not None and hasattr(count, "current") else None
         rows.append({"seat": seat, "role": role_label(game.ruleset, seat.role), "actions": actions, "order": order,
                      "order_text": action_label(order.action) if order else "", "owes_order": bool(actions) and order is None})
     preview = None
@@ -220,8 +219,6 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
     """Every GM button of the dashboard: close now, deadline, tie-break, order override, manual event."""
-    from games.services.lifecycle import store_events  # noqa: F401  (manual events below)
-
     game = _game(pk)
     permissions.check_gm(request.user, game)
     phase = game.current_phase

@@ -40,3 +40,20 @@ def page(browser):
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+def logged_in_page(browser, base_url: str, user):
+    """A fresh browser context already logged in as `user` (a session made on the server)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    context = browser.new_context(locale="ru-RU")
+    context.add_cookies([{"name": "sessionid", "value": session.session_key, "url": base_url}])
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return page

@@ -8,6 +8,7 @@ from django.core import mail
 
 from games.models import Post, Thread
 from games.services.threads import thread_create
+from tests.browser.conftest import logged_in_page
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -24,7 +25,12 @@ def test_newcomer_signs_up_logs_in_and_replies_without_reload(live_server, page,
     page.fill("input[name=password1]", "Very-secret-pass-1")
     page.fill("input[name=password2]", "Very-secret-pass-1")
     page.click("main form [type=submit]")
-    page.wait_for_load_state()
+    # The click only starts the navigation; the mail exists once the server answered.
+    page.wait_for_url(re.compile(r".*/confirm-email/.*"))
+    for _ in range(50):
+        if mail.outbox:
+            break
+        page.wait_for_timeout(100)
 
     link = re.search(r"https?://\S+", mail.outbox[-1].body).group(0)
     page.goto(link)
@@ -54,19 +60,11 @@ def test_newcomer_signs_up_logs_in_and_replies_without_reload(live_server, page,
     assert Post.objects.filter(thread=thread, number=2, author__display_name="Новичок").exists()
 
 
-def test_quote_button_and_preview_work_in_browser(live_server, page, transactional_db):
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
+def test_quote_button_and_preview_work_in_browser(live_server, browser, transactional_db):
     author = make_user("Эсмеральда")
     reader = make_user("Фроло")
     thread, _ = thread_create(kind=Thread.Kind.LOBBY, title="Цитаты", author=author, body="Танцую на площади")
-    session = SessionStore()
-    session[SESSION_KEY] = str(reader.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = reader.get_session_auth_hash()
-    session.save()
-    page.context.add_cookies([{"name": "sessionid", "value": session.session_key, "url": live_server.url}])
+    page = logged_in_page(browser, live_server.url, reader)
 
     page.goto(f"{live_server.url}{thread.get_absolute_url()}")
     page.click("#p1 .quote-button")
@@ -77,3 +75,4 @@ def test_quote_button_and_preview_work_in_browser(live_server, page, transaction
     page.wait_for_selector("#preview em")
     assert page.inner_text("#preview em") == "Черновик"
     assert Post.objects.filter(thread=thread).count() == 1
+    page.context.close()

@@ -5,12 +5,11 @@ sees only his own secrets."""
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from games.models import Game, Phase
 from games.tasks import sweep_deadlines
+from tests.browser.conftest import logged_in_page
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -18,16 +17,7 @@ NAMES = ["Вася", "Кикимора", "Маленький Джон", "Кра�
 
 
 def _page_for(browser, live_server, user):
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    context = browser.new_context(locale="ru-RU")
-    context.add_cookies([{"name": "sessionid", "value": session.session_key, "url": live_server.url}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return page
+    return logged_in_page(browser, live_server.url, user)
 
 
 def test_a_gm_runs_a_forum_turn_in_the_browser(live_server, browser, transactional_db):

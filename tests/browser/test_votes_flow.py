@@ -3,25 +3,15 @@
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
 
 from games.models import Game, Phase
 from games.services.games import game_create, seat_add
 from games.services.phases import phase_open
+from tests.browser.conftest import logged_in_page
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
-
-
-def _login(context, user, url):
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    context.add_cookies([{"name": "sessionid", "value": session.session_key, "url": url}])
 
 
 def test_two_players_vote_and_the_count_changes_without_reload(live_server, browser, transactional_db, settings):
@@ -39,10 +29,7 @@ def test_two_players_vote_and_the_count_changes_without_reload(live_server, brow
 
     pages = []
     for user in (vasya, villain):
-        context = browser.new_context(locale="ru-RU")
-        _login(context, user, live_server.url)
-        page = context.new_page()
-        page.set_default_timeout(15000)
+        page = logged_in_page(browser, live_server.url, user)
         page.goto(url)
         page.evaluate("window.__noReload = true")
         pages.append(page)

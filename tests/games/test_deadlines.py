@@ -99,13 +99,10 @@ def _redis_available() -> bool:
         return False
 
 
-@pytest.mark.services
-@pytest.mark.parametrize("broker", ["embedded", "redis"])
-def test_deadline_fires_through_a_real_worker(broker, transactional_db, tmp_path):
+def _broker(broker: str, tmp_path):
+    """The environment of a worker subprocess and a connection to send it tasks, on the
+    embedded file broker (a folder of its own) or on Redis."""
     from kombu import Connection
-
-    from accounts.models import User
-    from games.tasks import lock_thread_when_due
 
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
     env["DATABASE_URL"] = _database_url()
@@ -113,48 +110,40 @@ def test_deadline_fires_through_a_real_worker(broker, transactional_db, tmp_path
     if broker == "redis":
         require_service("Redis", _redis_available(), "REDIS_URL must point to a running Redis")
         env["REDIS_URL"] = os.environ["REDIS_URL"]
-        connection_ = Connection(os.environ["REDIS_URL"])
-    else:
-        # Its own broker folder, so that a developer's running site never eats the test's message.
-        env["MAFIA_VAR_DIR"] = str(tmp_path)
-        folder = tmp_path / "celery-broker"
-        connection_ = Connection(
-            "filesystem://",
-            transport_options={
-                "data_folder_in": str(folder / "queue"),
-                "data_folder_out": str(folder / "queue"),
-                "control_folder": str(folder / "control"),
-            },
-        )
-        for sub in ("queue", "control"):
-            (folder / sub).mkdir(parents=True, exist_ok=True)
+        return env, Connection(os.environ["REDIS_URL"])
+    # Its own broker folder, so that a developer's running site never eats the test's message.
+    env["MAFIA_VAR_DIR"] = str(tmp_path)
+    folder = tmp_path / "celery-broker"
+    for sub in ("queue", "control"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    return env, Connection("filesystem://", transport_options={
+        "data_folder_in": str(folder / "queue"), "data_folder_out": str(folder / "queue"),
+        "control_folder": str(folder / "control")})
 
-    author = User.objects.create_user(username="w", email="w@example.com", password="x", display_name="Воркер")
-    thread = Thread.objects.create(kind=Thread.Kind.LOBBY, title="Дедлайн", created_by=author)
-    lock_at = timezone.now() + timedelta(seconds=2)
-    Thread.objects.filter(pk=thread.pk).update(lock_at=lock_at)
-    queue = f"test-{uuid.uuid4().hex[:8]}"
+
+def _run_worker(broker: str, tmp_path, sends, done, *, settle: float = 0.0) -> str:
+    """Queue tasks through `sends(connection, queue)`, run a real worker until `done()` or 60 s,
+    and return its output."""
     from config.celery import app
 
+    env, connection_ = _broker(broker, tmp_path)
+    queue = f"test-{uuid.uuid4().hex[:8]}"
     app.conf.task_always_eager = False
     try:
         with connection_ as conn:
-            lock_thread_when_due.apply_async(kwargs={"thread_id": thread.pk}, eta=lock_at, queue=queue, connection=conn)
+            sends(conn, queue)
     finally:
         app.conf.task_always_eager = True
-
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,
          "--without-gossip", "--without-mingle", "--loglevel=INFO"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            thread.refresh_from_db()
-            if thread.is_locked:
-                break
-            if worker.poll() is not None:
+        limit = time.monotonic() + 60
+        while time.monotonic() < limit and worker.poll() is None:
+            if done():
+                time.sleep(settle)
                 break
             time.sleep(0.3)
     finally:
@@ -164,6 +153,28 @@ def test_deadline_fires_through_a_real_worker(broker, transactional_db, tmp_path
         except subprocess.TimeoutExpired:
             worker.kill()
             output, _ = worker.communicate()
+    return output
+
+
+@pytest.mark.services
+@pytest.mark.parametrize("broker", ["embedded", "redis"])
+def test_deadline_fires_through_a_real_worker(broker, transactional_db, tmp_path):
+    from accounts.models import User
+    from games.tasks import lock_thread_when_due
+
+    author = User.objects.create_user(username="w", email="w@example.com", password="x", display_name="Воркер")
+    thread = Thread.objects.create(kind=Thread.Kind.LOBBY, title="Дедлайн", created_by=author)
+    lock_at = timezone.now() + timedelta(seconds=2)
+    Thread.objects.filter(pk=thread.pk).update(lock_at=lock_at)
+
+    def sends(conn, queue):
+        lock_thread_when_due.apply_async(kwargs={"thread_id": thread.pk}, eta=lock_at, queue=queue, connection=conn)
+
+    def done():
+        thread.refresh_from_db()
+        return thread.is_locked
+
+    output = _run_worker(broker, tmp_path, sends, done)
     assert thread.is_locked, f"the worker did not lock the thread; its output:\n{output[-4000:]}"
     assert timezone.now() >= lock_at
     assert "succeeded" in output
@@ -180,8 +191,6 @@ def test_database_is_postgresql_when_ci(db):
 @pytest.mark.parametrize("broker", ["embedded", "redis"])
 def test_a_game_day_closes_through_a_real_worker(broker, transactional_db, tmp_path):
     """The deadline task resolves a forum day in the worker process: results posted, day 2 open."""
-    from kombu import Connection
-
     from accounts.models import User
     from games.models import Game
     from games.services.games import game_create
@@ -203,53 +212,16 @@ def test_a_game_day_closes_through_a_real_worker(broker, transactional_db, tmp_p
     deadline = timezone.now() + timedelta(seconds=2)
     phase_set_deadline(phase=phase, by=gm, deadline_at=deadline)
 
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
-    env["DATABASE_URL"] = _database_url()
-    if broker == "redis":
-        require_service("Redis", _redis_available(), "REDIS_URL must point to a running Redis")
-        env["REDIS_URL"] = os.environ["REDIS_URL"]
-        connection_ = Connection(os.environ["REDIS_URL"])
-    else:
-        env["MAFIA_VAR_DIR"] = str(tmp_path)
-        folder = tmp_path / "celery-broker"
-        for sub in ("queue", "control"):
-            (folder / sub).mkdir(parents=True, exist_ok=True)
-        connection_ = Connection("filesystem://", transport_options={
-            "data_folder_in": str(folder / "queue"), "data_folder_out": str(folder / "queue"),
-            "control_folder": str(folder / "control")})
-    queue = f"test-{uuid.uuid4().hex[:8]}"
-    from config.celery import app
+    def sends(conn, queue):
+        # Twice: a duplicated delivery must not close the day twice.
+        for _ in range(2):
+            close_phase_when_due.apply_async(kwargs={"phase_id": phase.pk}, eta=deadline, queue=queue, connection=conn)
 
-    app.conf.task_always_eager = False
-    try:
-        with connection_ as conn:
-            # Twice: a duplicated delivery must not close the day twice.
-            for _ in range(2):
-                close_phase_when_due.apply_async(kwargs={"phase_id": phase.pk}, eta=deadline, queue=queue, connection=conn)
-    finally:
-        app.conf.task_always_eager = True
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,
-         "--without-gossip", "--without-mingle", "--loglevel=INFO"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        limit = time.monotonic() + 60
-        while time.monotonic() < limit:
-            phase.refresh_from_db()
-            if phase.closed_at is not None and Game.objects.get(pk=game.pk).current_phase_id != phase.pk:
-                time.sleep(1.5)  # let the duplicate run too
-                break
-            if worker.poll() is not None:
-                break
-            time.sleep(0.3)
-    finally:
-        worker.terminate()
-        try:
-            output, _ = worker.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            output, _ = worker.communicate()
+    def done():
+        phase.refresh_from_db()
+        return phase.closed_at is not None and Game.objects.get(pk=game.pk).current_phase_id != phase.pk
+
+    output = _run_worker(broker, tmp_path, sends, done, settle=1.5)
     game.refresh_from_db()
     assert phase.closed_at is not None, output[-4000:]
     assert (game.current_phase.kind, game.current_phase.number) == ("day", 2)

@@ -7,11 +7,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Post, PostRevision, Thread
+from games.models import Post, PostRevision
 from games.services import ActionRefused
 from games.services.posts import post_create, post_edit, post_set_deleted, posts_refresh_html
 from games.text import bbcode
-from tests.conftest import client_for, make_user
+from tests.conftest import client_for
 
 
 def test_post_create_numbers_posts_in_order_when_several_are_written(lobby_thread, spectator):

@@ -6,7 +6,7 @@ from django.urls import reverse
 from games.models import Thread
 from games.services.posts import post_create
 from games.services.threads import thread_create
-from tests.conftest import client_for, make_user
+from tests.conftest import client_for
 
 
 @pytest.fixture
