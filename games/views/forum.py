@@ -301,7 +301,10 @@ def post_history(request: HttpRequest, post_pk: int) -> HttpResponse:
         {"html": bbcode.render(rev.body), "body": rev.body, "replaced_at": rev.replaced_at, "replaced_by": rev.replaced_by}
         for rev in post.revisions.select_related("replaced_by").order_by("-replaced_at", "-pk")
     ]
-    return render(request, "games/post_history.html", {"post": post, "revisions": revisions})
+    # The raw text of old versions is for moderators only: it holds [private] texts that the
+    # rendered HTML replaces with a placeholder.
+    return render(request, "games/post_history.html", {"post": post, "revisions": revisions,
+                                                       "is_moderator": permissions.is_moderator(request.user, post.thread)})
 
 
 @login_required

@@ -238,3 +238,19 @@ def test_rerender_command_refreshes_all_stale_posts(lobby_thread):
     Post.objects.update(html="stale", renderer_version=0)
     call_command("rerender_posts")
     assert not Post.objects.filter(renderer_version=0).exists()
+
+
+def test_edit_history_never_shows_private_text_to_the_public(lobby_thread, spectator, moderator, anonymous_client):
+    post = post_create(thread=lobby_thread, author=spectator, body='Привет [private="Вася"]секретная явка[/private]')
+    post_edit(post=post, editor=spectator, body="Привет всем")
+    url = reverse("games:post_history", args=[post.pk])
+    assert "секретная явка" not in anonymous_client.get(url).content.decode()
+    assert "секретная явка" in client_for(moderator).get(url).content.decode()
+
+
+def test_quoting_never_copies_private_text(lobby_thread, spectator, anonymous_client):
+    post = post_create(thread=lobby_thread, author=spectator, body='Явка [private="Вася"]под мостом[/private]')
+    quoted = anonymous_client.get(reverse("games:post_quote", args=[lobby_thread.pk, post.number])).content.decode()
+    assert "под мостом" not in quoted
+    page = anonymous_client.get(lobby_thread.get_absolute_url()).content.decode()
+    assert "под мостом" not in page
