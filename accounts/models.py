@@ -19,6 +19,9 @@ class User(AbstractUser):
     display_name_key = models.CharField(max_length=40, unique=True, editable=False)
     avatar = models.ImageField(_("avatar"), upload_to="avatars/", blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, default=settings.TIME_ZONE, choices=TIME_ZONE_CHOICES)
+    # A site ban: the account can log in to read, but posts nothing until the date.
+    banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
+    ban_reason = models.CharField(_("ban reason"), max_length=300, blank=True)
     language = models.CharField(_("language"), max_length=8, default=settings.LANGUAGE_CODE, choices=settings.LANGUAGES)
 
     class Meta:

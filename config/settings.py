@@ -138,6 +138,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # lost (shared/NOTES.md, "Celery deadlines with Redis").
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "prod-inactive-players": {"task": "games.tasks.send_prods", "schedule": 3600.0},
 }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 

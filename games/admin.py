@@ -2,7 +2,8 @@
 
 from django.contrib import admin
 
-from games.models import Game, GameEvent, GMAction, Order, Phase, Post, PostRevision, Seat, Thread, ThreadReadMark, VoteRecord
+from games.models import (Absence, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, Prod, Replacement,
+                          Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
 class SeatInline(admin.TabularInline):
@@ -114,3 +115,34 @@ class VoteRecordAdmin(_AppendOnlyAdmin):
     list_display = ("phase", "post_number", "voter", "kind", "target", "valid", "reason", "source", "recorded_at")
     list_filter = ("valid", "source", "kind")
     raw_id_fields = ("phase", "post", "voter", "target", "recorded_by")
+
+
+@admin.register(Replacement)
+class ReplacementAdmin(_AppendOnlyAdmin):
+    list_display = ("seat", "old_user", "new_user", "created_at", "created_by")
+    raw_id_fields = ("seat", "old_user", "new_user", "created_by")
+
+
+@admin.register(Prod)
+class ProdAdmin(_AppendOnlyAdmin):
+    list_display = ("seat", "phase", "kind", "sent_at")
+    raw_id_fields = ("seat", "phase")
+
+
+@admin.register(Absence)
+class AbsenceAdmin(admin.ModelAdmin):
+    list_display = ("user", "starts_on", "ends_on", "note")
+    raw_id_fields = ("user",)
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("post", "reporter", "reason", "created_at", "resolved_at", "resolved_by")
+    list_filter = ("resolved_at",)
+    raw_id_fields = ("post", "reporter", "resolved_by")
+
+
+@admin.register(GameBan)
+class GameBanAdmin(admin.ModelAdmin):
+    list_display = ("game", "user", "reason", "created_at", "created_by")
+    raw_id_fields = ("game", "user", "created_by")

@@ -79,6 +79,13 @@ def _with_role(ruleset: str, data: dict, text: str) -> str:
 
 
 def event_text(ruleset: str, kind: str, data: dict) -> str:
+    text = _event_text(ruleset, kind, data)
+    if data.get("retracted"):
+        return _("%(text)s (rolled back by the GM)") % {"text": text}
+    return text
+
+
+def _event_text(ruleset: str, kind: str, data: dict) -> str:
     name = _name(data, "name", "target_name", "seat_name")
     if kind == "jailed":
         return _with_role(ruleset, data, _("%(name)s is jailed.") % {"name": name})
@@ -110,6 +117,11 @@ def event_text(ruleset: str, kind: str, data: dict) -> str:
         return order_summary(data)
     if kind == "tie_break_ignored":
         return _("The GM's tie-break was not used (%(reason)s).") % {"reason": data.get("reason", "")}
+    if kind == "modkilled":
+        return _with_role(ruleset, data, _("%(name)s is removed from the game by the GM.") % {"name": name})
+    if kind == "prod":
+        return (_("Reminder: you have not posted in the game thread for a while.") if data.get("kind") == "silent"
+                else _("Reminder: the deadline is near and you have not sent your order."))
     if kind == "manual":
         return str(data.get("text", ""))
     details = ", ".join(f"{k}: {v}" for k, v in data.items() if not isinstance(v, (dict, list)))

@@ -167,6 +167,7 @@ class Post(models.Model):
         related_name="+",
         verbose_name=_("deleted by"),
     )
+    deleted_reason = models.CharField(_("reason for hiding"), max_length=300, blank=True)
 
     class Meta:
         verbose_name = _("post")
@@ -233,12 +234,19 @@ class Phase(models.Model):
     gm_decisions = models.JSONField(_("GM decisions"), default=dict, blank=True)
     # What the close produced (the rule set's outcome keys, with names), for results and scenarios.
     outcome = models.JSONField(_("outcome"), default=dict, blank=True)
+    # The engine state and seat statuses just before this phase was resolved: a GM's rollback
+    # restores them.
+    state_before = models.JSONField(_("state before the close"), default=dict, blank=True, editable=False)
+    # A phase opened by a resolution the GM rolled back; it stays for the record (its votes and
+    # orders are kept), but no longer counts.
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("phase")
         verbose_name_plural = _("phases")
         ordering = ["game", "opened_at", "pk"]
-        constraints = [models.UniqueConstraint(fields=["game", "kind", "number"], name="games_phase_unique")]
+        constraints = [models.UniqueConstraint(fields=["game", "kind", "number"], condition=models.Q(voided_at__isnull=True),
+                                               name="games_phase_unique")]
         indexes = [models.Index(fields=["closed_at", "deadline_at"], name="games_phase_due_idx")]
 
     def __str__(self) -> str:
@@ -360,3 +368,90 @@ class GMAction(models.Model):
         verbose_name = _("GM action")
         verbose_name_plural = _("GM actions")
         ordering = ["game", "created_at", "pk"]
+
+
+class Replacement(models.Model):
+    """A new player took over a seat mid-game; the seat keeps its history."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="replacements", verbose_name=_("seat"))
+    old_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                 verbose_name=_("replaced player"))
+    new_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                 verbose_name=_("replacement"))
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("at"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("by"))
+
+    class Meta:
+        verbose_name = _("replacement")
+        verbose_name_plural = _("replacements")
+        ordering = ["seat", "created_at", "pk"]
+
+
+class Absence(models.Model):
+    """V/LA: dates a player will be away or barely around, shown in his games' rosters."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences",
+                             verbose_name=_("player"))
+    starts_on = models.DateField(_("from"))
+    ends_on = models.DateField(_("until"))
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("absence (V/LA)")
+        verbose_name_plural = _("absences (V/LA)")
+        ordering = ["user", "starts_on"]
+
+
+class Prod(models.Model):
+    """A reminder sent to an inactive player (once per kind and phase)."""
+
+    class Kind(models.TextChoices):
+        SILENT = "silent", _("has not posted")
+        NO_ACTION = "no_action", _("has not acted")
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="prods", verbose_name=_("seat"))
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="prods", verbose_name=_("phase"))
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    sent_at = models.DateTimeField(_("sent at"))
+
+    class Meta:
+        verbose_name = _("prod")
+        verbose_name_plural = _("prods")
+        constraints = [models.UniqueConstraint(fields=["seat", "phase", "kind"], name="games_prod_once")]
+
+
+class Report(models.Model):
+    """A user's report of a post to the moderators."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="reports", verbose_name=_("post"))
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                                 verbose_name=_("reported by"))
+    reason = models.CharField(_("reason"), max_length=500)
+    created_at = models.DateTimeField(_("at"))
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+    resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+", verbose_name=_("resolved by"))
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        ordering = ["-created_at", "-pk"]
+
+
+class GameBan(models.Model):
+    """A user barred from posting in one game's threads."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="bans", verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("user"))
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("at"))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("by"))
+
+    class Meta:
+        verbose_name = _("game ban")
+        verbose_name_plural = _("game bans")
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="games_ban_once")]

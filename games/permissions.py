@@ -79,11 +79,26 @@ def can_see_post_body(user, post: Post) -> bool:
 
 
 # --- Roles -------------------------------------------------------------------------------------
-def is_moderator(user, thread: Thread) -> bool:
-    """Site staff moderate everywhere; a game's GMs moderate the game's two threads."""
+MODERATORS_GROUP = "Moderators"
+
+
+def is_site_moderator(user) -> bool:
+    """Staff and members of the Moderators group (managed in the admin) moderate everywhere."""
     if not user.is_authenticated:
         return False
     if user.is_staff:
+        return True
+    cached = getattr(user, "_is_site_moderator", None)
+    if cached is None:
+        cached = user._is_site_moderator = user.groups.filter(name=MODERATORS_GROUP).exists()
+    return cached
+
+
+def is_moderator(user, thread: Thread) -> bool:
+    """Site moderators moderate everywhere; a game's GMs moderate the game's two threads."""
+    if not user.is_authenticated:
+        return False
+    if is_site_moderator(user):
         return True
     game = game_of(thread)
     return game is not None and is_game_master(user, game)
@@ -165,6 +180,21 @@ def check_see_role_page(user, game: Game) -> None:
         raise Http404
 
 
+def viewer_for(request, game: Game):
+    """Whose eyes a page uses: the requester's, or, for the game's GMs asking `?pov=<seat id>`,
+    that player's (the GM's "point of view"). Returns (viewer, the seat viewed as or None)."""
+    raw = request.GET.get("pov")
+    if raw and is_game_master(request.user, game):
+        from games.models import Seat
+
+        try:
+            seat = Seat.objects.select_related("user").get(game=game, pk=int(raw))
+        except (ValueError, Seat.DoesNotExist):
+            raise Http404 from None
+        return seat.user, seat
+    return request.user, None
+
+
 def check_gm(user, game: Game) -> None:
     if not is_game_master(user, game):
         raise Http404
@@ -181,10 +211,15 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         return Verdict(False, _("Log in to post."))
     if not user.is_active:
         return Verdict(False, _("Your account is disabled."))
+    if user.banned_until is not None and user.banned_until > now:
+        return Verdict(False, _("You are banned until %(when)s: %(reason)s") % {
+            "when": timezone.localtime(user.banned_until).strftime("%d.%m.%Y %H:%M"), "reason": user.ban_reason})
     moderator = is_moderator(user, thread)
     if (thread.is_locked or (thread.lock_at is not None and thread.lock_at <= now)) and not moderator:
         return Verdict(False, _("The thread is locked."))
     game = game_of(thread)
+    if game is not None and not moderator and game.bans.filter(user=user).exists():
+        return Verdict(False, _("You are banned from this game."))
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
         if game.status != Game.Status.FINISHED and not is_seated(user, game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))

@@ -20,3 +20,11 @@ def close_phase_when_due(*, phase_id: int) -> bool:
 def sweep_deadlines() -> int:
     """Runs every minute from beat: whatever is due and was missed by its ETA task closes here."""
     return threads_lock_due() + phases_close_due()
+
+
+@shared_task(name="games.tasks.send_prods")
+def send_prods() -> int:
+    """Hourly: remind players who have gone quiet or owe an order near the deadline."""
+    from games.services.moderation import prods_send
+
+    return prods_send()

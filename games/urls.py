@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.views import forum, play, votes
+from games.views import forum, moderation, play, votes
 
 app_name = "games"
 
@@ -20,6 +20,10 @@ urlpatterns = [
     path("posts/<int:post_pk>/edit/", forum.post_edit_view, name="post_edit"),
     path("posts/<int:post_pk>/history/", forum.post_history, name="post_history"),
     path("posts/<int:post_pk>/delete/", forum.post_delete_view, name="post_delete"),
+    path("posts/<int:post_pk>/report/", moderation.post_report, name="post_report"),
+    path("moderation/reports/", moderation.reports_queue, name="reports"),
+    path("moderation/reports/<int:report_pk>/", moderation.report_action, name="report_action"),
+    path("me/absences/", moderation.absences, name="absences"),
     path("games/", forum.game_list, name="games"),
     path("games/new/", play.game_new, name="game_new"),
     path("games/<int:pk>/", forum.game_detail, name="game"),

@@ -93,7 +93,7 @@ def post_edit(*, post: Post, editor, body: str, now: datetime | None = None) -> 
     return locked
 
 
-def post_set_deleted(*, post: Post, moderator, deleted: bool, now: datetime | None = None) -> Post:
+def post_set_deleted(*, post: Post, moderator, deleted: bool, now: datetime | None = None, reason: str = "") -> Post:
     """Soft delete (or restore): the post keeps its number and its text for moderators."""
     verdict = permissions.can_delete_post(moderator, post)
     if not verdict:
@@ -102,7 +102,8 @@ def post_set_deleted(*, post: Post, moderator, deleted: bool, now: datetime | No
     post.is_deleted = deleted
     post.deleted_at = now if deleted else None
     post.deleted_by = moderator if deleted else None
-    post.save(update_fields=["is_deleted", "deleted_at", "deleted_by"])
+    post.deleted_reason = (reason or "")[:300] if deleted else ""
+    post.save(update_fields=["is_deleted", "deleted_at", "deleted_by", "deleted_reason"])
     return post
 
 

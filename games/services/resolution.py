@@ -110,6 +110,10 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     resolution = ruleset.resolve(state, phase_inputs(phase), seed=phase_seed(game, phase), now=now)
     new_state = resolution.state
     seats = {s.pk: s for s in game.seats.all()}
+    phase.state_before = {
+        "state": game.state,
+        "seats": {str(s.pk): [s.status, s.role, s.faction, s.is_alive] for s in seats.values()},
+    }
     changed = []
     for seat_state in new_state.seats:
         seat = seats.get(seat_state.id)
@@ -120,7 +124,7 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     if changed:
         Seat.objects.bulk_update(changed, ["status", "role", "faction", "is_alive"])
     phase.outcome = _jsonable(dict(resolution.outcome))
-    phase.save(update_fields=["outcome"])
+    phase.save(update_fields=["outcome", "state_before"])
     game.state = new_state.to_json()
     game.save(update_fields=["state"])
     store_events(game=game, phase=phase, events=resolution.events, now=now)

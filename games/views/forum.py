@@ -118,7 +118,13 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     posts_refresh_html(posts=page_data.posts)
     user = request.user
     moderator = permissions.is_moderator(user, thread)
+    replaced = {}
+    if permissions.game_of(thread) is not None:
+        from games.services.moderation import replaced_names
+
+        replaced = replaced_names(permissions.game_of(thread))
     for post in page_data.posts:
+        post.replaced_names = replaced.get(post.author_id, [])
         post.body_visible = permissions.can_see_post_body(user, post)
         post.can_edit = bool(permissions.can_edit_post(user, post)) if user.is_authenticated else False
     if form is None:
@@ -313,7 +319,7 @@ def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
     post = _visible_post(request, post_pk)
     deleted = request.POST.get("action") != "restore"
     try:
-        post_set_deleted(post=post, moderator=request.user, deleted=deleted)
+        post_set_deleted(post=post, moderator=request.user, deleted=deleted, reason=request.POST.get("reason", ""))
     except ActionRefused as refused:
         messages.error(request, refused.message)
     else:
@@ -358,15 +364,21 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread"), pk=pk)
     from games.eventtext import faction_label, role_label
 
+    from games.services.moderation import absences_by_user
+
+    viewer, pov_seat = permissions.viewer_for(request, game)
     seats = list(game.seats.select_related("user").order_by("number"))
+    absences = absences_by_user([s.user_id for s in seats])
     for seat in seats:
-        seat.role_visible = bool(seat.role) and permissions.can_see_role_of(request.user, game, seat)
+        seat.absence = absences.get(seat.user_id)
+        seat.role_visible = bool(seat.role) and permissions.can_see_role_of(viewer, game, seat)
         seat.role_name = role_label(game.ruleset, seat.role) if seat.role_visible else ""
-    phases = list(game.phases.order_by("opened_at", "pk"))
+    phases = list(game.phases.filter(voided_at__isnull=True).order_by("opened_at", "pk"))
     return render(request, "games/game.html", {
-        "game": game, "seats": seats, "phases": phases, "current_phase": phases[-1] if phases else None,
-        "is_gm": permissions.is_moderator(request.user, game.game_thread),
-        "my_seat": permissions.seat_of(request.user, game),
+        "game": game, "seats": seats, "phases": phases, "current_phase": game.current_phase,
+        "is_gm": permissions.is_moderator(viewer, game.game_thread),
+        "my_seat": permissions.seat_of(viewer, game),
+        "pov_seat": pov_seat,
         "winner_label": faction_label(game.winner) if game.winner else "",
         "co_gms": list(game.co_gms.order_by("display_name")),
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],

@@ -18,7 +18,7 @@ from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
 from games.eventtext import event_text, faction_goal, faction_label, role_help, role_label
 from games.forms import GameCreateForm
-from games.models import Game, GameEvent, GMAction, Order, Seat
+from games.models import Game, GameEvent, GMAction, Order, Replacement, Seat
 from games.services import ActionRefused
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start, game_withdraw, gm_log
@@ -135,17 +135,18 @@ def _event_rows(user, game: Game):
 def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The player's private page: role, goal, team, private results, orders."""
     game = _game(pk)
-    permissions.check_see_role_page(request.user, game)
-    seat = permissions.seat_of(request.user, game)
+    viewer, pov_seat = permissions.viewer_for(request, game)
+    permissions.check_see_role_page(viewer, game)
+    seat = permissions.seat_of(viewer, game)
     if seat is None:  # a GM without a seat: the dashboard is his page
         return redirect("games:gm_dashboard", pk=game.pk)
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_json(game.state) if game.state else None
     team = [s for s in game.seats.select_related("user").order_by("number")
-            if s.pk != seat.pk and permissions.can_see_role_of(request.user, game, s)]
+            if s.pk != seat.pk and permissions.can_see_role_of(viewer, game, s)]
     actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
     targets = [s for s in game.seats.select_related("user").order_by("number")] if actions else []
-    orders = permissions.filter_visible_orders(request.user, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
+    orders = permissions.filter_visible_orders(viewer, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
     for order in orders:
         order.reason_text = order_reason_text(order.reason) if order.reason else ""
         order.action_text = action_label(order.action) if order.action else ""
@@ -154,7 +155,8 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
         "role_help": role_help(game.ruleset, seat.role), "faction_name": faction_label(seat.faction),
         "goal": faction_goal(seat.faction),
         "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
-        "events": _event_rows(request.user, game), "phase": game.current_phase,
+        "events": _event_rows(viewer, game), "phase": game.current_phase, "pov_seat": pov_seat,
+        "replaced": Replacement.objects.filter(seat=seat).select_related("old_user", "new_user").order_by("created_at"),
     })
 
 
@@ -205,7 +207,10 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     refused = Order.objects.filter(phase=phase, valid=False).select_related("actor__user").order_by("-recorded_at")[:20] if phase else []
     for order in refused:
         order.reason_text = order_reason_text(order.reason)
+    from games.services.moderation import inactivity_table
+
     return render(request, "games/gm.html", {
+        "activity": inactivity_table(game=game),
         "game": game, "phase": phase, "rows": rows, "count": count, "preview": preview, "refused": refused,
         "winner_label": faction_label(game.winner) if game.winner else "",
         "log": GMAction.objects.filter(game=game).select_related("user").order_by("-created_at", "-pk")[:50],
@@ -225,7 +230,7 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
     action = request.POST.get("action")
     now = timezone.now()
     try:
-        if phase is None:
+        if phase is None and action not in ("replace", "ban", "rollback"):
             raise ActionRefused(_("No phase is going on."), code="no_phase")
         if action == "close":
             if not phase_close(phase_id=phase.pk, now=now, by=request.user):
@@ -253,6 +258,8 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
                 game=game, gm=request.user, seat=seat, action=request.POST.get("order_action", ""),
                 target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")), now=now)
             (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
+        elif action in ("replace", "modkill", "rollback", "ban"):
+            _moderate(request, game, action, now)
         elif action == "event":
             text = request.POST.get("text", "").strip()
             audience = request.POST.get("audience", "public")
@@ -271,3 +278,30 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("games:gm_dashboard", pk=game.pk)
 
 
+
+
+def _moderate(request: HttpRequest, game: Game, action: str, now) -> None:
+    """The dashboard's moderation buttons; each service checks the GM again and logs."""
+    from accounts.models import User, display_name_key
+    from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
+
+    reason = request.POST.get("reason", "").strip()
+    if action == "rollback":
+        phase = resolution_rollback(game=game, by=request.user, reason=reason, now=now)
+        messages.success(request, _("The results of %(phase)s %(number)s are rolled back; the phase is open again "
+                                    "without a deadline.") % {"phase": phase.get_kind_display().lower(), "number": phase.number})
+        return
+    user = User.objects.filter(display_name_key=display_name_key(request.POST.get("name", ""))).first()
+    if action == "ban":
+        game_ban(game=game, user=user, by=request.user, reason=reason, now=now)
+        messages.success(request, _("Banned from the game."))
+        return
+    seat = _seat_choice(game, request.POST.get("seat"))
+    if seat is None:
+        raise ActionRefused(_("Choose a player."), code="no_seat")
+    if action == "replace":
+        seat_replace(game=game, seat=seat, new_user=user, by=request.user, reason=reason, now=now)
+        messages.success(request, _("The seat has a new player."))
+    else:
+        seat_modkill(game=game, seat=seat, by=request.user, reason=reason, now=now)
+        messages.success(request, _("The player is removed from the game."))

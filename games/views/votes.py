@@ -45,7 +45,8 @@ def _int(value) -> int | None:
 def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_see_thread(request.user, game.game_thread)
-    days = list(game.phases.filter(kind=Phase.Kind.DAY).order_by("number"))
+    days = list(game.phases.filter(kind__in=(Phase.Kind.DAY, Phase.Kind.REVOTE), voided_at__isnull=True)
+                .order_by("opened_at", "pk"))
     if not days:
         return render(request, "games/votes.html", {"game": game, "days": [], "count": None})
     phase_id = _int(request.GET.get("day"))

@@ -1,0 +1,105 @@
+"""Site moderation (reports, hiding, bans) and the player's own V/LA."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.models import User
+from games import permissions
+from games.models import Absence, Post, Report
+from games.services import ActionRefused
+from games.services.moderation import absence_add, open_reports, report_create, report_resolve, site_ban
+from games.services.posts import post_set_deleted
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def post_report(request: HttpRequest, post_pk: int) -> HttpResponse:
+    post = get_object_or_404(Post.objects.select_related("thread", "author"), pk=post_pk)
+    permissions.check_see_thread(request.user, post.thread)
+    error = None
+    if request.method == "POST":
+        try:
+            report_create(post=post, reporter=request.user, reason=request.POST.get("reason", ""))
+        except ActionRefused as refused:
+            error = refused.message
+        else:
+            messages.success(request, _("Thank you: the moderators will look at the post."))
+            return redirect(post)
+    return render(request, "games/report.html", {"post": post, "error": error}, status=400 if error else 200)
+
+
+def _check_site_moderator(user) -> None:
+    if not permissions.is_site_moderator(user):
+        raise Http404
+
+
+@login_required
+def reports_queue(request: HttpRequest) -> HttpResponse:
+    _check_site_moderator(request.user)
+    return render(request, "games/reports.html", {"reports": open_reports()[:100]})
+
+
+@login_required
+@require_POST
+def report_action(request: HttpRequest, report_pk: int) -> HttpResponse:
+    _check_site_moderator(request.user)
+    report = get_object_or_404(Report.objects.select_related("post__thread", "post__author"), pk=report_pk)
+    action = request.POST.get("action")
+    reason = request.POST.get("reason", "").strip()
+    try:
+        if action == "hide":
+            post_set_deleted(post=report.post, moderator=request.user, deleted=True, reason=reason)
+        elif action == "ban":
+            raw = request.POST.get("until", "").strip()
+            try:
+                until = timezone.make_aware(datetime.fromisoformat(raw), timezone.get_current_timezone()) if raw else None
+            except ValueError:
+                raise ActionRefused(_("Enter the date and time as YYYY-MM-DD HH:MM."), code="bad_time") from None
+            if until is None or until <= timezone.now():
+                raise ActionRefused(_("A ban needs an end in the future."), code="bad_time")
+            site_ban(user=report.post.author, by=request.user, until=until, reason=reason)
+        elif action != "dismiss":
+            raise ActionRefused(_("Unknown action."), code="bad_action")
+        report_resolve(report=report, by=request.user)
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("Done."))
+    return redirect("games:reports")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def absences(request: HttpRequest) -> HttpResponse:
+    """V/LA: the player's absence dates, shown in the rosters of his games and to their GMs."""
+    error = None
+    if request.method == "POST":
+        if request.POST.get("delete"):
+            Absence.objects.filter(user=request.user, pk=request.POST["delete"]).delete()
+            return redirect("games:absences")
+        try:
+            starts_on = date.fromisoformat(request.POST.get("starts_on", ""))
+            ends_on = date.fromisoformat(request.POST.get("ends_on", ""))
+        except ValueError:
+            error = _("Enter both dates.")
+        else:
+            try:
+                absence_add(user=request.user, starts_on=starts_on, ends_on=ends_on, note=request.POST.get("note", ""))
+            except ActionRefused as refused:
+                error = refused.message
+            else:
+                messages.success(request, _("Your absence is saved."))
+                return redirect("games:absences")
+    mine = Absence.objects.filter(user=request.user, ends_on__gte=timezone.localdate()).order_by("starts_on")
+    return render(request, "games/absences.html", {"absences": mine, "error": error}, status=400 if error else 200)
+
+
