@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import (Absence, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, Prod, Replacement,
+from games.models import (Absence, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, Prod, RatingDecision, Replacement,
                           Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
@@ -146,3 +146,15 @@ class ReportAdmin(admin.ModelAdmin):
 class GameBanAdmin(admin.ModelAdmin):
     list_display = ("game", "user", "reason", "created_at", "created_by")
     raw_id_fields = ("game", "user", "created_by")
+
+
+@admin.register(BestPlayerVote)
+class BestPlayerVoteAdmin(admin.ModelAdmin):
+    list_display = ("game", "voter", "chosen", "created_at")
+    raw_id_fields = ("game", "voter", "chosen")
+
+
+@admin.register(RatingDecision)
+class RatingDecisionAdmin(admin.ModelAdmin):
+    list_display = ("seat", "points", "blunder")
+    raw_id_fields = ("seat",)

@@ -19,12 +19,24 @@ ROLE_NAMES = {
         "thief": gettext_lazy("thief"),
     },
 }
+ROLE_NAMES["club"] = {
+    "don": gettext_lazy("don"),
+    "mafioso": gettext_lazy("mafioso"),
+    "putana": gettext_lazy("putana"),
+    "commissar": gettext_lazy("commissar"),
+    "doctor": gettext_lazy("doctor"),
+    "maniac": gettext_lazy("maniac"),
+    "civilian": gettext_lazy("civilian"),
+}
 FACTION_NAMES = {
     "town": gettext_lazy("honest citizens"),
     "mafia": gettext_lazy("the mafia"),
     "thief": gettext_lazy("the thief"),
     "none": gettext_lazy("nobody"),
+    "red": gettext_lazy("the reds"),
+    "black": gettext_lazy("the blacks"),
 }
+COLOURS = {"red": gettext_lazy("red"), "black": gettext_lazy("black")}
 
 
 ROLE_HELP = {
@@ -43,10 +55,27 @@ ROLE_HELP = {
                               "included. You are not told what you stole, only what came of it."),
     },
 }
+ROLE_HELP["club"] = {
+    "don": gettext_lazy("You lead the mafia: at night your word decides whom the mafia kills. Voted out by day, you "
+                        "take one player with you (not with three or more fouls)."),
+    "mafioso": gettext_lazy("You know the blacks. At night the mafia kills one player; the don's word decides while "
+                            "he lives."),
+    "putana": gettext_lazy("Each night you freeze one player: the commissar does not check, the doctor does not heal, "
+                           "the maniac does not kill. Not the same player more than two nights running. Alone among "
+                           "the blacks you may also kill."),
+    "commissar": gettext_lazy("Each night you check one player: red or black. Once a game you may leave a note, read "
+                              "in the morning only if you are killed that night."),
+    "doctor": gettext_lazy("Each night you heal one player from everything: the mafia, the maniac, the freeze. Not "
+                           "the same player two nights running."),
+    "maniac": gettext_lazy("You play for the reds. Each night you may kill one player (never yourself) or abstain."),
+    "civilian": gettext_lazy("No night action. Talk, vote, find the blacks."),
+}
 FACTION_GOALS = {
     "town": gettext_lazy("Your team wins when the mafia and the thief are all jailed or killed."),
     "mafia": gettext_lazy("Your team wins when every other team is jailed or killed."),
     "thief": gettext_lazy("You win only if you are the last one left in play."),
+    "red": gettext_lazy("The reds win when every black is out of the game."),
+    "black": gettext_lazy("The blacks win when the reds can no longer stop them."),
 }
 
 
@@ -93,9 +122,39 @@ def _event_text(ruleset: str, kind: str, data: dict) -> str:
         return _with_role(ruleset, data, _("%(name)s is killed.") % {"name": name})
     if kind == "wounded":
         return _("%(name)s was shot but survived, wounded.") % {"name": name}
+    if kind == "check_result" and data.get("color"):
+        return _("Check: %(name)s is %(colour)s.") % {"name": _name(data, "target_name", "name"),
+                                                        "colour": str(COLOURS.get(data["color"], data["color"]))}
     if kind == "check_result":
         return _("Check: %(name)s is %(role)s.") % {"name": _name(data, "target_name", "name"),
                                                       "role": role_label(ruleset, data.get("role", ""))}
+    if kind == "executed":
+        return _with_role(ruleset, data, _("%(name)s is voted out.") % {"name": name})
+    if kind == "removed":
+        return _with_role(ruleset, data, _("%(name)s is removed for fouls.") % {"name": name})
+    if kind == "revote":
+        return _("Tie: a re-vote between %(names)s.") % {"names": ", ".join(str(p.get("name")) for p in data.get("leaders", []))}
+    if kind == "no_execution":
+        return _("A peaceful day: nobody leaves the table.")
+    if kind == "taken":
+        return _("The don %(don)s takes %(name)s with him.") % {"don": data.get("by_name", "?"), "name": name}
+    if kind == "frozen":
+        return _("You were frozen this night.")
+    if kind == "night_result" and not data.get("killed"):
+        return _("The night passed without a death.")
+    if kind == "night_result":
+        return ""
+    if kind == "note":
+        return _("The commissar's note, read in the morning: %(name)s is %(colour)s.") % {
+            "name": _name(data, "target_name"), "colour": str(COLOURS.get(data.get("color"), data.get("color")))}
+    if kind == "foul":
+        return _("%(name)s gets a foul (%(n)s in all).") % {"name": name, "n": data.get("fouls", "?")}
+    if kind == "forfeit":
+        return _("Forfeit: %(loser)s lose; %(winner)s win.") % {"loser": faction_label(data.get("faction", "")),
+                                                               "winner": faction_label(data.get("winner", ""))}
+    if kind == "newcomers":
+        return _("Newcomers with immunity on day 1 and night 1: %(names)s.") % {
+            "names": ", ".join(str(p.get("name")) for p in data.get("players", []))}
     if kind == "granted_check":
         return _("You were checked by the recruiter: next turn you may make one check of your own.")
     if kind == "role":
@@ -108,6 +167,9 @@ def _event_text(ruleset: str, kind: str, data: dict) -> str:
             "how": _("the GM") if data.get("by") == "gm" else _("the lot"), "name": name}
     if kind == "game_over":
         return _("The game is over. Winner: %(winner)s.") % {"winner": faction_label(data.get("winner") or "none")}
+    if kind in ("vote_dropped", "foul_ignored", "forfeit_ignored"):
+        details = ", ".join(f"{k}: {v}" for k, v in data.items() if not isinstance(v, (dict, list)))
+        return f"{kind}: {details}"
     if kind == "vote_result":
         tally = data.get("tally") or []
         return _("Votes: %(tally)s.") % {"tally": ", ".join(f"{row.get('name')} — {row.get('votes')}" for row in tally)}
@@ -152,5 +214,7 @@ def results_bbcode(game, phase, events) -> str:
     lines = [_("[b]Results: %(phase)s %(number)s[/b]") % {"phase": phase.get_kind_display().lower(), "number": phase.number}]
     for event in events:
         if event.audience == "public":
-            lines.append(event_text(game.ruleset, event.kind, dict(event.data)))
+            text = event_text(game.ruleset, event.kind, dict(event.data))
+            if text:
+                lines.append(text)
     return "\n".join(lines)

@@ -26,7 +26,7 @@ class ThreadForm(PostForm):
 
 class GameCreateForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=200)
-    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[("forum", _("Forum mafia"))])
+    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[("forum", _("Forum mafia")), ("club", _("Club mafia"))])
     size = forms.IntegerField(label=_("Number of players"), min_value=3, max_value=30, initial=9)
     roles = forms.CharField(
         label=_("Roles (optional)"), required=False,
@@ -34,6 +34,15 @@ class GameCreateForm(forms.Form):
                     "citizen, citizen». Empty: the default table for the number of players."),
     )
     phase_hours = forms.IntegerField(label=_("Phase length, hours"), min_value=1, max_value=240, initial=24)
+    newcomers = forms.CharField(
+        label=_("Newcomers (club)"), required=False, max_length=400,
+        help_text=_("Club mafia: display names of newcomers, comma-separated; they cannot be voted out on day 1 "
+                    "nor killed on night 1."),
+    )
+
+    def clean_newcomers(self) -> list[str]:
+        raw = self.cleaned_data.get("newcomers") or ""
+        return [" ".join(n.split()) for n in raw.split(",") if n.strip()]
 
     def clean_roles(self) -> list[str]:
         """Role keys or their names in either language ("рекрутёр", "recruiter")."""

@@ -321,6 +321,8 @@ class Order(models.Model):
     source_seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
                                     verbose_name=_("stolen from"))
     text = models.TextField(_("text as sent"), blank=True)
+    # Rule-set extras of an order (the lone putana's kill carries {"freeze": seat id}).
+    detail = models.JSONField(_("detail"), null=True, blank=True)
     source = models.CharField(_("source"), max_length=8, choices=Source.choices, default=Source.FORM)
     valid = models.BooleanField(_("accepted"), default=True)
     reason = models.CharField(_("reason"), max_length=32, blank=True)
@@ -455,3 +457,28 @@ class GameBan(models.Model):
         verbose_name = _("game ban")
         verbose_name_plural = _("game bans")
         constraints = [models.UniqueConstraint(fields=["game", "user"], name="games_ban_once")]
+
+
+class BestPlayerVote(models.Model):
+    """After a club game each player names the best player (003, «Рейтинг»)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="best_player_votes", verbose_name=_("game"))
+    voter = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="best_player_vote", verbose_name=_("voter"))
+    chosen = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name=_("best player"))
+    created_at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("best-player vote")
+        verbose_name_plural = _("best-player votes")
+
+
+class RatingDecision(models.Model):
+    """The GM's part of a club game's rating: discretionary points and the blunders he marks."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="rating_decision", verbose_name=_("seat"))
+    points = models.FloatField(_("GM points"), default=0)
+    blunder = models.BooleanField(_("cost the team a sure win"), default=False)
+
+    class Meta:
+        verbose_name = _("rating decision")
+        verbose_name_plural = _("rating decisions")

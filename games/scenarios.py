@@ -26,6 +26,11 @@ RULESETS = {
         "gm": {"tie_break"},
         "inputs": {"posts", "orders", "gm"},
     },
+    "club": {
+        "outcome": {"executed", "revote", "peaceful", "taken", "killed", "healed", "frozen", "checks", "note", "removed"},
+        "gm": {"fouls", "forfeit"},
+        "inputs": {"posts", "orders", "gm"},
+    },
 }
 GAME_KEYS = {"over", "winner"}
 
@@ -192,7 +197,9 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
                        options=data.get("options") or {})
     phase_hours = game.phase_hours
     # The game is played in simulated time that ends now, so a kept game stays playable.
-    clock = timezone.now() - timedelta(hours=phase_hours * (len(phases) + 1))
+    # Every phase lasts exactly its length here, so the phase left open after the last one
+    # opens an hour ago and still has most of its time.
+    clock = timezone.now() - timedelta(hours=phase_hours * len(phases) + 1)
     for player in players:
         seat = game_signup(game=game, user=users[player["name"]])
         if users[player["name"]].display_name != player["name"]:
@@ -241,6 +248,14 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
                 if value not in by_scenario:
                     raise ScenarioError(f"{where}: key 'gm': tie_break {value!r} is not a player")
                 decisions["tie_break"] = by_scenario[value].pk
+            elif key == "fouls":
+                names = value if isinstance(value, list) else [value]
+                unknown = [n for n in names if n not in by_scenario]
+                if unknown:
+                    raise ScenarioError(f"{where}: key 'gm': fouls {unknown[0]!r} is not a player")
+                decisions["fouls"] = [by_scenario[n].pk for n in names]
+            elif key == "forfeit":
+                decisions["forfeit"] = value
         if decisions:
             Phase.objects.filter(pk=current.pk).update(gm_decisions=decisions)
         # Closed as the deadline task closes it.

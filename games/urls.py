@@ -34,6 +34,7 @@ urlpatterns = [
     path("games/<int:pk>/role/order/", play.order_view, name="order"),
     path("games/<int:pk>/gm/", play.gm_dashboard, name="gm_dashboard"),
     path("games/<int:pk>/commitment/", play.commitment_check, name="commitment"),
+    path("games/<int:pk>/rating/", play.rating_page, name="rating"),
     path("games/<int:pk>/gm/action/", play.gm_action, name="gm_action"),
     path("games/<int:pk>/votes/", votes.vote_count_page, name="votes"),
     path("games/<int:pk>/votes/live/", votes.vote_count_fragment, name="votes_live"),

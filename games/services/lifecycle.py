@@ -106,8 +106,11 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
         else:
             roles = role_table_for(game, len(seats))
             random.Random(game.rng_seed).shuffle(roles)
-        state, events = ruleset.new_game([(s.pk, s.user.display_name, r) for s, r in zip(seats, roles)],
-                                         options=game.options or {})
+        try:
+            state, events = ruleset.new_game([(s.pk, s.user.display_name, r) for s, r in zip(seats, roles)],
+                                             options=game.options or {})
+        except ValueError as error:  # the rule set refused the table or an option; nothing is written
+            raise ActionRefused(_("The game cannot start: %(why)s") % {"why": error}, code="bad_setup") from None
         for seat, role in zip(seats, roles):
             seat_state = state.seat(seat.pk)
             seat.role, seat.faction, seat.status = role, seat_state.faction, seat_state.status

@@ -20,6 +20,11 @@ ACTION_LABELS = {
     "protect": _("protection"),
     "shoot": _("shot"),
     "steal": _("theft"),
+    "kill": _("kill"),
+    "freeze": _("freeze"),
+    "heal": _("heal"),
+    "note": _("check with a note"),
+    "take": _("take along"),
 }
 
 ORDER_REASONS = {
@@ -43,6 +48,22 @@ ORDER_REASONS = {
     "unexpected_source": _("only a theft names whose action is taken"),
     "negated": _("the order is negated"),
     "actor_mismatch": _("the order is not this player's"),
+    "not_night": _("night actions are ordered at night (from night 1)"),
+    "not_day": _("this is ordered by day"),
+    "unexpected_detail": _("this order takes one target"),
+    "healed_twice": _("the doctor may not heal the same player two nights running"),
+    "frozen_thrice": _("the same player may not be frozen more than two nights running"),
+    "note_used": _("the note has already been left"),
+    "no_take_right": _("a don with three fouls takes nobody"),
+    "target_immune": _("a newcomer is immune on the first day and night"),
+    "frozen": _("the actor was frozen"),
+    "last_mafia_frozen": _("the last mafioso was frozen"),
+    "overruled": _("the don decided otherwise"),
+    "not_executed": _("the don was not voted out"),
+    "actor_removed": _("the actor was removed"),
+    "target_removed": _("the target was removed"),
+    "forfeit": _("the game ended by forfeit"),
+    "carried": _("carried into the re-vote"),
     "actor_jailed": _("the actor was jailed"),
     "target_jailed": _("the target was jailed"),
     "source_jailed": _("the robbed player was jailed"),
@@ -84,7 +105,7 @@ def _seat_of(game: Game, user) -> Seat | None:
 
 def order_submit(*, game: Game, user, action: str | None = None, target: Seat | None = None,
                  source: Seat | None = None, text: str | None = None, now: datetime | None = None,
-                 as_gm=None) -> tuple[Order | None, OrderConfirmation]:
+                 as_gm=None, detail: dict | None = None) -> tuple[Order | None, OrderConfirmation]:
     """Record an order from `user`'s seat (or, with `as_gm`, an override by the GM for that seat).
     Every attempt in a phase is kept; the last accepted one stands at the close."""
     from games.text.orders import parse_order
@@ -118,9 +139,10 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
     if not reason:
         reason = get_ruleset(game.ruleset).check_order(
             state, EngineOrder(actor=seat.pk, action=action or "", target=target.pk if target else None,
-                               source=source.pk if source else None)) or ""
+                               source=source.pk if source else None, detail=detail or None)) or ""
     order = Order.objects.create(
         phase=phase, actor=seat, action=action or "", target=target, source_seat=source, text=(text or "")[:2000],
+        detail=detail or None,
         source=Order.Source.GM if as_gm is not None else (Order.Source.TEXT if text is not None else Order.Source.FORM),
         valid=not reason, reason=reason, recorded_at=now, recorded_by=as_gm or user,
     )

@@ -48,7 +48,7 @@ def standing_orders(phase: Phase) -> dict[int, Order]:
 
 def phase_inputs(phase: Phase) -> PhaseInputs:
     orders = {
-        actor: EngineOrder(actor=actor, action=o.action, target=o.target_id, source=o.source_seat_id)
+        actor: EngineOrder(actor=actor, action=o.action, target=o.target_id, source=o.source_seat_id, detail=o.detail)
         for actor, o in standing_orders(phase).items()
         if o.action
     }

@@ -33,6 +33,9 @@ REASON_TEXT = {
     "after_deadline": _("the voting is over"),
     "voter_not_allowed": _("you may not vote now"),
     "target_not_alive": _("that player is out of the game"),
+    "target_not_allowed": _("that player cannot be voted for now"),
+    "self_vote_forbidden": _("you may not vote for yourself"),
+    "target_immune": _("a newcomer may not be voted out on the first day"),
     "no_voting_phase": _("there is no vote going on"),
 }
 
@@ -77,10 +80,49 @@ def _seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("number"))
 
 
+VOTING_KINDS = (Phase.Kind.DAY, Phase.Kind.REVOTE)
+
+
 def voting_phase(*, game: Game) -> Phase | None:
-    """The day votes are cast in: the game's current (latest) phase, if it is a day."""
+    """The phase votes are cast in: the game's current phase, if it is a day or a re-vote."""
     phase = game.current_phase
-    return phase if phase is not None and phase.kind == Phase.Kind.DAY else None
+    return phase if phase is not None and phase.kind in VOTING_KINDS else None
+
+
+def _engine_state(phase: Phase):
+    """The rule set and the engine state a phase's votes are judged by: the state it was closed
+    from (kept for rollback), or the game's current state while it runs; (None, None) for a game
+    the engine does not run."""
+    game = phase.game
+    if not game.state:
+        return None, None
+    from games.engine.rulesets import get_ruleset
+    from games.engine.state import GameState
+
+    data = (phase.state_before or {}).get("state") if phase.closed_at is not None else None
+    return get_ruleset(game.ruleset), GameState.from_json(data or game.state)
+
+
+def voters_and_targets(phase: Phase, seats: list[Seat]) -> tuple[list[int], list[int]]:
+    ruleset, state = _engine_state(phase)
+    if ruleset is None:
+        living = [s.pk for s in seats if s.is_alive]
+        return living, living
+    return list(ruleset.voters(state)), list(ruleset.vote_targets(state))
+
+
+# What the rule set's check_vote codes mean in the ledger's words.
+_VOTE_CODES = {"not_a_voter": "voter_not_allowed", "bad_target": "target_not_allowed"}
+
+
+def _vote_refusal(ruleset, state, voter_id: int, kind: str, target_id: int | None) -> str:
+    target = target_id if kind == "vote" else ("peace" if kind == "peace" else None)
+    if kind == "unvote":
+        target = None
+    code = ruleset.check_vote(state, voter_id, target)
+    if code and kind == "unvote" and code != "not_a_voter":
+        return ""  # withdrawing a vote needs no target
+    return _VOTE_CODES.get(code, code) if code else ""
 
 
 # --- Recording ----------------------------------------------------------------------------------
@@ -147,9 +189,10 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
     if phase is None:
         return VoteConfirmation(counted=False, reason="no_voting_phase")
     refusal = ""
+    ruleset, state = _engine_state(phase)
     if phase.closed_at is not None or (phase.deadline_at is not None and now >= phase.deadline_at):
         refusal = "after_deadline"
-    elif not voter_alive:
+    elif ruleset is None and not voter_alive:
         refusal = "voter_not_allowed"
     rows = []
     final_row, final_name = None, ""
@@ -158,6 +201,9 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
         valid, reason = found.valid, found.reason or ""
         if valid and refusal:
             valid, reason = False, refusal
+        elif valid and ruleset is not None:
+            reason = _vote_refusal(ruleset, state, voter_id, found.kind, target_id)
+            valid = not reason
         elif valid and found.kind == "vote" and not target_alive:
             valid, reason = False, "target_not_alive"
         row = VoteRecord(
@@ -258,9 +304,9 @@ def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
 def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
     seats = _seats(phase.game)
     by_id = {s.pk: s for s in seats}
-    living = [s.pk for s in seats if s.is_alive]
+    voters, targets = voters_and_targets(phase, seats)
     ballots = effective_ballots(phase=phase)
-    count = votecount.tally(ballots, voters=living, targets=living, weights=vote_weights_for(phase.game, seats),
+    count = votecount.tally(ballots, voters=voters, targets=targets, weights=vote_weights_for(phase.game, seats),
                             as_of=as_of)
     return CountView(
         phase=phase,
@@ -306,6 +352,12 @@ def vote_count_post(*, game: Game, gm, now: datetime | None = None) -> Post:
     return post_create(thread=game.game_thread, author=gm, body=body, now=now)
 
 
-def vote_button_text(name: str) -> str:
-    """What the vote button inserts: the forum rules' own example form, name in the accusative."""
-    return f"[b]В тюрьму {inflect_name(name, 'accs')}[/b]"
+VOTE_BUTTON_FORMS = {
+    "forum": "[b]В тюрьму {name}[/b]",  # the forum rules' own example
+    "club": "Голосую за [b]{name}[/b]",
+}
+
+
+def vote_button_text(name: str, ruleset: str = "forum") -> str:
+    """What the vote button inserts, the name in the accusative."""
+    return VOTE_BUTTON_FORMS.get(ruleset, VOTE_BUTTON_FORMS["forum"]).format(name=inflect_name(name, "accs"))

@@ -9,6 +9,7 @@ from functools import lru_cache
 from games.text.names import RosterMatcher, lower_keep_length, normalize
 
 __all__ = [
+    "CLUB_VOCABULARY",
     "FORUM_VOCABULARY",
     "REASONS",
     "SELF",
@@ -132,7 +133,65 @@ FORUM_VOCABULARY = OrderVocabulary(
     )
 )
 
-VOCABULARIES = {"forum": FORUM_VOCABULARY}
+# Club (seed 003): one order per player and phase. A note is the night's check with the note left
+# («Записку можно оставить только сразу после проверки»), so "записка про X" is a check of X too.
+CLUB_VOCABULARY = OrderVocabulary(
+    actions=(
+        ActionWords(
+            "kill",
+            verbs=(
+                "убиваю", "убиваем", "убью", "убьем", "убить", "убивать", "убийство",
+                "стреляю в", "стреляю во", "стреляем в", "стреляем во", "стрелять в", "стреляю по",
+                "стреляем по", "выстрел в", "выстрел во", "выстрел по", "стреляю", "стреляем", "выстрел",
+            ),
+            label="убийство",
+        ),
+        ActionWords(
+            "freeze",
+            verbs=(
+                "замораживаю", "заморожу", "заморозить", "замораживать", "заморозка", "заморозку",
+                "морожу", "морозить", "морожу игрока",
+            ),
+            label="заморозка",
+        ),
+        ActionWords(
+            "heal",
+            verbs=(
+                "лечу", "лечим", "лечить", "вылечу", "вылечить", "лечение", "лечу игрока",
+                "спасаю", "спасу", "спасти",
+            ),
+            label="лечение",
+        ),
+        ActionWords(
+            "check",
+            verbs=(
+                "проверяю", "проверяем", "проверю", "проверить", "проверять", "проверь", "проверка",
+                "проверку",
+            ),
+            label="проверка",
+        ),
+        ActionWords(
+            "note",
+            verbs=(
+                "оставляю записку про", "оставляю записку о", "оставляю записку на", "оставляю записку",
+                "пишу записку про", "пишу записку о", "пишу записку на", "пишу записку",
+                "записка про", "записка о", "записка на", "записку про", "записку о", "записку на",
+                "записка", "записку",
+            ),
+            label="записка",
+        ),
+        ActionWords(
+            "take",
+            verbs=(
+                "забираю с собой", "забираю в могилу", "забираю", "заберу с собой", "заберу",
+                "забрать с собой", "забрать", "беру с собой", "возьму с собой",
+            ),
+            label="забираю с собой",
+        ),
+    )
+)
+
+VOCABULARIES = {"forum": FORUM_VOCABULARY, "club": CLUB_VOCABULARY}
 
 
 def vocabulary_for(ruleset: str) -> OrderVocabulary:

@@ -138,15 +138,18 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     game = permissions.game_of(thread)
     vote_count_html, vote_targets = None, []
     if game is not None and thread.kind == Thread.Kind.GAME and game.phases.exists():
-        from games.services.votes import vote_button_text, voting_phase
+        from games.services.votes import vote_button_text, voters_and_targets, voting_phase
         from games.views.votes import current_count_html
 
         vote_count_html = current_count_html(request, game)
         phase = voting_phase(game=game)
-        seat = game.seats.filter(user=user, is_alive=True).first() if user.is_authenticated else None
+        seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
-            vote_targets = [(s.user.display_name, vote_button_text(s.user.display_name))
-                            for s in game.seats.filter(is_alive=True).select_related("user").order_by("number")]
+            seats = list(game.seats.select_related("user").order_by("number"))
+            voters, targets = voters_and_targets(phase, seats)
+            if seat.pk in voters:
+                vote_targets = [(s.user.display_name, vote_button_text(s.user.display_name, game.ruleset))
+                                for s in seats if s.pk in targets]
     return {
         "thread": thread,
         "game": game,
@@ -374,11 +377,19 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         seat.role_visible = bool(seat.role) and permissions.can_see_role_of(viewer, game, seat)
         seat.role_name = role_label(game.ruleset, seat.role) if seat.role_visible else ""
     phases = list(game.phases.filter(voided_at__isnull=True).order_by("opened_at", "pk"))
+    speaking = []
+    if game.state and game.status == Game.Status.RUNNING:
+        from games.engine.rulesets import get_ruleset
+        from games.engine.state import GameState
+
+        by_id = {s.pk: s for s in seats}
+        speaking = [by_id[i] for i in get_ruleset(game.ruleset).speaking_order(GameState.from_json(game.state)) if i in by_id]
     return render(request, "games/game.html", {
         "game": game, "seats": seats, "phases": phases, "current_phase": game.current_phase,
         "is_gm": permissions.is_moderator(viewer, game.game_thread),
         "my_seat": permissions.seat_of(viewer, game),
         "pov_seat": pov_seat,
+        "speaking": speaking if game.ruleset == "club" else [],
         "winner_label": faction_label(game.winner) if game.winner else "",
         "co_gms": list(game.co_gms.order_by("display_name")),
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],

@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.models import User
 from games import permissions
 from games.models import Absence, Post, Report
 from games.services import ActionRefused

@@ -69,8 +69,9 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            options = {"newcomer_immunity": data["newcomers"]} if data["ruleset"] == "club" and data["newcomers"] else {}
             game = game_create(title=data["title"], gm=request.user, ruleset=data["ruleset"], size=data["size"],
-                               role_table=data["roles"], phase_hours=data["phase_hours"])
+                               role_table=data["roles"], phase_hours=data["phase_hours"], options=options)
         except ActionRefused as refused:
             form.add_error(None, refused.message)
         else:
@@ -155,6 +156,7 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
         "role_help": role_help(game.ruleset, seat.role), "faction_name": faction_label(seat.faction),
         "goal": faction_goal(seat.faction),
         "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
+        "kill_and_freeze": "kill" in actions and "freeze" in actions,
         "events": _event_rows(viewer, game), "phase": game.current_phase, "pov_seat": pov_seat,
         "replaced": Replacement.objects.filter(seat=seat).select_related("old_user", "new_user").order_by("created_at"),
     })
@@ -169,9 +171,11 @@ def order_view(request: HttpRequest, pk: int) -> HttpResponse:
         if request.POST.get("text", "").strip():
             _order, confirmation = order_submit(game=game, user=request.user, text=request.POST["text"])
         else:
+            also_freeze = _seat_choice(game, request.POST.get("also_freeze"))
             _order, confirmation = order_submit(
                 game=game, user=request.user, action=request.POST.get("action", ""),
-                target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")))
+                target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")),
+                detail={"freeze": also_freeze.pk} if also_freeze is not None else None)
     except ActionRefused as refused:
         messages.error(request, refused.message)
     else:
@@ -210,6 +214,8 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     from games.services.moderation import inactivity_table
 
     return render(request, "games/gm.html", {
+        "is_club": game.ruleset == "club",
+        "factions": [(f, faction_label(f)) for f in ruleset.factions],
         "activity": inactivity_table(game=game),
         "game": game, "phase": phase, "rows": rows, "count": count, "preview": preview, "refused": refused,
         "winner_label": faction_label(game.winner) if game.winner else "",
@@ -258,6 +264,26 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
                 game=game, gm=request.user, seat=seat, action=request.POST.get("order_action", ""),
                 target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")), now=now)
             (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
+        elif action == "foul":
+            seat = _seat_choice(game, request.POST.get("seat"))
+            if seat is None:
+                raise ActionRefused(_("Choose a player."), code="no_seat")
+            decisions = dict(phase.gm_decisions or {})
+            decisions["fouls"] = [*decisions.get("fouls", []), seat.pk]
+            phase.gm_decisions = decisions
+            phase.save(update_fields=["gm_decisions"])
+            gm_log(game=game, user=request.user, action="foul", data={"seat": seat.pk}, now=now)
+            messages.success(request, _("Foul recorded for %(name)s; it counts at the close of the phase.") % {
+                "name": seat.user.display_name})
+        elif action == "forfeit":
+            faction = request.POST.get("faction", "")
+            if faction not in get_ruleset(game.ruleset).factions:
+                raise ActionRefused(_("Choose a team."), code="bad_faction")
+            phase.gm_decisions = {**(phase.gm_decisions or {}), "forfeit": faction}
+            phase.save(update_fields=["gm_decisions"])
+            gm_log(game=game, user=request.user, action="forfeit", data={"faction": faction}, now=now)
+            phase_close(phase_id=phase.pk, now=now, by=request.user)
+            messages.success(request, _("Forfeit: the game is decided."))
         elif action in ("replace", "modkill", "rollback", "ban"):
             _moderate(request, game, action, now)
         elif action == "event":
@@ -305,3 +331,43 @@ def _moderate(request: HttpRequest, game: Game, action: str, now) -> None:
     else:
         seat_modkill(game=game, seat=seat, by=request.user, reason=reason, now=now)
         messages.success(request, _("The player is removed from the game."))
+
+
+@require_http_methods(["GET", "POST"])
+def rating_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """After a club game: the rating table, the players' best-player votes, the GM's points."""
+    from games.models import BestPlayerVote
+    from games.services.rating import best_player_vote, rating_decide, rating_table
+
+    game = _game(pk)
+    if game.ruleset != "club" or game.status != Game.Status.FINISHED:
+        raise Http404
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect("account_login")
+        try:
+            if request.POST.get("action") == "gm":
+                points, blunders = {}, set()
+                for seat in game.seats.all():
+                    raw = request.POST.get(f"points_{seat.pk}", "").strip().replace(",", ".")
+                    if raw:
+                        try:
+                            points[seat.pk] = float(raw)
+                        except ValueError:
+                            raise ActionRefused(_("Points are numbers."), code="bad_number") from None
+                    if request.POST.get(f"blunder_{seat.pk}"):
+                        blunders.add(seat.pk)
+                rating_decide(game=game, by=request.user, points=points, blunders=blunders)
+            else:
+                best_player_vote(game=game, user=request.user, chosen=_seat_choice(game, request.POST.get("chosen")))
+        except ActionRefused as refused:
+            messages.error(request, refused.message)
+        else:
+            messages.success(request, _("Saved."))
+        return redirect("games:rating", pk=game.pk)
+    me = permissions.seat_of(request.user, game)
+    return render(request, "games/rating.html", {
+        "game": game, "rows": rating_table(game=game), "is_gm": permissions.is_game_master(request.user, game),
+        "my_seat": me, "voted": me is not None and BestPlayerVote.objects.filter(voter=me).exists(),
+        "seats": game.seats.select_related("user").order_by("number"),
+    })

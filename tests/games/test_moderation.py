@@ -9,7 +9,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Absence, GameEvent, Order, Phase, Prod, Replacement, Report, VoteRecord
+from games.models import Absence, GameEvent, Phase, Prod, Replacement, Report, VoteRecord
 from games.services import ActionRefused
 from games.services.moderation import (absence_add, inactivity_table, prods_send, resolution_rollback, seat_modkill,
                                        seat_replace)
@@ -17,7 +17,7 @@ from games.services.orders import order_submit
 from games.services.posts import post_create
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
-from tests.games.test_lifecycle import _day_one, seat_named, user_named, forum_game, started  # noqa: F401
+from tests.games.test_lifecycle import _day_one, seat_named, user_named
 
 
 def test_replacement_hands_the_seat_with_its_history(started):

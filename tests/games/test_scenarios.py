@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "scenarios"
 OURS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
 SHARED_FORUM = sorted((SHARED / "forum").glob("*.yaml"))
+SHARED_CLUB = sorted((SHARED / "club").glob("*.yaml"))
 
 
 def run(*args) -> tuple[int, str, str]:
@@ -29,7 +30,7 @@ def test_shared_samples_exist():
     assert SHARED_FORUM, f"no forum scenarios under {SHARED}; the shared folder must sit beside the repository"
 
 
-@pytest.mark.parametrize("path", SHARED_FORUM + OURS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SHARED_FORUM + SHARED_CLUB + OURS, ids=lambda p: p.name)
 def test_scenario_passes(db, path):
     code, out, err = run(str(path))
     assert code == 0, out + err

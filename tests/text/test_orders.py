@@ -221,3 +221,80 @@ def test_module_does_not_import_django_when_loaded():
 
     with open(module.__file__, encoding="utf-8") as handle:
         assert "import django" not in handle.read().lower()
+
+
+# -- the club vocabulary (seed 003) ----------------------------------------------------------------
+
+CLUB_ROSTER = RosterMatcher(["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Игорь"])
+
+
+def read_club(text: str, actor: str | None = "Егор") -> ParsedOrder:
+    from games.text.orders import CLUB_VOCABULARY
+
+    return parse_order(text, CLUB_ROSTER, vocabulary=CLUB_VOCABULARY, actor_name=actor)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # kill: the mafia's and the maniac's
+        ("Убиваю Анну", ok("kill", "Анна")),
+        ("Стреляю в Бориса", ok("kill", "Борис")),
+        ("Убить Веру", ok("kill", "Вера")),
+        ("убиваем Глеба!", ok("kill", "Глеб")),
+        ("Выстрел: Дина", ok("kill", "Дина")),
+        # freeze: the putana's
+        ("Замораживаю Егора", ok("freeze", "Егор")),
+        ("Морожу Игоря", ok("freeze", "Игорь")),
+        ("Заморозка: Вера", ok("freeze", "Вера")),
+        ("Заморозить Жанну", ok("freeze", "Жанна")),
+        # heal: the doctor's
+        ("Лечу Анну", ok("heal", "Анна")),
+        ("Лечение — Борис", ok("heal", "Борис")),
+        ("Спасаю Веру", ok("heal", "Вера")),
+        ("Лечу себя", ok("heal", "Егор")),
+        # check and note: the commissar's
+        ("Проверяю Дину", ok("check", "Дина")),
+        ("Проверка: Жанна", ok("check", "Жанна")),
+        ("Записка про Дину", ok("note", "Дина")),
+        ("Оставляю записку про Жанну", ok("note", "Жанна")),
+        ("Пишу записку про Бориса", ok("note", "Борис")),
+        ("Записка: Игорь", ok("note", "Игорь")),
+        ("Проверяю Дину и оставляю записку про Дину", ok("note", "Дина")),
+        # take: the don voted out
+        ("Забираю Веру", ok("take", "Вера")),
+        ("Забираю с собой Игоря", ok("take", "Игорь")),
+        ("Беру с собой Егора", ok("take", "Егор")),
+        ("Если меня заголосуют — забираю с собой Веру", ok("take", "Вера")),
+    ],
+)
+def test_club_order_is_read_when_written_with_the_clubs_words(text, expected):
+    assert read_club(text) == expected
+
+
+def test_club_vocabulary_is_found_by_rule_set_when_asked():
+    from games.text.orders import CLUB_VOCABULARY
+
+    assert vocabulary_for("club") is CLUB_VOCABULARY
+    assert {a.action for a in CLUB_VOCABULARY.actions} == {"kill", "freeze", "heal", "check", "note", "take"}
+    assert CLUB_VOCABULARY.words_for("freeze").label == "заморозка"
+
+
+def test_club_vocabulary_leaves_forum_words_out_when_reading_club_orders():
+    assert read_club("Защищаю Анну").reason == "no_action_word"
+    assert read_club("Краду у Анны и применяю к Борису").reason == "no_action_word"
+    # and the forum keeps its own words: "лечу" is a protection there, "убиваю" a shot.
+    assert parse_order("Лечу Васю", MATCHER) == ok("protect", "Вася")
+    assert parse_order("Убиваю Васю", MATCHER) == ok("shoot", "Вася")
+
+
+def test_club_order_is_refused_with_a_reason_when_it_cannot_be_read():
+    assert read_club("Не убиваю Анну").reason == "negated"
+    assert read_club("Замораживаю").reason == "name_missing"
+    assert read_club("Лечу Волан-де-Морта").reason == "name_unknown"
+    assert read_club("Оставляю записку").reason == "name_missing"
+
+
+def test_last_club_order_counts_when_a_text_holds_several():
+    assert read_club("Убиваю Анну. Нет, убиваю Бориса") == ok("kill", "Борис")
+    assert read_club("Морожу Веру, а вообще замораживаю Игоря") == ok("freeze", "Игорь")

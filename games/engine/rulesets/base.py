@@ -38,6 +38,7 @@ class Ruleset(Protocol):
     max_players: int
     outcome_keys: tuple[str, ...]  # the scenario format's phase keys this rule set reports
     reasons: Mapping[str, str]  # check_order's reason codes with an English gloss
+    vote_reasons: Mapping[str, str]  # check_vote's reason codes with an English gloss
 
     def default_roles(self, size: int) -> list[str]: ...
 
@@ -48,6 +49,15 @@ class Ruleset(Protocol):
     def voters(self, state: GameState) -> tuple[int, ...]: ...
 
     def vote_targets(self, state: GameState) -> tuple[int, ...]: ...
+
+    def check_vote(self, state: GameState, voter: int, target: int | str | None) -> str | None:
+        """None if this vote (a seat id, "peace", or None to withdraw) may stand in the current phase,
+        else a reason code of `vote_reasons` ("not_a_voter", "bad_target", "peace_not_allowed", ...)."""
+        ...
+
+    def speaking_order(self, state: GameState) -> tuple[int, ...]:
+        """Seats in the order of the current phase's monologues (empty when nobody speaks)."""
+        ...
 
     def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]: ...
 

@@ -1,4 +1,4 @@
-"""The `club` rule set (seed 003): the live-table club game by post — acquaintance night, days with one re-vote, nights, fouls, early wins, rating."""
+"""The `club` rule set (seed 003): acquaintance night, days with one re-vote, nights, fouls, early wins, rating."""
 
 from __future__ import annotations
 
@@ -961,7 +961,8 @@ class ClubRuleset:
                 memory["last_heal"] = {"target": healed_target, "night": number}
         if freeze is not None:
             last = memory.get("last_freeze") or {}
-            streak = int(last.get("nights", 0)) + 1 if last.get("target") == frozen and last.get("night") == number - 1 else 1
+            running = last.get("target") == frozen and last.get("night") == number - 1
+            streak = int(last.get("nights", 0)) + 1 if running else 1
             memory["last_freeze"] = {"target": frozen, "night": number, "nights": streak}
             if frozen == healed_target:
                 # «Доктор лечит от всего: убийства мафии, убийства маньяка, заморозки путаны.»
@@ -1185,8 +1186,8 @@ def rating_breakdown(state: GameState, *, blunders: Iterable[int] = ()) -> list[
         if seat_id is None or not state.has_seat(seat_id):
             raise ValueError(f"blunders: {seat_id!r} is not a player of this game")
         add(seat_id, -1, "blunder")
-        if state.winner not in (state.seat(seat_id).faction, None, "none") or state.winner == "none":
-            add(seat_id, -2, "blunder_lost")
+        if state.winner not in (None, "none", state.seat(seat_id).faction):
+            add(seat_id, -2, "blunder_lost")  # «Ещё -2, если в результате его команда проиграла»
     return items
 
 

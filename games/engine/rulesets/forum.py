@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audience
-from games.engine.orders import Order, PhaseInputs
+from games.engine.orders import PEACE, Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec
 from games.engine.state import ACTIVE, GameState, SeatState
@@ -28,6 +28,7 @@ __all__ = [
     "ROLES",
     "SHOOT",
     "STEAL",
+    "VOTE_REASONS",
     "WOUNDED",
     "ForumRuleset",
     "day_number",
@@ -74,6 +75,15 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "bad_source": "the player stolen from is not a player of this game",
         "source_not_active": "the player stolen from is out of play",
         "unexpected_source": "only a theft names a player stolen from",
+    }
+)
+
+# Reason codes of check_vote, with an English gloss for the UI.
+VOTE_REASONS: Mapping[str, str] = MappingProxyType(
+    {
+        "not_a_voter": "the voter is out of play, or the game is over",
+        "bad_target": "the target is not a player in play",
+        "peace_not_allowed": "the forum has no vote for peace",
     }
 )
 
@@ -155,6 +165,7 @@ class ForumRuleset:
         "votes", "tally", "jailed", "killed", "wounded", "checks", "granted_check", "alive", "over",
     )
     reasons: Mapping[str, str] = REASONS
+    vote_reasons: Mapping[str, str] = VOTE_REASONS
 
     # -- setup ----------------------------------------------------------------------------------
 
@@ -227,6 +238,23 @@ class ForumRuleset:
         return () if state.over else tuple(s.id for s in state.active())
 
     def vote_targets(self, state: GameState) -> tuple[int, ...]:
+        return () if state.over else tuple(s.id for s in state.active())
+
+    def check_vote(self, state: GameState, voter: int, target: int | str | None) -> str | None:
+        """«Но кто-то один сядет обязательно»: no peace vote. A vote for oneself stands (it is the
+        default anyway: «По умолчанию считается, что игрок голосует сам за себя»)."""
+        if _seat_id(voter) not in self.voters(state):
+            return "not_a_voter"
+        if target is None:
+            return None
+        if isinstance(target, str) and target.strip().lower() == PEACE:
+            return "peace_not_allowed"
+        if _seat_id(target) not in self.vote_targets(state):
+            return "bad_target"
+        return None
+
+    def speaking_order(self, state: GameState) -> tuple[int, ...]:
+        """The forum speaks in no fixed order; the seating order of the players in play is shown."""
         return () if state.over else tuple(s.id for s in state.active())
 
     def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:

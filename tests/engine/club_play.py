@@ -1,0 +1,113 @@
+"""Plays a club scenario file (shared/scenarios/FORMAT.md) through the pure engine and text readers."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from games.engine.orders import Order, PhaseInputs
+from games.engine.rulesets import get_ruleset
+from games.engine.state import GameState
+from games.text.names import RosterMatcher
+from games.text.orders import parse_order, vocabulary_for
+from games.text.votes import parse_votes
+
+NOW = datetime(2024, 3, 1, 20, 0, tzinfo=UTC)
+# `refused` is computed by the site's ledgers (posts and orders refused as they come in).
+SITE_ONLY_KEYS = {"refused"}
+CLUB_PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect"}
+CLUB_GM_KEYS = {"fouls", "forfeit"}
+
+
+def _entries(items):
+    """Short form `{name: text}` and long form `{by: name, ...}` as (name, dict)."""
+    for item in items or ():
+        if "by" in item:
+            yield item["by"], item
+        else:
+            ((name, text),) = item.items()
+            yield name, {"text": text}
+
+
+def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> PhaseInputs:
+    ruleset = get_ruleset(state.ruleset)
+    votes: dict[int, Any] = {}
+    for name, post in _entries(phase.get("posts")):
+        final = parse_votes(post["text"], matcher).final
+        if final is None:
+            continue
+        voter = state.by_name(name).id
+        value: Any = None
+        if final.kind == "vote":
+            value = state.by_name(final.target).id
+        elif final.kind == "peace":
+            value = "peace"
+        # The site's ledger refuses a vote that may not stand; the standing vote is kept.
+        if ruleset.check_vote(state, voter, value) is None:
+            votes[voter] = value
+    orders: dict[int, Order] = {}
+    for name, item in _entries(phase.get("orders")):
+        actor = state.by_name(name)
+        if "text" in item:
+            parsed = parse_order(item["text"], matcher, vocabulary=vocabulary_for(state.ruleset), actor_name=name)
+            if not parsed.valid:
+                continue
+            action, target = parsed.action, parsed.target
+        else:
+            action, target = item["action"], item.get("target")
+        order = Order(actor=actor.id, action=action, target=state.by_name(target).id if target else None)
+        if ruleset.check_order(state, order) is None:  # the last valid order counts
+            orders[actor.id] = order
+    gm: dict[str, Any] = {}
+    for key, value in (phase.get("gm") or {}).items():
+        assert key in CLUB_GM_KEYS, key
+        gm[key] = [state.by_name(n).id for n in value] if key == "fouls" else value
+    return PhaseInputs(votes=votes, orders=orders, gm=gm)
+
+
+def same(expected, actual) -> bool:
+    if isinstance(expected, list):
+        return isinstance(actual, list) and set(expected) == set(actual)
+    return expected == actual
+
+
+def play(path: Path):
+    """(scenario, final state, [(phase spec, resolution)])."""
+    scenario = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert scenario["ruleset"] == "club"
+    ruleset = get_ruleset("club")
+    players = scenario["players"]
+    seats = [(i, p["name"], p["role"]) for i, p in enumerate(players, start=1)]
+    state, _events = ruleset.new_game(seats, options=scenario.get("options") or {})
+    matcher = RosterMatcher([p["name"] for p in players])
+    results = []
+    for phase in scenario["phases"]:
+        assert set(phase) <= CLUB_PHASE_KEYS, set(phase) - CLUB_PHASE_KEYS
+        assert state.phase == phase["phase"], (state.phase, phase["phase"])
+        assert not state.over, phase["phase"]
+        resolution = ruleset.resolve(state, phase_inputs(state, phase, matcher), seed=scenario["rng_seed"], now=NOW)
+        results.append((phase, resolution))
+        state = resolution.state
+    return scenario, state, results
+
+
+def mismatches(scenario, state, results) -> list[str]:
+    """Every expect key that does not hold, as readable lines (empty when all hold)."""
+    allowed = set(get_ruleset("club").outcome_keys) | {"winner", "refused"}
+    diffs = []
+    for phase, resolution in results:
+        for key, expected in (phase.get("expect") or {}).items():
+            assert key in allowed, (phase["phase"], key)
+            if key in SITE_ONLY_KEYS:
+                continue
+            actual = resolution.outcome.get(key)
+            if key not in resolution.outcome or not same(expected, actual):
+                diffs.append(f"{phase['phase']}: {key}: expected {expected!r}, got {actual!r}")
+    for key, expected in (scenario.get("expect") or {}).items():
+        actual = {"over": state.over, "winner": state.winner}[key]
+        if actual != expected:
+            diffs.append(f"game: {key}: expected {expected!r}, got {actual!r}")
+    return diffs
