@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import (Absence, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, Prod, RatingDecision, Replacement,
+from games.models import (Absence, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement,
                           Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
@@ -158,3 +158,9 @@ class BestPlayerVoteAdmin(admin.ModelAdmin):
 class RatingDecisionAdmin(admin.ModelAdmin):
     list_display = ("seat", "points", "blunder")
     raw_id_fields = ("seat",)
+
+
+@admin.register(PrivateMessage)
+class PrivateMessageAdmin(_AppendOnlyAdmin):
+    list_display = ("post", "index", "sender", "recipient", "created_at")
+    raw_id_fields = ("post", "sender", "recipient", "phase")

@@ -11,9 +11,14 @@ class Thread(models.Model):
         GENERAL = "general", _("General")
         GAME = "game", _("Game thread")
         DISCUSSION = "discussion", _("Discussion thread")
+        FACTION = "faction", _("Team chat")
+        GM_CHAT = "gm_chat", _("Letters to the GM")
+        LOUNGE = "lounge", _("Lounge of the fallen and spectators")
 
     # Sections a user may open threads in; game and discussion threads belong to a game.
     STANDALONE_KINDS = (Kind.LOBBY, Kind.GENERAL)
+    # Threads whose readers games.permissions decides (secret while the game runs).
+    PRIVATE_KINDS = (Kind.FACTION, Kind.GM_CHAT, Kind.LOUNGE)
 
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     title = models.CharField(_("title"), max_length=200)
@@ -28,6 +33,12 @@ class Thread(models.Model):
     # A scheduled lock: the thread closes itself at this moment (the deadline machinery).
     lock_at = models.DateTimeField(_("locks at"), null=True, blank=True)
     is_pinned = models.BooleanField(_("pinned"), default=False)
+    # For a game's private threads: the game, the team of a team chat, the seat of a GM chat.
+    game = models.ForeignKey("Game", on_delete=models.CASCADE, null=True, blank=True, related_name="private_threads",
+                             verbose_name=_("game"))
+    faction = models.CharField(_("team"), max_length=32, blank=True)
+    seat = models.ForeignKey("Seat", on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                             verbose_name=_("seat"))
 
     class Meta:
         verbose_name = _("thread")
@@ -482,3 +493,25 @@ class RatingDecision(models.Model):
     class Meta:
         verbose_name = _("rating decision")
         verbose_name_plural = _("rating decisions")
+
+
+class PrivateMessage(models.Model):
+    """A [private="Name"] message inside a game-thread post: the thread shows that it is there and
+    to whom; its text is read by the recipient, the sender and the GMs (games.permissions)."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="private_messages", verbose_name=_("post"))
+    # Which [private] tag of the post (document order, quoted ones counted too) this is.
+    index = models.PositiveSmallIntegerField(_("position in the post"))
+    sender = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name=_("sender"))
+    recipient = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="private_received",
+                                  verbose_name=_("recipient"))
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                              verbose_name=_("phase"))
+    html = models.TextField(_("rendered text"))
+    created_at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("private message")
+        verbose_name_plural = _("private messages")
+        ordering = ["post", "index"]
+        constraints = [models.UniqueConstraint(fields=["post", "index"], name="games_private_once")]

@@ -31,6 +31,10 @@ ALLOWED = Verdict(True)
 
 def game_of(thread: Thread) -> Game | None:
     """The game a thread belongs to, or None for a standalone thread (cached on the instance)."""
+    if thread.kind in Thread.PRIVATE_KINDS:
+        if not hasattr(thread, "_game_cache"):
+            thread._game_cache = Game.objects.select_related("gm", "current_phase").filter(pk=thread.game_id).first()
+        return thread._game_cache
     if thread.kind not in (Thread.Kind.GAME, Thread.Kind.DISCUSSION):
         return None
     if not hasattr(thread, "_game_cache"):
@@ -51,11 +55,30 @@ def roster_rows(game: Game) -> list[tuple[int, int, bool, str, list[str]]]:
 
 
 # --- Seeing ------------------------------------------------------------------------------------
+def _knows_team(game: Game, role: str) -> bool:
+    from games.engine.rulesets import get_ruleset
+
+    spec = get_ruleset(game.ruleset).roles.get(role)
+    return bool(spec and spec.knows_team)
+
+
 def can_see_thread(user, thread: Thread) -> bool:
-    # Every thread that exists so far is public: game threads are read by spectators, the
-    # discussion thread is the spectators' own. Private threads (GM, faction, rooms) add their
-    # rule here, not in their views.
-    return True
+    """Game, discussion and forum threads are public. A team chat is read by the team where the
+    rules make it know itself; letters to the GM by that seat's player; the lounge by everyone
+    who is not a living player of the game. The GMs read all; after the game everyone does."""
+    if thread.kind not in Thread.PRIVATE_KINDS:
+        return True
+    game = game_of(thread)
+    if game is None:
+        return False
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return True
+    seat = seat_of(user, game)
+    if thread.kind == Thread.Kind.FACTION:
+        return seat is not None and seat.faction == thread.faction and _knows_team(game, seat.role)
+    if thread.kind == Thread.Kind.GM_CHAT:
+        return seat is not None and seat.pk == thread.seat_id
+    return seat is None or seat.status != "active"  # the lounge
 
 
 def check_see_thread(user, thread: Thread) -> None:
@@ -64,7 +87,24 @@ def check_see_thread(user, thread: Thread) -> None:
 
 
 def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
-    return threads
+    """can_see_thread as a query, for every list of threads."""
+    from django.db.models import Q
+
+    from games.models import Seat
+
+    if user.is_authenticated and user.is_staff:
+        return threads
+    visible = ~Q(kind__in=Thread.PRIVATE_KINDS) | Q(game__status=Game.Status.FINISHED)
+    if not user.is_authenticated:
+        return threads.filter(visible | Q(kind=Thread.Kind.LOUNGE))
+    visible |= Q(game__gm=user) | Q(game__co_gms=user) | Q(kind=Thread.Kind.GM_CHAT, seat__user=user)
+    seats = list(Seat.objects.filter(user=user).select_related("game").only("game__ruleset", "faction", "role", "status"))
+    for seat in seats:
+        if seat.faction and _knows_team(seat.game, seat.role):
+            visible |= Q(kind=Thread.Kind.FACTION, game_id=seat.game_id, faction=seat.faction)
+    living_in = [s.game_id for s in seats if s.status == "active"]
+    visible |= Q(kind=Thread.Kind.LOUNGE) & ~Q(game_id__in=living_in)
+    return threads.filter(visible).distinct()
 
 
 def filter_visible_posts(user, thread: Thread, posts: QuerySet[Post]) -> QuerySet[Post]:
@@ -174,6 +214,17 @@ def filter_visible_orders(user, game: Game, orders: QuerySet) -> QuerySet:
     return orders.filter(actor=seat) if seat is not None else orders.none()
 
 
+def filter_visible_private_messages(user, game: Game, messages: QuerySet) -> QuerySet:
+    """A [private] message's text: its recipient, its sender and the GMs; everyone after the game."""
+    from django.db.models import Q
+
+    messages = messages.filter(post__thread__game_as_game_thread=game)
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return messages
+    seat = seat_of(user, game)
+    return messages.filter(Q(recipient=seat) | Q(sender=seat)) if seat is not None else messages.none()
+
+
 def check_see_role_page(user, game: Game) -> None:
     """The private role page exists for the game's players and GMs; for others it is a 404."""
     if game.status == Game.Status.SIGNUPS or (seat_of(user, game) is None and not is_game_master(user, game)):
@@ -220,6 +271,15 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
     game = game_of(thread)
     if game is not None and not moderator and game.bans.filter(user=user).exists():
         return Verdict(False, _("You are banned from this game."))
+    if thread.kind in Thread.PRIVATE_KINDS and not moderator:
+        if not can_see_thread(user, thread):
+            return Verdict(False, _("This thread is not yours."))
+        seat = seat_of(user, game)
+        if thread.kind == Thread.Kind.FACTION and (seat is None or seat.status != "active"):
+            return Verdict(False, _("Only the team's players still in play write in the team chat."))
+        if thread.kind == Thread.Kind.LOUNGE and game.status != Game.Status.FINISHED and seat is not None \
+                and seat.status == "active":
+            return Verdict(False, _("Living players do not write in the lounge."))
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
         if game.status != Game.Status.FINISHED and not is_seated(user, game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))

@@ -19,7 +19,7 @@ PLAYER_KEYS = {"name", "role", "secret", "overt", "deck", "hand", "sleeve"}
 PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder"}
 POST_KEYS = {"by", "text", "comment"}
 ORDER_KEYS = {"by", "action", "target", "from", "text"}
-COMMON_OUTCOME = {"votes", "tally", "alive", "refused", "over"}
+COMMON_OUTCOME = {"votes", "tally", "alive", "refused", "over", "private"}
 RULESETS = {
     "forum": {
         "outcome": {"jailed", "killed", "wounded", "checks", "granted_check"},
@@ -269,6 +269,10 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         for actor_id in Order.objects.filter(phase=current, valid=False).values_list("actor_id", flat=True):
             refused[scenario_name[actor_id]] = refused.get(scenario_name[actor_id], 0) + 1
         outcome["refused"] = refused
+        from games.models import PrivateMessage
+
+        outcome["private"] = {scenario_name[s]: scenario_name[r] for s, r in PrivateMessage.objects.filter(
+            phase=current).order_by("pk").values_list("sender_id", "recipient_id")}
         game.refresh_from_db()
         outcome["over"] = game.status == Game.Status.FINISHED
         reports.append(PhaseReport(name=str(name), outcome=outcome, diffs=compare(phase_spec.get("expect") or {}, outcome)))

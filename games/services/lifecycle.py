@@ -124,6 +124,7 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
         game.size = len(seats)
         game.save()
         store_events(game=game, phase=None, events=events, now=now)
+        private_threads_create(game=game, seats=seats)
         gm_log(game=game, user=by, action="start", data={"players": len(seats)}, now=now)
         with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
             body = str(_("[b]The game begins.[/b] Roles have been dealt; everyone finds his on the role page.\n"
@@ -133,6 +134,27 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
         post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
         phase_open_named(game=game, name=state.phase, now=now)
     return game
+
+
+def private_threads_create(*, game: Game, seats: list[Seat]) -> None:
+    """The game's private threads: a chat for each team that knows itself, letters to the GM for
+    each seat, and the lounge of the fallen and the spectators."""
+    from games.eventtext import faction_label
+    from games.models import Thread
+
+    ruleset = get_ruleset(game.ruleset)
+    with translation.override(settings.LANGUAGE_CODE):
+        threads = []
+        for faction in sorted({s.faction for s in seats if s.faction and ruleset.roles[s.role].knows_team}):
+            threads.append(Thread(kind=Thread.Kind.FACTION, game=game, faction=faction, created_by=game.gm,
+                                  title=str(_("%(game)s: chat of %(team)s")) % {"game": game.title,
+                                                                                 "team": faction_label(faction)}))
+        for seat in seats:
+            threads.append(Thread(kind=Thread.Kind.GM_CHAT, game=game, seat=seat, created_by=game.gm,
+                                  title=str(_("%(game)s: seat %(n)d and the GM")) % {"game": game.title, "n": seat.number}))
+        threads.append(Thread(kind=Thread.Kind.LOUNGE, game=game, created_by=game.gm,
+                              title=str(_("%(game)s: lounge")) % {"game": game.title}))
+    Thread.objects.bulk_create(threads)
 
 
 def game_finish(*, game: Game, winner: str, now: datetime) -> None:

@@ -49,6 +49,9 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
         verdict = permissions.can_post(author, locked, now=now)
         if not verdict:
             raise ActionRefused(verdict.reason, code="not_allowed")
+        from games.services.private import private_check, private_store
+
+        private = private_check(thread=locked, author=author, body=body)
         number = locked.post_count + 1
         post = Post.objects.create(
             thread=locked,
@@ -60,6 +63,7 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
             created_at=now,
         )
         Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+        private_store(post=post, pending=private, now=now)
         post.vote_confirmation = None
         if locked.kind == Thread.Kind.GAME:
             from games.services.votes import votes_record_for_post
@@ -80,6 +84,9 @@ def post_edit(*, post: Post, editor, body: str, now: datetime | None = None) -> 
     body = post_clean_body(body=body)
     if body == post.body:
         return post
+    if "[private" in post.body.lower() or "[private" in body.lower():
+        # A private message was delivered as written; an edit may not rewrite or add one.
+        raise ActionRefused(_("Posts with private messages cannot be edited."), code="private_edit")
     with transaction.atomic():
         locked = Post.objects.select_for_update().get(pk=post.pk)
         PostRevision.objects.create(post=locked, body=locked.body, replaced_at=now, replaced_by=editor)

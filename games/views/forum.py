@@ -116,6 +116,9 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     iso = _iso_ids(request)
     page_data = selectors.thread_page(user=request.user, thread=thread, page=page, iso_author_ids=iso)
     posts_refresh_html(posts=page_data.posts)
+    from games.services.private import private_display
+
+    private_display(user=request.user, thread=thread, posts=page_data.posts)
     user = request.user
     moderator = permissions.is_moderator(user, thread)
     replaced = {}
@@ -390,6 +393,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "my_seat": permissions.seat_of(viewer, game),
         "pov_seat": pov_seat,
         "speaking": speaking if game.ruleset == "club" else [],
+        "private_threads": permissions.filter_visible_threads(viewer, game.private_threads.all()).order_by("kind", "pk"),
         "winner_label": faction_label(game.winner) if game.winner else "",
         "co_gms": list(game.co_gms.order_by("display_name")),
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],

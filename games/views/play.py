@@ -157,6 +157,7 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
         "goal": faction_goal(seat.faction),
         "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
         "kill_and_freeze": "kill" in actions and "freeze" in actions,
+        "private_threads": permissions.filter_visible_threads(viewer, game.private_threads.all()).order_by("kind", "pk"),
         "events": _event_rows(viewer, game), "phase": game.current_phase, "pov_seat": pov_seat,
         "replaced": Replacement.objects.filter(seat=seat).select_related("old_user", "new_user").order_by("created_at"),
     })
