@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import (Absence, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement,
+from games.models import (Absence, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement,
                           Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
@@ -164,3 +164,10 @@ class RatingDecisionAdmin(admin.ModelAdmin):
 class PrivateMessageAdmin(_AppendOnlyAdmin):
     list_display = ("post", "index", "sender", "recipient", "created_at")
     raw_id_fields = ("post", "sender", "recipient", "phase")
+
+
+@admin.register(AnonymousMessage)
+class AnonymousMessageAdmin(admin.ModelAdmin):
+    list_display = ("game", "sender", "recipient", "status", "created_at")
+    list_filter = ("status",)
+    raw_id_fields = ("game", "sender", "recipient", "decided_by")

@@ -184,6 +184,8 @@ def _event_text(ruleset: str, kind: str, data: dict) -> str:
     if kind == "prod":
         return (_("Reminder: you have not posted in the game thread for a while.") if data.get("kind") == "silent"
                 else _("Reminder: the deadline is near and you have not sent your order."))
+    if kind == "anonymous_message":
+        return _("An anonymous message through the GM: «%(text)s»") % {"text": data.get("text", "")}
     if kind == "manual":
         return str(data.get("text", ""))
     details = ", ".join(f"{k}: {v}" for k, v in data.items() if not isinstance(v, (dict, list)))

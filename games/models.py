@@ -515,3 +515,27 @@ class PrivateMessage(models.Model):
         verbose_name_plural = _("private messages")
         ordering = ["post", "index"]
         constraints = [models.UniqueConstraint(fields=["post", "index"], name="games_private_once")]
+
+
+class AnonymousMessage(models.Model):
+    """A message a player sends through the GM to another player without his name (002)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for the GM")
+        DELIVERED = "delivered", _("delivered")
+        REJECTED = "rejected", _("rejected by the GM")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="anonymous_messages", verbose_name=_("game"))
+    sender = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name=_("sender"))
+    recipient = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name=_("recipient"))
+    text = models.TextField(_("text"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(_("sent at"))
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                   related_name="+", verbose_name=_("decided by"))
+
+    class Meta:
+        verbose_name = _("anonymous message")
+        verbose_name_plural = _("anonymous messages")
+        ordering = ["game", "created_at", "pk"]

@@ -225,6 +225,16 @@ def filter_visible_private_messages(user, game: Game, messages: QuerySet) -> Que
     return messages.filter(Q(recipient=seat) | Q(sender=seat)) if seat is not None else messages.none()
 
 
+def filter_visible_anonymous(user, game: Game, messages: QuerySet) -> QuerySet:
+    """Who sent an anonymous message is known to the sender and the GMs (everyone after the game);
+    its recipient reads only the text, as a private event."""
+    messages = messages.filter(game=game)
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return messages
+    seat = seat_of(user, game)
+    return messages.filter(sender=seat) if seat is not None else messages.none()
+
+
 def check_see_role_page(user, game: Game) -> None:
     """The private role page exists for the game's players and GMs; for others it is a 404."""
     if game.status == Game.Status.SIGNUPS or (seat_of(user, game) is None and not is_game_master(user, game)):

@@ -32,6 +32,7 @@ urlpatterns = [
     path("games/<int:pk>/co-gm/", play.co_gm_view, name="co_gm"),
     path("games/<int:pk>/role/", play.role_page, name="role"),
     path("games/<int:pk>/role/order/", play.order_view, name="order"),
+    path("games/<int:pk>/anonymous/", play.anonymous_view, name="anonymous"),
     path("games/<int:pk>/gm/", play.gm_dashboard, name="gm_dashboard"),
     path("games/<int:pk>/commitment/", play.commitment_check, name="commitment"),
     path("games/<int:pk>/rating/", play.rating_page, name="rating"),

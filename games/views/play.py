@@ -158,6 +158,7 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
         "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
         "kill_and_freeze": "kill" in actions and "freeze" in actions,
         "private_threads": permissions.filter_visible_threads(viewer, game.private_threads.all()).order_by("kind", "pk"),
+        "anonymous": _anonymous_context(viewer, game, seat),
         "events": _event_rows(viewer, game), "phase": game.current_phase, "pov_seat": pov_seat,
         "replaced": Replacement.objects.filter(seat=seat).select_related("old_user", "new_user").order_by("created_at"),
     })
@@ -214,7 +215,11 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         order.reason_text = order_reason_text(order.reason)
     from games.services.moderation import inactivity_table
 
+    from games.models import AnonymousMessage
+
     return render(request, "games/gm.html", {
+        "anonymous_pending": AnonymousMessage.objects.filter(game=game, status="pending").select_related(
+            "sender__user", "recipient__user"),
         "is_club": game.ruleset == "club",
         "factions": [(f, faction_label(f)) for f in ruleset.factions],
         "activity": inactivity_table(game=game),
@@ -372,3 +377,42 @@ def rating_page(request: HttpRequest, pk: int) -> HttpResponse:
         "my_seat": me, "voted": me is not None and BestPlayerVote.objects.filter(voter=me).exists(),
         "seats": game.seats.select_related("user").order_by("number"),
     })
+
+
+def _anonymous_context(viewer, game: Game, seat: Seat) -> dict | None:
+    from games.models import AnonymousMessage
+    from games.services.private import anonymous_rules
+
+    rules = anonymous_rules(game)
+    if rules is None:
+        return None
+    mine = permissions.filter_visible_anonymous(viewer, game, AnonymousMessage.objects.select_related("recipient__user"))
+    mine = list(mine.filter(sender=seat).order_by("-created_at"))
+    used = sum(1 for m in mine if m.status != AnonymousMessage.Status.REJECTED)
+    recipients = [s for s in game.seats.select_related("user").order_by("number") if s.pk != seat.pk and s.status == "active"]
+    return {"rules": rules, "sent": mine, "left": max(rules["limit"] - used, 0), "recipients": recipients,
+            "open": game.status == Game.Status.RUNNING and seat.status == "active"}
+
+
+@login_required
+@require_POST
+def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
+    from games.models import AnonymousMessage
+    from games.services.private import anonymous_decide, anonymous_send
+
+    game = _game(pk)
+    try:
+        if request.POST.get("decide"):
+            permissions.check_gm(request.user, game)
+            message = get_object_or_404(AnonymousMessage, game=game, pk=request.POST.get("decide"))
+            anonymous_decide(message=message, by=request.user, approve=request.POST.get("approve") == "1")
+            messages.success(request, _("Done."))
+            return redirect("games:gm_dashboard", pk=game.pk)
+        permissions.check_see_role_page(request.user, game)
+        anonymous_send(game=game, user=request.user, recipient=_seat_choice(game, request.POST.get("recipient")),
+                       text=request.POST.get("text", ""))
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("The message is sent through the GM."))
+    return redirect("games:role", pk=game.pk)
