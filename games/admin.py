@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import (Absence, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement,
+from games.models import (Absence, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
                           Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
@@ -171,3 +171,9 @@ class AnonymousMessageAdmin(admin.ModelAdmin):
     list_display = ("game", "sender", "recipient", "status", "created_at")
     list_filter = ("status",)
     raw_id_fields = ("game", "sender", "recipient", "decided_by")
+
+
+@admin.register(RoomProposal)
+class RoomProposalAdmin(_AppendOnlyAdmin):
+    list_display = ("phase", "proposer", "members", "created_at")
+    raw_id_fields = ("phase", "proposer", "post")

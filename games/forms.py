@@ -13,6 +13,9 @@ class PostForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 8, "id": "reply-body", "placeholder": _("Write your message (BBCode)")}),
     )
 
+    comment = forms.CharField(label=_("Comment"), required=False, max_length=300,
+                              widget=forms.TextInput(attrs={"placeholder": _("e.g. комната: Вася, Петя")}))
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # One more than the limit so that the service, not the browser, explains the refusal.

@@ -14,11 +14,12 @@ class Thread(models.Model):
         FACTION = "faction", _("Team chat")
         GM_CHAT = "gm_chat", _("Letters to the GM")
         LOUNGE = "lounge", _("Lounge of the fallen and spectators")
+        ROOM = "room", _("Chat room")
 
     # Sections a user may open threads in; game and discussion threads belong to a game.
     STANDALONE_KINDS = (Kind.LOBBY, Kind.GENERAL)
     # Threads whose readers games.permissions decides (secret while the game runs).
-    PRIVATE_KINDS = (Kind.FACTION, Kind.GM_CHAT, Kind.LOUNGE)
+    PRIVATE_KINDS = (Kind.FACTION, Kind.GM_CHAT, Kind.LOUNGE, Kind.ROOM)
 
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     title = models.CharField(_("title"), max_length=200)
@@ -39,6 +40,13 @@ class Thread(models.Model):
     faction = models.CharField(_("team"), max_length=32, blank=True)
     seat = models.ForeignKey("Seat", on_delete=models.CASCADE, null=True, blank=True, related_name="+",
                              verbose_name=_("seat"))
+    # A chat room's members, and the phase at whose close it locks (001: it lives through the
+    # night after the day it was agreed).
+    members = models.ManyToManyField("Seat", blank=True, related_name="rooms", verbose_name=_("members"))
+    closes_with = models.ForeignKey("Phase", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                    verbose_name=_("closes with"))
+    opened_by = models.ForeignKey("Phase", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                  verbose_name=_("agreed in"))
 
     class Meta:
         verbose_name = _("thread")
@@ -162,6 +170,8 @@ class Post(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="posts", verbose_name=_("author")
     )
     body = models.TextField(_("body (BBCode)"))
+    # The post's comment field (001: «комната: Вася, Петя» proposes a chat room).
+    comment = models.CharField(_("comment"), max_length=300, blank=True)
     # Sanitised at write time; re-rendered when the renderer's version moves on.
     html = models.TextField(_("rendered HTML"))
     renderer_version = models.PositiveIntegerField(_("renderer version"))
@@ -539,3 +549,19 @@ class AnonymousMessage(models.Model):
         verbose_name = _("anonymous message")
         verbose_name_plural = _("anonymous messages")
         ordering = ["game", "created_at", "pk"]
+
+
+class RoomProposal(models.Model):
+    """A player's wish, in a post's comment, to share a room with the players he names. The last
+    one of a day counts; a room opens at the day's close when every member named the same room."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="room_proposals", verbose_name=_("phase"))
+    proposer = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name=_("proposer"))
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="+", verbose_name=_("post"))
+    members = models.JSONField(_("members (seat ids)"))
+    created_at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("room proposal")
+        verbose_name_plural = _("room proposals")
+        ordering = ["phase", "created_at", "pk"]

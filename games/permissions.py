@@ -78,6 +78,8 @@ def can_see_thread(user, thread: Thread) -> bool:
         return seat is not None and seat.faction == thread.faction and _knows_team(game, seat.role)
     if thread.kind == Thread.Kind.GM_CHAT:
         return seat is not None and seat.pk == thread.seat_id
+    if thread.kind == Thread.Kind.ROOM:
+        return seat is not None and thread.members.filter(pk=seat.pk).exists()
     return seat is None or seat.status != "active"  # the lounge
 
 
@@ -98,6 +100,7 @@ def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
     if not user.is_authenticated:
         return threads.filter(visible | Q(kind=Thread.Kind.LOUNGE))
     visible |= Q(game__gm=user) | Q(game__co_gms=user) | Q(kind=Thread.Kind.GM_CHAT, seat__user=user)
+    visible |= Q(kind=Thread.Kind.ROOM, members__user=user)
     seats = list(Seat.objects.filter(user=user).select_related("game").only("game__ruleset", "faction", "role", "status"))
     for seat in seats:
         if seat.faction and _knows_team(seat.game, seat.role):
@@ -285,7 +288,7 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         if not can_see_thread(user, thread):
             return Verdict(False, _("This thread is not yours."))
         seat = seat_of(user, game)
-        if thread.kind == Thread.Kind.FACTION and (seat is None or seat.status != "active"):
+        if thread.kind in (Thread.Kind.FACTION, Thread.Kind.ROOM) and (seat is None or seat.status != "active"):
             return Verdict(False, _("Only the team's players still in play write in the team chat."))
         if thread.kind == Thread.Kind.LOUNGE and game.status != Game.Status.FINISHED and seat is not None \
                 and seat.status == "active":

@@ -19,7 +19,7 @@ PLAYER_KEYS = {"name", "role", "secret", "overt", "deck", "hand", "sleeve"}
 PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder"}
 POST_KEYS = {"by", "text", "comment"}
 ORDER_KEYS = {"by", "action", "target", "from", "text"}
-COMMON_OUTCOME = {"votes", "tally", "alive", "refused", "over", "private"}
+COMMON_OUTCOME = {"votes", "tally", "alive", "refused", "over", "private", "rooms"}
 RULESETS = {
     "forum": {
         "outcome": {"jailed", "killed", "wounded", "checks", "granted_check"},
@@ -232,7 +232,8 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         for item in phase_spec.get("posts") or []:
             who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
             clock += timedelta(minutes=1)
-            post_create(thread=game.game_thread, author=users[who], body=str(text), now=clock)
+            post_create(thread=game.game_thread, author=users[who], body=str(text), now=clock,
+                        comment=str(item.get("comment", "")) if "by" in item else "")
         for item in phase_spec.get("orders") or []:
             clock += timedelta(minutes=1)
             game.refresh_from_db()
@@ -271,6 +272,12 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         outcome["refused"] = refused
         from games.models import PrivateMessage
 
+        from games.models import Thread
+
+        outcome["rooms"] = [
+            sorted(scenario_name[pk] for pk in room.members.values_list("pk", flat=True))
+            for room in Thread.objects.filter(kind=Thread.Kind.ROOM, opened_by=current).order_by("pk")
+        ]
         outcome["private"] = {scenario_name[s]: scenario_name[r] for s, r in PrivateMessage.objects.filter(
             phase=current).order_by("pk").values_list("sender_id", "recipient_id")}
         game.refresh_from_db()

@@ -38,7 +38,7 @@ def post_preview(*, body: str) -> str:
     return bbcode.render(post_clean_body(body=body))
 
 
-def post_create(*, thread: Thread, author, body: str, now: datetime | None = None) -> Post:
+def post_create(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "") -> Post:
     now = now or timezone.now()
     body = post_clean_body(body=body)
     html = bbcode.render(body)
@@ -49,9 +49,11 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
         verdict = permissions.can_post(author, locked, now=now)
         if not verdict:
             raise ActionRefused(verdict.reason, code="not_allowed")
-        from games.services.private import private_check, private_store
+        from games.services.private import private_check, private_store, room_check, room_store
 
         private = private_check(thread=locked, author=author, body=body)
+        comment = " ".join((comment or "").split())[:300]
+        room = room_check(thread=locked, author=author, comment=comment)
         number = locked.post_count + 1
         post = Post.objects.create(
             thread=locked,
@@ -61,9 +63,11 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
             html=html,
             renderer_version=bbcode.RENDERER_VERSION,
             created_at=now,
+            comment=comment,
         )
         Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
         private_store(post=post, pending=private, now=now)
+        room_store(post=post, pending=room, now=now)
         post.vote_confirmation = None
         if locked.kind == Thread.Kind.GAME:
             from games.services.votes import votes_record_for_post

@@ -216,3 +216,97 @@ def _anonymous_deliver(message, now: datetime) -> None:
     message.save(update_fields=["status", "decided_at", "decided_by"])
     store_events(game=message.game, phase=message.game.current_phase, now=now,
                  events=[Event("anonymous_message", seat_audience(message.recipient_id), {"text": message.text})])
+
+
+# --- Chat rooms (001: three characters name the same room in their posts' comment field) --------
+ROOM_RE = re.compile(r"^\s*(?:комнат[аы]|room)\s*[:\-—–]\s*(?P<names>.+?)\s*$", re.IGNORECASE | re.DOTALL)
+ROOM_SIZE = 3
+
+
+def rooms_enabled(game: Game) -> bool:
+    return bool((game.options or {}).get("rooms", game.ruleset == "cards"))
+
+
+@dataclass
+class PendingRoom:
+    phase: Phase
+    proposer: Seat
+    members: list[int]
+
+
+def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
+    """Read «комната: Вася, Петя» from a post's comment field, or refuse it with the reason. Any
+    other comment is just a comment."""
+    match = ROOM_RE.match(comment or "")
+    if match is None:
+        return None
+    game = permissions.game_of(thread)
+    if game is None or thread.kind != Thread.Kind.GAME or not rooms_enabled(game):
+        raise ActionRefused(_("This game has no chat rooms."), code="rooms_off")
+    phase = game.current_phase
+    if game.status != Game.Status.RUNNING or phase is None or phase.kind != Phase.Kind.DAY or not phase.is_open:
+        raise ActionRefused(_("Rooms are agreed by day."), code="room_not_day")
+    seats = list(game.seats.select_related("user"))
+    proposer = next((s for s in seats if s.user_id == author.pk), None)
+    if proposer is None or proposer.status != "active":
+        raise ActionRefused(_("Only players in play take rooms."), code="room_not_player")
+    from games.services.votes import roster_matcher
+
+    matcher = roster_matcher(tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats))
+    by_name = {s.user.display_name: s for s in seats}
+    members = {proposer.pk}
+    for raw in re.split(r",|\s+и\s+", match.group("names")):
+        name = raw.strip(" .!;")
+        if not name:
+            continue
+        found = matcher.match(name)
+        if not found.ok:
+            raise ActionRefused(_("Room: no player is called «%(name)s».") % {"name": name}, code="room_unknown")
+        seat = by_name[found.name]
+        if seat.status != "active":
+            raise ActionRefused(_("Room: %(name)s is out of the game.") % {"name": found.name}, code="room_dead")
+        members.add(seat.pk)
+    if len(members) != ROOM_SIZE:
+        raise ActionRefused(_("A room is for three: you and two other players."), code="room_size")
+    return PendingRoom(phase=phase, proposer=proposer, members=sorted(members))
+
+
+def room_store(*, post: Post, pending: PendingRoom | None, now: datetime) -> None:
+    from games.models import RoomProposal
+
+    if pending is not None:
+        RoomProposal.objects.create(phase=pending.phase, proposer=pending.proposer, post=post,
+                                    members=pending.members, created_at=now)
+
+
+def rooms_open(*, game: Game, day: Phase, next_phase: Phase | None) -> list[Thread]:
+    """At the day's close: a room opens for every set of three players in play who each, in their
+    last proposal of the day, named exactly that room. It lives through the next phase."""
+    from django.conf import settings
+    from django.utils import translation
+
+    from games.models import RoomProposal
+
+    if not rooms_enabled(game):
+        return []
+    last: dict[int, tuple[int, ...]] = {}
+    for proposal in RoomProposal.objects.filter(phase=day).order_by("created_at", "pk"):
+        last[proposal.proposer_id] = tuple(proposal.members)
+    active = set(game.seats.filter(status="active").values_list("pk", flat=True))
+    rooms = []
+    for members in sorted(set(last.values())):
+        if all(last.get(m) == members and m in active for m in members):
+            with translation.override(settings.LANGUAGE_CODE):
+                names = ", ".join(game.seats.filter(pk__in=members).order_by("number").values_list(
+                    "user__display_name", flat=True))
+                title = str(_("%(game)s: room of %(names)s")) % {"game": game.title, "names": names}
+            room = Thread.objects.create(kind=Thread.Kind.ROOM, game=game, title=title, created_by=game.gm,
+                                         opened_by=day, closes_with=next_phase)
+            room.members.set(members)
+            rooms.append(room)
+    return rooms
+
+
+def rooms_close(*, phase: Phase) -> int:
+    """When the phase a room lives through closes, the room becomes read-only."""
+    return Thread.objects.filter(kind=Thread.Kind.ROOM, closes_with=phase, is_locked=False).update(is_locked=True)

@@ -91,6 +91,9 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
         if not claimed:
             return False
         phase.closed_at = now
+        from games.services.private import rooms_close
+
+        rooms_close(phase=phase)
         game = Game.objects.select_for_update().get(pk=phase.game_id)
         if by is not None:
             gm_log(game=game, user=by, action="close_now", data={"phase": phase.pk}, now=now)
@@ -131,10 +134,14 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
         body = results_bbcode(game, phase, resolution.events)
     post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
+    from games.services.private import rooms_open
+
     if new_state.over:
         game_finish(game=game, winner=new_state.winner or "none", now=now)
     else:
-        phase_open_named(game=game, name=new_state.phase, now=now)
+        next_phase = phase_open_named(game=game, name=new_state.phase, now=now)
+        if phase.kind == "day":
+            rooms_open(game=game, day=phase, next_phase=next_phase)
 
 
 def _jsonable(value):

@@ -159,6 +159,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "vote_count_html": vote_count_html,
         "vote_targets": vote_targets,
         "vote_poll_seconds": settings.MAFIA_VOTE_POLL_SECONDS,
+        "comment_field": game is not None and thread.kind == Thread.Kind.GAME and _rooms_enabled(game),
         "page": page_data,
         "iso": iso,
         "form": form,
@@ -220,7 +221,7 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.htmx:
             return redirect(f"{reverse('account_login')}?{urlencode({'next': thread.get_absolute_url()})}")
     try:
-        post = post_create(thread=thread, author=request.user, body=body)
+        post = post_create(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""))
     except ActionRefused as refused:
         return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
                               status=200 if request.htmx else 400)
@@ -403,3 +404,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/game_list.html", {"games": selectors.games_by_status(user=request.user)})
+
+
+def _rooms_enabled(game) -> bool:
+    from games.services.private import rooms_enabled
+
+    return rooms_enabled(game)
