@@ -58,3 +58,47 @@ def test_private_message_and_team_chat_in_the_browser(live_server, browser, tran
     assert response.status == 404
     for page in (sender, gm_page, mafia, killer):
         page.context.close()
+
+
+def test_a_room_is_agreed_opens_and_closes_in_the_browser(live_server, browser, transactional_db):
+    gm = make_user("Ведущий")
+    game = game_create(title="Комнаты", gm=gm, size=7, options={"rooms": True})
+    players = {name: make_user(name) for name in NAMES}
+    for user in players.values():
+        game_signup(game=game, user=user)
+    game_start(game=game, by=gm, seed=5, roles_in_seat_order=ROLES)
+    game = Game.objects.get(pk=game.pk)
+    thread_url = f"{live_server.url}{game.game_thread.get_absolute_url()}"
+    trio = {"Вася": "комната: Фроло, Негодяй", "Фроло": "комната: Вася, Негодяй", "Негодяй": "комната: Васю и Фроло"}
+    for name, comment in trio.items():
+        page = logged_in_page(browser, live_server.url, players[name])
+        page.goto(thread_url)
+        page.fill("#reply-body", f"Пишет {name}; [b]В тюрьму Кикимору[/b]")
+        page.fill("input[name=comment]", comment)
+        page.click("button[name=post]")
+        page.wait_for_selector(f"text=Пишет {name}")
+        page.context.close()
+
+    gm_page = logged_in_page(browser, live_server.url, gm)
+    gm_page.goto(f"{live_server.url}/games/{game.pk}/gm/")
+    gm_page.click("button[value=close]")
+    gm_page.wait_for_selector("text=День 2")
+    room = Thread.objects.get(game=game, kind="room")
+
+    member = logged_in_page(browser, live_server.url, players["Фроло"])
+    member.goto(f"{live_server.url}/games/{game.pk}/role/")
+    member.click(f"a[href='{room.get_absolute_url()}']")
+    member.fill("#reply-body", "Договоримся здесь")
+    member.click("button[name=post]")
+    member.wait_for_selector("text=Договоримся здесь")
+    outsider = logged_in_page(browser, live_server.url, players["Маленький Джон"])
+    assert outsider.goto(f"{live_server.url}{room.get_absolute_url()}").status == 404
+
+    gm_page.goto(f"{live_server.url}/games/{game.pk}/gm/")
+    gm_page.click("button[value=close]")
+    gm_page.wait_for_selector("text=День 3")
+    member.goto(f"{live_server.url}{room.get_absolute_url()}")
+    assert "Договоримся здесь" in member.inner_text("ol.posts")
+    assert member.locator("#reply-body").count() == 0  # read-only now
+    for page in (gm_page, member, outsider):
+        page.context.close()
