@@ -530,14 +530,22 @@ class PrivateMessage(models.Model):
 class AnonymousMessage(models.Model):
     """A message a player sends through the GM to another player without his name (002)."""
 
+    class Kind(models.TextChoices):
+        ANONYMOUS = "anonymous", _("anonymous message")
+        CARD = "card", _("a card's message, delivered at the end of the phase")
+
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for the GM")
         DELIVERED = "delivered", _("delivered")
         REJECTED = "rejected", _("rejected by the GM")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="anonymous_messages", verbose_name=_("game"))
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.ANONYMOUS)
     sender = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name=_("sender"))
     recipient = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", verbose_name=_("recipient"))
+    # A card's message waits for the close of this phase.
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                              verbose_name=_("phase"))
     text = models.TextField(_("text"))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(_("sent at"))

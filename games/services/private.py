@@ -173,7 +173,8 @@ def anonymous_send(*, game: Game, user, recipient: Seat | None, text: str, now: 
         raise ActionRefused(_("The message is empty."), code="anon_empty")
     if len(text) > 2000:
         raise ActionRefused(_("The message is too long (at most 2000 characters)."), code="anon_long")
-    sent = AnonymousMessage.objects.filter(game=game, sender=sender).exclude(status=AnonymousMessage.Status.REJECTED).count()
+    sent = (AnonymousMessage.objects.filter(game=game, sender=sender, kind=AnonymousMessage.Kind.ANONYMOUS)
+            .exclude(status=AnonymousMessage.Status.REJECTED).count())
     if sent >= rules["limit"]:
         raise ActionRefused(_("You have used all %(n)d anonymous messages of this game.") % {"n": rules["limit"]},
                             code="anon_limit")
@@ -310,3 +311,33 @@ def rooms_open(*, game: Game, day: Phase, next_phase: Phase | None) -> list[Thre
 def rooms_close(*, phase: Phase) -> int:
     """When the phase a room lives through closes, the room becomes read-only."""
     return Thread.objects.filter(kind=Thread.Kind.ROOM, closes_with=phase, is_locked=False).update(is_locked=True)
+
+
+
+# --- Messages cards send (001): delivered by the GM at the end of the phase, without the sender --
+def card_message_schedule(*, game: Game, sender: Seat, recipient: Seat, text: str, now: datetime | None = None):
+    """Queue a card's message for delivery when the current phase closes (the cards rule set calls
+    this when a card says "the GM passes a message")."""
+    from django.utils import timezone
+
+    from games.models import AnonymousMessage
+
+    if recipient.game_id != game.pk or sender.game_id != game.pk:
+        raise ActionRefused(_("Choose a player of this game."), code="card_bad_recipient")
+    if not (text or "").strip():
+        raise ActionRefused(_("The message is empty."), code="card_empty")
+    return AnonymousMessage.objects.create(game=game, kind=AnonymousMessage.Kind.CARD, sender=sender,
+                                           recipient=recipient, phase=game.current_phase, text=text.strip()[:2000],
+                                           created_at=now or timezone.now())
+
+
+def card_messages_deliver(*, phase: Phase, now: datetime) -> int:
+    """Called by the phase close: every card message of the phase reaches its recipient."""
+    from games.models import AnonymousMessage
+
+    pending = list(AnonymousMessage.objects.filter(phase=phase, kind=AnonymousMessage.Kind.CARD,
+                                                   status=AnonymousMessage.Status.PENDING).select_related("game"))
+    for message in pending:
+        message.decided_at = now
+        _anonymous_deliver(message, now)
+    return len(pending)

@@ -91,9 +91,10 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
         if not claimed:
             return False
         phase.closed_at = now
-        from games.services.private import rooms_close
+        from games.services.private import card_messages_deliver, rooms_close
 
         rooms_close(phase=phase)
+        card_messages_deliver(phase=phase, now=now)
         game = Game.objects.select_for_update().get(pk=phase.game_id)
         if by is not None:
             gm_log(game=game, user=by, action="close_now", data={"phase": phase.pk}, now=now)

@@ -218,7 +218,7 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     from games.models import AnonymousMessage
 
     return render(request, "games/gm.html", {
-        "anonymous_pending": AnonymousMessage.objects.filter(game=game, status="pending").select_related(
+        "anonymous_pending": AnonymousMessage.objects.filter(game=game, status="pending", kind="anonymous").select_related(
             "sender__user", "recipient__user"),
         "is_club": game.ruleset == "club",
         "factions": [(f, faction_label(f)) for f in ruleset.factions],
@@ -387,7 +387,7 @@ def _anonymous_context(viewer, game: Game, seat: Seat) -> dict | None:
     if rules is None:
         return None
     mine = permissions.filter_visible_anonymous(viewer, game, AnonymousMessage.objects.select_related("recipient__user"))
-    mine = list(mine.filter(sender=seat).order_by("-created_at"))
+    mine = list(mine.filter(sender=seat, kind=AnonymousMessage.Kind.ANONYMOUS).order_by("-created_at"))
     used = sum(1 for m in mine if m.status != AnonymousMessage.Status.REJECTED)
     recipients = [s for s in game.seats.select_related("user").order_by("number") if s.pk != seat.pk and s.status == "active"]
     return {"rules": rules, "sent": mine, "left": max(rules["limit"] - used, 0), "recipients": recipients,

@@ -94,3 +94,21 @@ def test_club_has_no_anonymous_messages(db):
     from games.services.private import anonymous_rules
 
     assert anonymous_rules(game) is None
+
+
+def test_card_messages_are_delivered_at_the_close_without_the_sender(started):
+    from games.models import GameEvent
+    from games.services.private import card_message_schedule
+    from games.services.resolution import phase_close
+
+    card_message_schedule(game=started, sender=seat_named(started, "Вася"), recipient=seat_named(started, "Фроло"),
+                          text="Карта говорит: берегись")
+    role = reverse("games:role", args=[started.pk])
+    assert "берегись" not in client_for(user_named(started, "Фроло")).get(role).content.decode()
+    phase = started.current_phase
+    phase_close(phase_id=phase.pk, now=phase.deadline_at)
+    page = client_for(user_named(started, "Фроло")).get(role).content.decode()
+    assert "берегись" in page
+    event = GameEvent.objects.get(kind="anonymous_message")
+    assert set(event.data) == {"text"}
+    assert "берегись" not in client_for(user_named(started, "Кикимора")).get(role).content.decode()
