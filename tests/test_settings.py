@@ -93,3 +93,14 @@ def test_text_modules_import_no_django():
         if any(line.strip().startswith(("import django", "from django")) for line in path.read_text(encoding="utf-8").splitlines())
     ]
     assert not offenders, offenders
+
+
+def test_models_and_migrations_agree(db):
+    """A model change without its migration would pass here and fail on a real database."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)
+    assert "No changes detected" in out.getvalue()

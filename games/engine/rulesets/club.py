@@ -14,6 +14,11 @@ from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audien
 from games.engine.orders import PEACE, Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec
+from games.engine.rulesets.common import Report as _Report
+from games.engine.rulesets.common import order_data, seat_name
+from games.engine.rulesets.common import ref as _ref
+from games.engine.rulesets.common import scalar as _scalar
+from games.engine.rulesets.common import seat_id as _seat_id
 from games.engine.state import ACTIVE, GameState, SeatState
 from games.engine.votecount import VOTE, Ballot, tally
 
@@ -142,16 +147,6 @@ def parse_phase(phase: str) -> tuple[str, int]:
     return kind, int(number)
 
 
-def _seat_id(value: Any) -> int | None:
-    # Inputs may have passed through JSON, where keys are strings.
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    return None
-
 
 def _pick(state: GameState, value: Any) -> int | None:
     """A seat named by the GM: its id, or (scenario files, hand-typed input) its display name."""
@@ -174,9 +169,6 @@ def _memory(state: GameState) -> dict[str, Any]:
 def _fouls(memory: Mapping[str, Any], seat_id: int) -> int:
     return int((memory.get("fouls") or {}).get(str(seat_id), 0))
 
-
-def _ref(seat: SeatState) -> dict[str, Any]:
-    return {"seat": seat.id, "name": seat.name}
 
 
 def _with_role(seat: SeatState) -> dict[str, Any]:
@@ -259,39 +251,13 @@ def end_of_game(
 # -- the GM's order reports ---------------------------------------------------------------------------
 
 
-@dataclass
-class _Report:
-    """What became of one order, for the GM's summary."""
-
-    order: Order
-    result: str = "done"  # "done" | "failed" | "rejected" | "carried"
-    reason: str | None = None
-    effect: dict[str, Any] = field(default_factory=dict)
-
-    def fail(self, reason: str) -> None:
-        self.result, self.reason = "failed", reason
-
 
 def _order_data(state: GameState, report: _Report) -> dict[str, Any]:
     order = report.order
-
-    def name(seat_id: Any) -> str | None:
-        return state.seat(seat_id).name if isinstance(seat_id, int) and state.has_seat(seat_id) else None
-
-    actor = state.seat(order.actor) if state.has_seat(order.actor) else None
-    data: dict[str, Any] = {
-        "actor": order.actor,
-        "actor_name": actor.name if actor else None,
-        "role": actor.role if actor else None,
-        "action": order.action,
-        "target": order.target,
-        "target_name": name(order.target),
-        "result": report.result,
-        "reason": report.reason,
-    }
+    data = order_data(state, report)
     if order.detail:
         freeze = _seat_id(order.detail.get(FREEZE))
-        data["freeze"], data["freeze_name"] = freeze, name(freeze)
+        data["freeze"], data["freeze_name"] = freeze, seat_name(state, freeze)
     data.update(report.effect)
     return data
 
@@ -1115,9 +1081,6 @@ class ClubRuleset:
                 return "refusal"
         return None
 
-
-def _scalar(value: Any) -> Any:
-    return value if isinstance(value, (str, int, float, bool)) or value is None else repr(value)
 
 
 # -- the rating ------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from types import MappingProxyType
 from typing import Any
@@ -13,6 +13,11 @@ from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audien
 from games.engine.orders import PEACE, Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec
+from games.engine.rulesets.common import Report as _Report
+from games.engine.rulesets.common import order_data, seat_name
+from games.engine.rulesets.common import ref as _ref
+from games.engine.rulesets.common import scalar as _scalar
+from games.engine.rulesets.common import seat_id as _seat_id
 from games.engine.state import ACTIVE, GameState, SeatState
 from games.engine.votecount import VOTE, Ballot, tally
 
@@ -124,28 +129,6 @@ def winner_of(seats: Iterable[SeatState]) -> str | None:
     return next(iter(factions)) if factions else "none"
 
 
-def _seat_id(value: Any) -> int | None:
-    # Inputs may have passed through JSON, where keys are strings.
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    return None
-
-
-@dataclass
-class _Report:
-    """What became of one order, for the GM's summary."""
-
-    order: Order
-    result: str = "done"  # "done" | "failed" | "rejected"
-    reason: str | None = None
-    effect: dict[str, Any] = field(default_factory=dict)
-
-    def fail(self, reason: str) -> None:
-        self.result, self.reason = "failed", reason
 
 
 @dataclass(frozen=True)
@@ -595,12 +578,6 @@ def _tie_break_pick(state: GameState, value: Any) -> int | None:
     return None
 
 
-def _scalar(value: Any) -> Any:
-    return value if isinstance(value, (str, int, float, bool)) or value is None else repr(value)
-
-
-def _ref(seat: SeatState) -> dict[str, Any]:
-    return {"seat": seat.id, "name": seat.name}
 
 
 def _public_ref(seat: SeatState, reveal: bool) -> dict[str, Any]:
@@ -609,24 +586,10 @@ def _public_ref(seat: SeatState, reveal: bool) -> dict[str, Any]:
 
 def _order_data(state: GameState, report: _Report) -> dict[str, Any]:
     order = report.order
-
-    def name(seat_id: int | None) -> str | None:
-        return state.seat(seat_id).name if seat_id is not None and state.has_seat(seat_id) else None
-
-    actor = state.seat(order.actor) if state.has_seat(order.actor) else None
-    data: dict[str, Any] = {
-        "actor": order.actor,
-        "actor_name": actor.name if actor else None,
-        "role": actor.role if actor else None,
-        "action": order.action,
-        "target": order.target,
-        "target_name": name(order.target),
-        "result": report.result,
-        "reason": report.reason,
-    }
+    data = order_data(state, report)
     if order.source is not None:
         data["source"] = order.source
-        data["source_name"] = name(order.source)
+        data["source_name"] = seat_name(state, order.source)
     data.update(report.effect)
     return data
 
