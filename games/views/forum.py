@@ -397,6 +397,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "private_threads": permissions.filter_visible_threads(viewer, game.private_threads.all()).order_by("kind", "pk"),
         "winner_label": faction_label(game.winner) if game.winner else "",
         "co_gms": list(game.co_gms.order_by("display_name")),
+        # What players wrote when signing up is for the GMs only; it is not even handed to the
+        # template for anyone else.
+        "applications": [(s.user.display_name, s.application) for s in seats if s.application]
+        if permissions.is_game_master(viewer, game) else [],
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
     })
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.engine.club_play import play, mismatches
+from tests.engine.scenario_play import play, mismatches
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "club").glob("*.yaml"))
 

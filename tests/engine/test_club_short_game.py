@@ -10,7 +10,7 @@ import yaml
 
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
-from tests.engine.club_play import SITE_ONLY_KEYS, play, same
+from tests.engine.scenario_play import SITE_ONLY_KEYS, play, same
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIO = REPO.parent / "shared" / "scenarios" / "club" / "short-game.yaml"

@@ -16,6 +16,7 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec
 from games.engine.rulesets.common import Report as _Report
 from games.engine.rulesets.common import order_data, seat_name
+from games.engine.rulesets.common import pick_seat as _pick
 from games.engine.rulesets.common import ref as _ref
 from games.engine.rulesets.common import scalar as _scalar
 from games.engine.rulesets.common import seat_id as _seat_id
@@ -147,17 +148,6 @@ def parse_phase(phase: str) -> tuple[str, int]:
     return kind, int(number)
 
 
-
-def _pick(state: GameState, value: Any) -> int | None:
-    """A seat named by the GM: its id, or (scenario files, hand-typed input) its display name."""
-    seat_id = _seat_id(value)
-    if seat_id is not None and state.has_seat(seat_id):
-        return seat_id
-    if isinstance(value, str):
-        seat = state.by_name(value.strip())
-        if seat is not None:
-            return seat.id
-    return None
 
 
 def _memory(state: GameState) -> dict[str, Any]:
@@ -831,22 +821,12 @@ class ClubRuleset:
     def _take(self, ctx: _Close, executed: int | None) -> None:
         """«убитый днём дон после вскрытия карты имеет право забрать с собой в могилу (убить)
         любого игрока» — «Если у дона мафии есть хотя бы три фола, то он лишается права»."""
-        state, memory = ctx.state, ctx.memory
-        seat_order = {s.id: i for i, s in enumerate(state.seats)}
+        memory = ctx.memory
         pending = memory.get("pending_take") if ctx.kind == REVOTE else None
         memory["pending_take"] = None
         take_report: _Report | None = None
-        for key, order in sorted(ctx.inputs.orders.items(),
-                                 key=lambda kv: seat_order.get(kv[1].actor, len(seat_order))):
-            report = _Report(order)
-            ctx.reports.append(report)
-            reason = "actor_mismatch" if _seat_id(key) != order.actor else self.check_order(state, order)
-            if reason is not None:
-                report.result, report.reason = "rejected", reason
-            elif order.actor in ctx.removed:
-                report.fail(FAIL_ACTOR_REMOVED)
-            else:
-                take_report = report
+        for report in self._screen(ctx, check_target=False):
+            take_report = report
         if take_report is not None:
             order = take_report.order
             don, target = order.actor, order.target
@@ -883,14 +863,11 @@ class ClubRuleset:
 
     # -- the night --------------------------------------------------------------------------------
 
-    def _close_night(self, ctx: _Close) -> None:
-        """«Ночью первой просыпаются вместе дон мафии и мафия ... Затем просыпается путана ...
-        Следующим просыпается доктор ... Потом просыпается комиссар ... Последним просыпается
-        маньяк.» Each acts on the night as it began; a freeze on a later waker stops him, the
-        doctor's heal undoes a freeze or a death, and the deaths are announced in the morning."""
-        state, memory, number = ctx.state, ctx.memory, ctx.number
+    def _screen(self, ctx: _Close, *, check_target: bool):
+        """The phase's orders in seating order, each with its report; yields the reports of the
+        orders that may act (rejected ones and those of removed players are reported and skipped)."""
+        state = ctx.state
         seat_order = {s.id: i for i, s in enumerate(state.seats)}
-        live: list[_Report] = []
         for key, order in sorted(ctx.inputs.orders.items(),
                                  key=lambda kv: seat_order.get(kv[1].actor, len(seat_order))):
             report = _Report(order)
@@ -900,10 +877,19 @@ class ClubRuleset:
                 report.result, report.reason = "rejected", reason
             elif order.actor in ctx.removed:
                 report.fail(FAIL_ACTOR_REMOVED)
-            elif order.target in ctx.removed:
+            elif check_target and order.target in ctx.removed:
                 report.fail(FAIL_TARGET_REMOVED)
             else:
-                live.append(report)
+                yield report
+
+    def _close_night(self, ctx: _Close) -> None:
+        """«Ночью первой просыпаются вместе дон мафии и мафия ... Затем просыпается путана ...
+        Следующим просыпается доктор ... Потом просыпается комиссар ... Последним просыпается
+        маньяк.» Each acts on the night as it began; a freeze on a later waker stops him, the
+        doctor's heal undoes a freeze or a death, and the deaths are announced in the morning."""
+        state, memory, number = ctx.state, ctx.memory, ctx.number
+        seat_order = {s.id: i for i, s in enumerate(state.seats)}
+        live: list[_Report] = list(self._screen(ctx, check_target=True))
 
         def acts(action: str) -> list[tuple[_Report, int]]:
             found = [(r, r.order.target) for r in live if r.order.action == action]

@@ -42,6 +42,18 @@ class Report:
         self.result, self.reason = "failed", reason
 
 
+def pick_seat(state: GameState, value: Any) -> int | None:
+    """A seat named by the GM: its id, or (scenario files, hand-typed input) its display name."""
+    found = seat_id(value)
+    if found is not None and state.has_seat(found):
+        return found
+    if isinstance(value, str):
+        seat = state.by_name(value.strip())
+        if seat is not None:
+            return seat.id
+    return None
+
+
 def seat_name(state: GameState, value: Any) -> str | None:
     return state.seat(value).name if isinstance(value, int) and state.has_seat(value) else None
 

@@ -15,6 +15,7 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec
 from games.engine.rulesets.common import Report as _Report
 from games.engine.rulesets.common import order_data, seat_name
+from games.engine.rulesets.common import pick_seat as _tie_break_pick
 from games.engine.rulesets.common import ref as _ref
 from games.engine.rulesets.common import scalar as _scalar
 from games.engine.rulesets.common import seat_id as _seat_id
@@ -563,19 +564,6 @@ class ForumRuleset:
                 report.effect["learned_role"] = state.seat(order.target).role
         return checks, protected, shots, reports
 
-
-def _tie_break_pick(state: GameState, value: Any) -> int | None:
-    """The GM's pick as a seat id: a seat id, or (for scenario files and hand-typed input) a name."""
-    if value is None:
-        return None
-    seat_id = _seat_id(value)
-    if seat_id is not None and state.has_seat(seat_id):
-        return seat_id
-    if isinstance(value, str):
-        seat = state.by_name(value.strip())
-        if seat is not None:
-            return seat.id
-    return None
 
 
 
