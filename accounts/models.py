@@ -23,6 +23,17 @@ class User(AbstractUser):
     banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
     ban_reason = models.CharField(_("ban reason"), max_length=300, blank=True)
     language = models.CharField(_("language"), max_length=8, default=settings.LANGUAGE_CODE, choices=settings.LANGUAGES)
+    # Notification kinds (games.models.Notification.Kind values) the user switched off, per channel.
+    notify_site_off = models.JSONField(_("notifications switched off on the site"), default=list, blank=True)
+    notify_email_off = models.JSONField(_("notifications switched off in e-mail digests"), default=list, blank=True)
+
+    class Digest(models.TextChoices):
+        NEVER = "never", _("never")
+        HOURLY = "hourly", _("hourly")
+        DAILY = "daily", _("daily")
+
+    email_digest = models.CharField(_("e-mail digest"), max_length=8, choices=Digest.choices, default=Digest.DAILY)
+    last_digest_at = models.DateTimeField(_("last digest sent at"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("user")

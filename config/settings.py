@@ -103,7 +103,7 @@ else:
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
             # A file, not :memory:, so that a Celery worker started by a test sees the test data.
-            "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
+            "TEST": {"NAME": os.environ.get("MAFIA_TEST_DB_NAME") or str(VAR_DIR / "test-db.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

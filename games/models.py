@@ -147,6 +147,9 @@ class Seat(models.Model):
     # Other names the player answers to in this game ("Слипик" for SleepWalker); votes, orders
     # and [private] tags naming an alias reach the player. Set by the GM.
     aliases = models.JSONField(_("aliases"), default=list, blank=True)
+    # The player asked to be replaced (the GMs are told; cleared when someone takes the seat).
+    replacement_requested_at = models.DateTimeField(_("replacement requested at"), null=True, blank=True)
+    replacement_reason = models.CharField(_("why a replacement is wanted"), max_length=300, blank=True)
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
@@ -174,6 +177,9 @@ class Post(models.Model):
     comment = models.CharField(_("comment"), max_length=300, blank=True)
     # Sanitised at write time; re-rendered when the renderer's version moves on.
     html = models.TextField(_("rendered HTML"))
+    # The public plain text of the post (tags stripped, [private] texts left out: the HTML shows
+    # only their placeholders), kept with the HTML for full-text search (games.search).
+    search_text = models.TextField(_("searchable text"), blank=True, editable=False)
     renderer_version = models.PositiveIntegerField(_("renderer version"))
     created_at = models.DateTimeField(_("created at"), db_index=True)
     edited_at = models.DateTimeField(_("last edited at"), null=True, blank=True)
@@ -573,3 +579,40 @@ class RoomProposal(models.Model):
         verbose_name = _("room proposal")
         verbose_name_plural = _("room proposals")
         ordering = ["phase", "created_at", "pk"]
+
+
+class Notification(models.Model):
+    """Something a user should know about: the bell's list and the e-mail digests
+    (games.services.notifications). Text is written in the user's language when created."""
+
+    class Kind(models.TextChoices):
+        PHASE_OPENED = "phase_opened", _("a phase opened in my game")
+        PHASE_CLOSED = "phase_closed", _("a phase closed in my game")
+        VOTE_ON_ME = "vote_on_me", _("somebody voted for me")
+        ORDER_DUE = "order_due", _("my vote or order is due soon")
+        PRIVATE_MESSAGE = "private_message", _("a private message for me")
+        REPLACEMENT = "replacement", _("replacement requests and replacements")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications",
+                             verbose_name=_("user"))
+    kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                             verbose_name=_("game"))
+    text = models.CharField(_("text"), max_length=500)
+    url = models.CharField(_("link"), max_length=300, blank=True)
+    # One notification per key and user ("order_due:<phase>:<seat>"); empty = no de-duplication.
+    key = models.CharField(_("de-duplication key"), max_length=100, blank=True)
+    created_at = models.DateTimeField(_("created at"))
+    read_at = models.DateTimeField(_("read at"), null=True, blank=True)
+    emailed_at = models.DateTimeField(_("e-mailed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "read_at", "-created_at"], name="games_notif_user_idx")]
+        constraints = [models.UniqueConstraint(fields=["user", "key"], condition=~models.Q(key=""),
+                                               name="games_notif_once")]
+
+    def __str__(self) -> str:
+        return self.text

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from games.views import forum, moderation, play, votes
+from games import feeds
+from games.views import archive, dashboard, forum, moderation, notifications, play, search, stats, votes
 
 app_name = "games"
 
@@ -24,6 +25,15 @@ urlpatterns = [
     path("moderation/reports/", moderation.reports_queue, name="reports"),
     path("moderation/reports/<int:report_pk>/", moderation.report_action, name="report_action"),
     path("me/absences/", moderation.absences, name="absences"),
+    path("me/", dashboard.dashboard, name="dashboard"),
+    path("me/notifications/", notifications.notification_list, name="notifications"),
+    path("me/notifications/read/", notifications.notifications_read_all, name="notifications_read"),
+    path("me/notifications/bell/", notifications.bell, name="notifications_bell"),
+    path("me/notifications/<int:pk>/", notifications.notification_open, name="notification_open"),
+    path("search/", search.search, name="search"),
+    path("leaderboards/", stats.leaderboard, name="leaderboards"),
+    path("leaderboards/<str:ruleset>/", stats.leaderboard, name="leaderboard"),
+    path("threads/<int:pk>/feed.atom", feeds.thread_feed, name="thread_feed"),
     path("games/", forum.game_list, name="games"),
     path("games/new/", play.game_new, name="game_new"),
     path("games/<int:pk>/", forum.game_detail, name="game"),
@@ -32,6 +42,10 @@ urlpatterns = [
     path("games/<int:pk>/co-gm/", play.co_gm_view, name="co_gm"),
     path("games/<int:pk>/role/", play.role_page, name="role"),
     path("games/<int:pk>/role/order/", play.order_view, name="order"),
+    path("games/<int:pk>/role/replacement/", notifications.replacement_request, name="replacement_request"),
+    path("games/<int:pk>/archive/", archive.archive, name="archive"),
+    path("games/<int:pk>/replay/", archive.replay, name="replay"),
+    path("games/<int:pk>/export.json", archive.export_json, name="export"),
     path("games/<int:pk>/anonymous/", play.anonymous_view, name="anonymous"),
     path("games/<int:pk>/gm/", play.gm_dashboard, name="gm_dashboard"),
     path("games/<int:pk>/commitment/", play.commitment_check, name="commitment"),

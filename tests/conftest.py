@@ -122,3 +122,50 @@ def require_service(name: str, available: bool, why: str) -> None:
     if IN_CI:
         pytest.fail(f"{name} is required in CI: {why}")
     pytest.skip(f"{name} not configured: {why}")
+
+
+ARCHIVE_SCENARIO = os.path.join(os.path.dirname(__file__), "scenarios", "forum", "whole_game_for_the_archive.yaml")
+
+
+class PlayedGame:
+    """A game played through the real services from a scenario file (see finished_game)."""
+
+    def __init__(self, game, users: dict, gm):
+        self.game, self.users, self.gm = game, users, gm
+
+    def seat(self, name: str):
+        return self.game.seats.get(user=self.users[name])
+
+
+def play_kept(path: str) -> PlayedGame:
+    """Play a scenario with `keep` (inside the test's transaction) and return the game."""
+    from games import scenarios
+
+    report = scenarios.play(path, keep=True)
+    game = Game.objects.get(pk=int(report.game_url.rstrip("/").rsplit("/", 1)[1]))
+    users = {name: User.objects.get(username=username) for name, username in report.users.items() if name != "gm"}
+    return PlayedGame(game, users, User.objects.get(username=report.users["gm"]))
+
+
+@pytest.fixture
+def finished_game(db) -> PlayedGame:
+    """A forum game played to the town's win (tests/scenarios/forum/whole_game_for_the_archive.yaml):
+    [private] messages Вася→Маша and Глаша→Паша, a room Вася+Петя+Маша, checks, three days of
+    votes. The mafia's team chat and Вася's letter to the GM get a post each, written while the
+    game ran (the scenario format has no posts in private threads)."""
+    from datetime import timedelta
+
+    from games.models import Post
+
+    played = play_kept(ARCHIVE_SCENARIO)
+    game = played.game
+    for thread, author, body in (
+        (game.private_threads.get(kind=Thread.Kind.FACTION), played.users["Глаша"], "Ночью стреляем в Васю, тайно."),
+        (game.private_threads.get(kind=Thread.Kind.GM_CHAT, seat__user=played.users["Вася"]), played.users["Вася"],
+         "Ведущий, я проверяю Машу."),
+    ):
+        number = thread.post_count + 1
+        Post.objects.create(thread=thread, number=number, author=author, body=body, html=f"<p>{body}</p>",
+                            search_text=body, renderer_version=1, created_at=game.started_at + timedelta(minutes=5))
+        Thread.objects.filter(pk=thread.pk).update(post_count=number)
+    return played

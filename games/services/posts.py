@@ -61,6 +61,7 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
             author=author,
             body=body,
             html=html,
+            search_text=bbcode.searchable_text(body),
             renderer_version=bbcode.RENDERER_VERSION,
             created_at=now,
             comment=comment,
@@ -96,10 +97,11 @@ def post_edit(*, post: Post, editor, body: str, now: datetime | None = None) -> 
         PostRevision.objects.create(post=locked, body=locked.body, replaced_at=now, replaced_by=editor)
         locked.body = body
         locked.html = bbcode.render(body)
+        locked.search_text = bbcode.searchable_text(body)
         locked.renderer_version = bbcode.RENDERER_VERSION
         locked.edited_at = now
         locked.edit_count = F("edit_count") + 1
-        locked.save(update_fields=["body", "html", "renderer_version", "edited_at", "edit_count"])
+        locked.save(update_fields=["body", "html", "search_text", "renderer_version", "edited_at", "edit_count"])
     locked.refresh_from_db(fields=["edit_count"])
     return locked
 
@@ -123,7 +125,8 @@ def posts_refresh_html(*, posts: Iterable[Post]) -> int:
     stale = [p for p in posts if p.renderer_version != bbcode.RENDERER_VERSION]
     for post in stale:
         post.html = bbcode.render(post.body)
+        post.search_text = bbcode.searchable_text(post.body)
         post.renderer_version = bbcode.RENDERER_VERSION
     if stale:
-        Post.objects.bulk_update(stale, ["html", "renderer_version"])
+        Post.objects.bulk_update(stale, ["html", "search_text", "renderer_version"])
     return len(stale)

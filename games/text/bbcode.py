@@ -386,6 +386,12 @@ def plain_text(node: Text | Element, *, skip: frozenset[str] = frozenset()) -> s
     return "".join(parts)
 
 
+def searchable_text(source: str) -> str:
+    """The public words of a post for full-text search: tags dropped, [private] texts left out
+    (only their recipients may read them), whitespace collapsed."""
+    return " ".join(plain_text(parse(source), skip=frozenset({"private"})).split())
+
+
 def iter_elements(node: Element, tag: str, *, skip: frozenset[str] = frozenset()) -> Iterator[Element]:
     """Descendants of `node` with the given tag, depth-first in document order.
 

@@ -1,0 +1,7 @@
+"""Stub: to be written (issue 7)."""
+
+from django.http import Http404
+
+
+def leaderboard(request, *args, **kwargs):
+    raise Http404
