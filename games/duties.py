@@ -1,0 +1,59 @@
+"""What a player still owes in his running games: a vote in an open day, an order in an open phase
+where his role may act. Read by the personal desk (what is due, with the time left) and by the
+"due soon" notifications; the same rules as the prods (games.services.moderation.prods_send)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from games.models import Game, Order, Phase, Seat
+
+
+@dataclass(frozen=True)
+class Duty:
+    game: Game
+    seat: Seat
+    phase: Phase
+    kind: str  # "vote" or "order"
+
+    @property
+    def deadline_at(self) -> datetime | None:
+        return self.phase.deadline_at
+
+    def time_left(self, now: datetime) -> timedelta | None:
+        return None if self.deadline_at is None else max(self.deadline_at - now, timedelta(0))
+
+
+def duties_of(user, *, now: datetime | None = None) -> list[Duty]:
+    """The votes and orders this user owes now, soonest deadline first (no deadline last)."""
+    from games.engine.rulesets import get_ruleset
+    from games.engine.state import GameState
+    from games.services.resolution import standing_votes
+    from games.services.votes import VOTING_KINDS, voters_and_targets
+
+    if not user.is_authenticated:
+        return []
+    now = now or timezone.now()
+    seats = (Seat.objects.filter(user=user, status="active", game__status=Game.Status.RUNNING)
+             .select_related("game", "game__current_phase", "game__game_thread"))
+    duties: list[Duty] = []
+    for seat in seats:
+        game, phase = seat.game, seat.game.current_phase
+        if phase is None or not phase.is_open or phase.voided_at is not None:
+            continue
+        if phase.deadline_at is not None and phase.deadline_at <= now:
+            continue  # past the deadline: nothing can be done any more
+        if phase.kind in VOTING_KINDS:
+            voters, _targets = voters_and_targets(phase, list(game.seats.all()))
+            if seat.pk in voters and standing_votes(phase).get(seat.pk) is None:
+                duties.append(Duty(game, seat, phase, "vote"))
+        if game.state:
+            ruleset = get_ruleset(game.ruleset)
+            if ruleset.allowed_actions(GameState.from_json(game.state), seat.pk) and not Order.objects.filter(
+                    phase=phase, actor=seat, valid=True).exists():
+                duties.append(Duty(game, seat, phase, "order"))
+    far = now + timedelta(days=3650)
+    return sorted(duties, key=lambda d: (d.deadline_at or far, d.game.pk, d.kind))
