@@ -47,3 +47,50 @@ class ProfileForm(forms.ModelForm):
         avatar = self.cleaned_data.get("avatar")
         validate_avatar(avatar)
         return avatar
+
+
+def _notification_kinds():
+    from games.models import Notification
+
+    return Notification.Kind.choices
+
+
+class NotificationPreferencesForm(forms.Form):
+    """The settings page's grid of notification kinds × channels (site, e-mail digest), and how
+    often the digest comes. Checked = wanted; the user stores what is switched off. The grid is
+    posted with the hidden MARKER field, so a form posted without it leaves the choices alone."""
+
+    MARKER = "notify_grid"
+
+    notify_site = forms.MultipleChoiceField(label=_("On the site"), choices=_notification_kinds, required=False,
+                                            widget=forms.CheckboxSelectMultiple)
+    notify_email = forms.MultipleChoiceField(label=_("In the e-mail digest"), choices=_notification_kinds,
+                                             required=False, widget=forms.CheckboxSelectMultiple)
+    email_digest = forms.ChoiceField(label=_("E-mail digest"), choices=User.Digest.choices)
+
+    def __init__(self, data=None, *, user):
+        self.user = user
+        kinds = [value for value, _label in _notification_kinds()]
+        super().__init__(data, initial={
+            "notify_site": [k for k in kinds if k not in (user.notify_site_off or [])],
+            "notify_email": [k for k in kinds if k not in (user.notify_email_off or [])],
+            "email_digest": user.email_digest,
+        })
+
+    def rows(self) -> list[tuple[str, str, bool, bool]]:
+        """(kind, label, on the site, by e-mail) as the grid shows them (the posted values after
+        a refused post)."""
+        if self.is_bound:
+            site, email = set(self.data.getlist("notify_site")), set(self.data.getlist("notify_email"))
+        else:
+            site, email = set(self.initial["notify_site"]), set(self.initial["notify_email"])
+        return [(value, label, value in site, value in email) for value, label in _notification_kinds()]
+
+    def save(self):
+        kinds = [value for value, _label in _notification_kinds()]
+        site, email = set(self.cleaned_data["notify_site"]), set(self.cleaned_data["notify_email"])
+        self.user.notify_site_off = [k for k in kinds if k not in site]
+        self.user.notify_email_off = [k for k in kinds if k not in email]
+        self.user.email_digest = self.cleaned_data["email_digest"]
+        self.user.save(update_fields=["notify_site_off", "notify_email_off", "email_digest"])
+        return self.user

@@ -9,7 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import ProfileForm
+from accounts.forms import NotificationPreferencesForm, ProfileForm
 from accounts.models import User
 
 
@@ -17,28 +17,38 @@ from accounts.models import User
 @require_http_methods(["GET", "POST"])
 def profile_edit(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, request.FILES or None, instance=request.user)
+    grid_posted = request.method == "POST" and NotificationPreferencesForm.MARKER in request.POST
+    prefs = NotificationPreferencesForm(request.POST if grid_posted else None, user=request.user)
     if request.method == "POST":
-        if form.is_valid():
+        if form.is_valid() and (not grid_posted or prefs.is_valid()):
             user = form.save()
+            if grid_posted:
+                prefs.save()
             messages.success(request, _("Profile saved."))
             response = redirect("accounts:profile_edit")
             translation.activate(user.language)
             response.set_cookie("django_language", user.language, max_age=365 * 24 * 3600, samesite="Lax")
             return response
-        return render(request, "accounts/profile_edit.html", {"form": form}, status=400)
-    return render(request, "accounts/profile_edit.html", {"form": form})
+        return render(request, "accounts/profile_edit.html", {"form": form, "prefs": prefs}, status=400)
+    return render(request, "accounts/profile_edit.html", {"form": form, "prefs": prefs})
 
 
 def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
     person = get_object_or_404(User, pk=pk, is_active=True)
-    from games import permissions
+    from django.core.paginator import Paginator
+
+    from games import permissions, stats
     from games.models import Thread
 
     visible = permissions.filter_visible_threads(request.user, Thread.objects.all())
     recent_posts = (
         person.posts.filter(is_deleted=False, thread__in=visible).select_related("thread").order_by("-created_at")[:10]
     )
-    return render(request, "accounts/profile_detail.html", {"person": person, "recent_posts": recent_posts})
+    # Finished games only (unsealed for everybody); running games by title alone, whoever asks.
+    profile = stats.player_profile(person)
+    games_page = Paginator(profile.games, stats.PAGE_SIZE).get_page(request.GET.get("games"))
+    return render(request, "accounts/profile_detail.html", {
+        "person": person, "recent_posts": recent_posts, "profile": profile, "games_page": games_page})
 
 
 @require_POST

@@ -79,6 +79,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.notifications",
             ],
         },
     },
@@ -139,6 +140,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "prod-inactive-players": {"task": "games.tasks.send_prods", "schedule": 3600.0},
+    "notification-digests": {"task": "games.tasks.send_digests", "schedule": 900.0},
+    "notify-due-soon": {"task": "games.tasks.notify_due_soon", "schedule": 900.0},
 }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
@@ -212,6 +215,8 @@ MAFIA_POSTS_PER_PAGE = int(os.environ.get("MAFIA_POSTS_PER_PAGE", "25"))
 MAFIA_POST_MAX_LENGTH = int(os.environ.get("MAFIA_POST_MAX_LENGTH", "50000"))
 MAFIA_POST_EDIT_WINDOW_SECONDS = int(os.environ.get("MAFIA_POST_EDIT_WINDOW_SECONDS", "600"))
 MAFIA_VOTE_POLL_SECONDS = int(os.environ.get("MAFIA_VOTE_POLL_SECONDS", "20"))
+# The site's public address, for links in e-mails (digests, prods) sent outside a request.
+MAFIA_SITE_URL = os.environ.get("MAFIA_SITE_URL", "http://127.0.0.1:8000")
 MAFIA_AVATAR_MAX_BYTES = 512 * 1024
 MAFIA_SIGNUP_OPEN = env_bool("MAFIA_SIGNUP_OPEN", True)
 

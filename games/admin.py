@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import (Absence, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Order, Phase, Post, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
+from games.models import (Absence, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Notification, Order, Phase, Post, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
                           Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
@@ -177,3 +177,11 @@ class AnonymousMessageAdmin(admin.ModelAdmin):
 class RoomProposalAdmin(_AppendOnlyAdmin):
     list_display = ("phase", "proposer", "members", "created_at")
     raw_id_fields = ("phase", "proposer", "post")
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("user", "kind", "game", "created_at", "read_at", "emailed_at")
+    list_filter = ("kind",)
+    search_fields = ("text",)
+    raw_id_fields = ("user", "game")

@@ -147,6 +147,9 @@ class Seat(models.Model):
     # Other names the player answers to in this game ("Слипик" for SleepWalker); votes, orders
     # and [private] tags naming an alias reach the player. Set by the GM.
     aliases = models.JSONField(_("aliases"), default=list, blank=True)
+    # The player's display name when the roles were dealt: the role commitment names it, so a
+    # later replacement or rename does not break the hash revealed at the end.
+    dealt_name = models.CharField(_("name at the deal"), max_length=40, blank=True, editable=False)
     # The player asked to be replaced (the GMs are told; cleared when someone takes the seat).
     replacement_requested_at = models.DateTimeField(_("replacement requested at"), null=True, blank=True)
     replacement_reason = models.CharField(_("why a replacement is wanted"), max_length=300, blank=True)

@@ -171,6 +171,15 @@ def seat_of(user, game: Game):
     return game.__dict__[key]
 
 
+def remember_viewer(user, game: Game, *, seat, co_gm_ids) -> None:
+    """Fill the per-instance caches that seat_of and is_game_master read, from rows a page over
+    many games fetched in bulk (the desk), so that asking about each game costs no query. `seat`
+    is the user's seat in the game or None; `co_gm_ids` all of the game's co-GMs' user ids."""
+    if user.is_authenticated:
+        game.__dict__[f"_seat_of_{user.pk}"] = seat
+    game.__dict__["_co_gm_ids"] = set(co_gm_ids)
+
+
 # --- Secrets of a game: roles, orders, private events ------------------------------------------
 def event_audiences(user, game: Game) -> set[str] | None:
     """The audiences whose events this viewer may read; None means all of them (the game's GMs,
@@ -236,6 +245,32 @@ def filter_visible_anonymous(user, game: Game, messages: QuerySet) -> QuerySet:
         return messages
     seat = seat_of(user, game)
     return messages.filter(sender=seat) if seat is not None else messages.none()
+
+
+def filter_unsealed_games(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Games whose roles, factions, statuses, votes' meaning and outcome anybody may read, whoever
+    asks: the finished ones (archives are unsealed). Public statistics (games.stats: profiles,
+    leaderboards) count only these, so a running game reveals nothing through them."""
+    return games.filter(status=Game.Status.FINISHED)
+
+
+def filter_visible_gm_actions(user, game: Game, actions: QuerySet) -> QuerySet:
+    """The GM's log (GMAction): the game's GMs while it runs; everyone after the game."""
+    actions = actions.filter(game=game)
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return actions
+    return actions.none()
+
+
+def check_see_archive(user, game: Game) -> None:
+    """A game's archive, replay and JSON export (games.views.archive): everybody's once the game
+    is finished (everything is unsealed); while it runs only its GMs see them, as a preview of
+    what will be unsealed; before the deal there is nothing to archive. Otherwise 404."""
+    if game.status == Game.Status.FINISHED:
+        return
+    if game.status == Game.Status.RUNNING and is_game_master(user, game):
+        return
+    raise Http404
 
 
 def check_see_role_page(user, game: Game) -> None:

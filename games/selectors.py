@@ -93,11 +93,100 @@ def section_threads(*, user, kind: str) -> QuerySet[Thread]:
 
 
 def games_by_status(*, user) -> dict[str, list[Game]]:
+    """The main page's short list of games, grouped by status (the full list is game_listing)."""
     games = Game.objects.select_related("gm", "game_thread").order_by("-created_at")
     grouped: dict[str, list[Game]] = {value: [] for value in Game.Status.values}
     for game in games[:200]:
         grouped[game.status].append(game)
     return grouped
+
+
+@dataclass(frozen=True)
+class GameListFilters:
+    """The game list's filters, read from a query string; anything unknown falls back to the
+    default instead of failing (a hand-edited URL shows the default list, never a 500)."""
+
+    STATUS_ALL = "all"
+    STATUSES = (Game.Status.SIGNUPS.value, Game.Status.RUNNING.value, Game.Status.FINISHED.value, STATUS_ALL)
+    SORTS = ("new", "old", "title", "players", "active")
+    MAX_TITLE_QUERY = 200
+
+    status: str = STATUS_ALL
+    ruleset: str = ""  # "" = every rule set
+    sort: str = "new"
+    q: str = ""
+
+    @classmethod
+    def from_query(cls, params) -> GameListFilters:
+        status = params.get("status") or cls.STATUS_ALL
+        ruleset = params.get("ruleset") or ""
+        sort = params.get("sort") or "new"
+        q = " ".join((params.get("q") or "").split())[: cls.MAX_TITLE_QUERY]
+        return cls(
+            status=status if status in cls.STATUSES else cls.STATUS_ALL,
+            ruleset=ruleset if ruleset in Game.Ruleset.values else "",
+            sort=sort if sort in cls.SORTS else "new",
+            q=q,
+        )
+
+    def as_params(self, **changes) -> list[tuple[str, str]]:
+        """The non-default filters as query parameters, with `changes` applied (for links)."""
+        values = {"status": self.status, "ruleset": self.ruleset, "sort": self.sort, "q": self.q, **changes}
+        defaults = {"status": self.STATUS_ALL, "ruleset": "", "sort": "new", "q": ""}
+        return [(key, str(value)) for key, value in values.items() if value and value != defaults.get(key)]
+
+
+def _filtered_games(filters: GameListFilters) -> QuerySet[Game]:
+    from games.search import match_all_words
+
+    games = Game.objects.all()
+    if filters.ruleset:
+        games = games.filter(ruleset=filters.ruleset)
+    if filters.q:
+        games = match_all_words(games, "title", filters.q)
+    return games
+
+
+def game_listing(filters: GameListFilters) -> QuerySet[Game]:
+    """The games of the list page in the chosen order, each with `players` (seats taken) and
+    `active_at` (the last post in its game or discussion thread, else its creation): one query
+    per page whatever the number of games (the counts are subqueries, the GM, threads and
+    current phase are joined)."""
+    from django.db.models import Count, IntegerField, OuterRef, Subquery
+    from django.db.models.functions import Coalesce, Greatest
+
+    from games.models import Seat
+    from games.search import Folded
+
+    games = _filtered_games(filters)
+    if filters.status != GameListFilters.STATUS_ALL:
+        games = games.filter(status=filters.status)
+    seats = Seat.objects.filter(game=OuterRef("pk")).order_by().values("game").annotate(n=Count("pk")).values("n")
+    games = games.select_related("gm", "game_thread", "discussion_thread", "current_phase").annotate(
+        players=Coalesce(Subquery(seats, output_field=IntegerField()), 0),
+        active_at=Greatest(Coalesce("game_thread__last_post_at", "created_at"),
+                           Coalesce("discussion_thread__last_post_at", "created_at")),
+    )
+    order = {
+        "new": ("-created_at", "-pk"),
+        "old": ("created_at", "pk"),
+        "title": (Folded("title").asc(), "pk"),
+        "players": ("-players", "-created_at", "-pk"),
+        "active": ("-active_at", "-pk"),
+    }[filters.sort]
+    return games.order_by(*order)
+
+
+def game_status_counts(filters: GameListFilters) -> dict[str, int]:
+    """How many games each status tab holds under the other filters (rule set, title), and
+    "all": one grouped query."""
+    from django.db.models import Count
+
+    counts = {value: 0 for value in GameListFilters.STATUSES}
+    for status, n in _filtered_games(filters).order_by().values_list("status").annotate(n=Count("pk")):
+        counts[status] = n
+    counts[GameListFilters.STATUS_ALL] = sum(n for key, n in counts.items() if key != GameListFilters.STATUS_ALL)
+    return counts
 
 
 def post_authors(*, thread: Thread) -> QuerySet:

@@ -28,3 +28,19 @@ def send_prods() -> int:
     from games.services.moderation import prods_send
 
     return prods_send()
+
+
+@shared_task(name="games.tasks.send_digests")
+def send_digests() -> int:
+    """Every 15 minutes: e-mail the hourly and daily notification digests that are due."""
+    from games.services.notifications import digests_send
+
+    return digests_send()
+
+
+@shared_task(name="games.tasks.notify_due_soon")
+def notify_due_soon() -> int:
+    """Every 15 minutes: tell players whose vote or order is due within three hours."""
+    from games.services.notifications import notify_due_soon as notify
+
+    return notify()

@@ -14,6 +14,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name="seat",
+            name="dealt_name",
+            field=models.CharField(blank=True, editable=False, max_length=40, verbose_name="name at the deal"),
+        ),
+        migrations.AddField(
             model_name='post',
             name='search_text',
             field=models.TextField(blank=True, editable=False, verbose_name='searchable text'),

@@ -75,7 +75,8 @@ def game_withdraw(*, game: Game, user) -> None:
 
 def commitment_payload(game: Game, seats: list[Seat]) -> str:
     """The text whose SHA-256 is published at the start and which is revealed at the end."""
-    roles = [[seat.number, seat.user.display_name, seat.role] for seat in sorted(seats, key=lambda s: s.number)]
+    roles = [[seat.number, seat.dealt_name or seat.user.display_name, seat.role]
+             for seat in sorted(seats, key=lambda s: s.number)]
     return f"{game.commitment_salt}:" + json.dumps(roles, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -115,7 +116,8 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
             seat_state = state.seat(seat.pk)
             seat.role, seat.faction, seat.status = role, seat_state.faction, seat_state.status
             seat.is_alive = seat_state.status == "active"
-        Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive"])
+            seat.dealt_name = seat.user.display_name
+        Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive", "dealt_name"])
         game.commitment_salt = secrets.token_hex(16)
         game.commitment = hashlib.sha256(commitment_payload(game, seats).encode("utf-8")).hexdigest()
         game.state = state.to_json()

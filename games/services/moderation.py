@@ -17,7 +17,7 @@ from games.engine.state import GameState
 from games.models import (Absence, Game, GameBan, GameEvent, Order, Phase, Post, Prod, Replacement, Report, Seat,
                           VoteRecord)
 from games.permissions import is_game_master, is_moderator
-from games.services import ActionRefused
+from games.services import ActionRefused, notifications
 from games.services.lifecycle import gm_log
 
 
@@ -54,6 +54,7 @@ def seat_replace(*, game: Game, seat: Seat, new_user, by, reason: str = "", now:
             aliases.append(old_user.display_name)
         seat.user, seat.aliases = new_user, aliases
         seat.save(update_fields=["user", "aliases"])
+        notifications.replacement_done(game=game, seat=seat, old_user=old_user, new_user=new_user, now=now)
         if game.state:
             state = GameState.from_json(game.state)
             if state.has_seat(seat.pk):

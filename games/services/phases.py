@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Phase
-from games.services import ActionRefused
+from games.services import ActionRefused, notifications
 
 
 def phase_current(*, game: Game) -> Phase | None:
@@ -39,6 +39,7 @@ def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: 
         Game.objects.filter(pk=game.pk).update(current_phase=phase)
         game.current_phase = phase
         _queue_close(phase)
+        notifications.notify_phase_opened(phase=phase, now=now)
     return phase
 
 
@@ -60,6 +61,7 @@ def phase_open_named(*, game: Game, name: str, now: datetime, deadline_at: datet
     Game.objects.filter(pk=game.pk).update(current_phase=phase)
     game.current_phase = phase
     _queue_close(phase)
+    notifications.notify_phase_opened(phase=phase, now=now)
     return phase
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import permissions
 from games.models import Game, Phase, Post, PrivateMessage, Seat, Thread
-from games.services import ActionRefused
+from games.services import ActionRefused, notifications
 from games.text import bbcode
 
 # Who may be written to, per rule set; a game may override it with options["private_messages"].
@@ -106,6 +106,7 @@ def private_store(*, post: Post, pending: list[PendingPrivate], now: datetime) -
                        created_at=now)
         for p in pending
     ])
+    notifications.notify_private_messages(post=post, pending=pending, now=now)
 
 
 def private_display(*, user, thread: Thread, posts: list[Post]) -> None:
@@ -217,6 +218,7 @@ def _anonymous_deliver(message, now: datetime) -> None:
     message.save(update_fields=["status", "decided_at", "decided_by"])
     store_events(game=message.game, phase=message.game.current_phase, now=now,
                  events=[Event("anonymous_message", seat_audience(message.recipient_id), {"text": message.text})])
+    notifications.notify_anonymous_delivered(message=message, now=now)
 
 
 # --- Chat rooms (001: three characters name the same room in their posts' comment field) --------

@@ -16,6 +16,7 @@ from games.engine.orders import PhaseInputs
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
 from games.models import Game, Order, Phase, Seat
+from games.services import notifications
 from games.services.votes import effective_ballots
 
 
@@ -91,6 +92,7 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
         if not claimed:
             return False
         phase.closed_at = now
+        notifications.notify_phase_closed(phase=phase, now=now)
         from games.services.private import card_messages_deliver, rooms_close
 
         rooms_close(phase=phase)

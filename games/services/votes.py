@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import votecount
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.permissions import is_game_master, roster_rows
-from games.services import ActionRefused
+from games.services import ActionRefused, notifications
 from games.text.names import RosterMatcher, inflect_name
 from games.text.votes import VoteProfile, VoteReading, might_vote, parse_votes, profile_named
 
@@ -217,6 +217,7 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
         final_row.is_final = True
     VoteRecord.objects.bulk_create(rows)
     transaction.on_commit(lambda: _bump_version(phase.pk))
+    notifications.notify_vote_on_me(post=post, game=game, row=final_row, roster=rows_, now=now)
     if final_row is None:
         return VoteConfirmation(counted=False, reason=rows[-1].reason)
     if game.end_day_on_majority and vote_count(phase=phase).majority_reached is not None:

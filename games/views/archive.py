@@ -1,15 +1,44 @@
-"""Stub: to be written (issue 7)."""
+"""A game's archive, its replay and its JSON export (docs/archive.md, docs/export.md): public
+once the game is over, a sealed preview for its GMs while it runs, 404 otherwise
+(permissions.check_see_archive)."""
 
-from django.http import Http404
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from games import permissions
+from games.archive import game_archive, game_replay
+from games.models import Game
+from games.services.export import game_export
 
 
-def archive(request, *args, **kwargs):
-    raise Http404
+def _game(request: HttpRequest, pk: int) -> Game:
+    game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread", "current_phase"), pk=pk)
+    permissions.check_see_archive(request.user, game)
+    return game
 
 
-def replay(request, *args, **kwargs):
-    raise Http404
+@require_GET
+def archive(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(request, pk)
+    return render(request, "games/archive.html", {"game": game, "archive": game_archive(request.user, game)})
 
 
-def export_json(request, *args, **kwargs):
-    raise Http404
+@require_GET
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(request, pk)
+    return render(request, "games/replay.html", {"game": game, "replay": game_replay(request.user, game)})
+
+
+@require_GET
+def export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game(request, pk)
+    data = game_export(game, user=request.user)
+    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

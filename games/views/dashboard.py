@@ -1,7 +1,14 @@
-"""Stub: to be written (issue 7)."""
+"""The personal desk: what I owe, where I am voted, my games, unread threads, my V/LA."""
 
-from django.http import Http404
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.desk import desk_for
 
 
-def dashboard(request, *args, **kwargs):
-    raise Http404
+@login_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/dashboard.html", {"desk": desk_for(request.user)})

@@ -407,7 +407,37 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/game_list.html", {"games": selectors.games_by_status(user=request.user)})
+    """Every game, filtered by status (tabs), rule set and title, sorted, 25 to a page. A GET
+    form that works without JavaScript; htmx swaps only the list region when it has it."""
+    from django.core.paginator import Paginator
+
+    from games.eventtext import faction_label
+
+    filters = selectors.GameListFilters.from_query(request.GET)
+    page = Paginator(selectors.game_listing(filters), 25).get_page(request.GET.get("page"))
+    for game in page.object_list:
+        game.winner_label = faction_label(game.winner) if game.winner else ""
+
+    def url(**changes) -> str:
+        params = filters.as_params(**changes)
+        return f"{request.path}?{urlencode(params)}" if params else request.path
+
+    counts = selectors.game_status_counts(filters)
+    tabs = [(value, label, counts[value], url(status=value, page=""))
+            for value, label in [*Game.Status.choices, (selectors.GameListFilters.STATUS_ALL, _("All"))]]
+    template = "games/game_list.html"
+    if request.htmx and request.htmx.target == "game-list-region":
+        template += "#game-list-region"
+    return render(request, template, {
+        "filters": filters,
+        "page_obj": page,
+        "tabs": tabs,
+        "ruleset_choices": Game.Ruleset.choices,
+        "sort_choices": [("new", _("newest first")), ("old", _("oldest first")), ("title", _("by title")),
+                         ("players", _("most players")), ("active", _("recently active"))],
+        "prev_url": url(page=page.previous_page_number()) if page.has_previous() else None,
+        "next_url": url(page=page.next_page_number()) if page.has_next() else None,
+    })
 
 
 def _rooms_enabled(game) -> bool:

@@ -344,3 +344,20 @@ def test_application_is_recorded_at_signup(db):
     assert game.seats.get(user=player).application == "Класс: Почтальон"
     assert "Класс: Почтальон" in client_for(gm).get(game.get_absolute_url()).content.decode()
     assert "Класс: Почтальон" not in client_for(player).get(game.get_absolute_url()).content.decode()
+
+
+def test_commitment_survives_a_rename_and_a_replacement(started):
+    """The commitment names the players as dealt: a player renaming himself or a replacement
+    later must not make the revealed list disagree with the published hash."""
+    from games.services.moderation import seat_replace
+    from tests.conftest import make_user
+
+    seats = list(started.seats.select_related("user"))
+    renamed = seats[0].user
+    renamed.display_name = "Совсем другое имя"
+    renamed.save()
+    seat_replace(game=started, seat=seats[1], new_user=make_user("Сменщик"), by=started.gm, reason="уехал")
+    seats = list(started.seats.select_related("user"))
+    payload = commitment_payload(started, seats)
+    assert hashlib.sha256(payload.encode()).hexdigest() == started.commitment
+    assert "Совсем другое имя" not in payload and "Сменщик" not in payload

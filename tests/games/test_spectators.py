@@ -115,7 +115,7 @@ SECRETS = {
     C_ELSEWHERE: {"elsewhere"},
     R_RECRUITER: {"Вася", "gm"},
     R_REANIMATOR: {"gm"},
-    R_MAFIOSO: {"Кикимора", "gm"},
+    R_MAFIOSO: {"Кикимора", "gm", "elsewhere"},  # "elsewhere" is a mafioso in his own game (his desk says so)
     R_KILLER: {"Кикимора", "gm"},
     R_THIEF: {"gm"},
 }

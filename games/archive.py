@@ -1,0 +1,443 @@
+"""The archive of a game: everything about it gathered for the archive and replay pages
+(games.views.archive). Reads only.
+
+Every secret is read through games.permissions (filter_visible_* and can_see_role_of), which
+unseal everything once the game is over; the views let only the GMs see a running game's archive
+(permissions.check_see_archive), so what a GM previews is exactly what everyone reads later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Max, Min
+from django.utils import formats, timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import charts, permissions
+from games.eventtext import event_text, faction_label, role_label
+from games.models import (
+    AnonymousMessage,
+    Game,
+    GameEvent,
+    GMAction,
+    Order,
+    Phase,
+    Post,
+    PrivateMessage,
+    Replacement,
+    Seat,
+    Thread,
+)
+from games.services.orders import action_label, order_reason_text
+from games.services.votes import VOTING_KINDS, CountView, vote_count, vote_weights_for, voters_and_targets
+
+# Events that take a seat out of play; their phase is when it left.
+EXIT_KINDS = ("jailed", "killed", "executed", "removed", "taken", "modkilled")
+
+STATUS_LABELS = {
+    "active": gettext_lazy("in play at the end"),
+    "jailed": gettext_lazy("jailed"),
+    "killed": gettext_lazy("killed"),
+    "executed": gettext_lazy("voted out"),
+    "removed": gettext_lazy("removed from the game"),
+}
+
+GM_ACTION_LABELS = {
+    "start": gettext_lazy("dealt the roles and started the game"),
+    "close_now": gettext_lazy("closed the phase before its deadline"),
+    "deadline": gettext_lazy("moved the deadline"),
+    "tie_break": gettext_lazy("decided a tie"),
+    "foul": gettext_lazy("gave a foul"),
+    "forfeit": gettext_lazy("declared a forfeit"),
+    "manual_event": gettext_lazy("recorded an event"),
+    "order_override": gettext_lazy("overrode an order"),
+    "replace": gettext_lazy("replaced a player"),
+    "modkill": gettext_lazy("removed a player from the game"),
+    "rollback": gettext_lazy("rolled back a resolution"),
+    "ban": gettext_lazy("banned a user from the game"),
+    "co_gm_add": gettext_lazy("added a co-GM"),
+    "co_gm_remove": gettext_lazy("removed a co-GM"),
+    "anonymous_approve": gettext_lazy("delivered an anonymous message"),
+    "anonymous_reject": gettext_lazy("rejected an anonymous message"),
+}
+
+GM_DATA_LABELS = {
+    "seat": gettext_lazy("player"),
+    "target": gettext_lazy("target"),
+    "source": gettext_lazy("stolen from"),
+    "phase": gettext_lazy("phase"),
+    "user": gettext_lazy("user"),
+    "old": gettext_lazy("replaced player"),
+    "new": gettext_lazy("replacement"),
+    "faction": gettext_lazy("team"),
+    "audience": gettext_lazy("seen by"),
+    "action": gettext_lazy("action"),
+    "from": gettext_lazy("old deadline"),
+    "to": gettext_lazy("new deadline"),
+    "reason": gettext_lazy("reason"),
+    "text": gettext_lazy("text"),
+    "players": gettext_lazy("number of players"),
+    "accepted": gettext_lazy("accepted"),
+    "message": gettext_lazy("anonymous message"),
+}
+
+
+# --- Small readable labels ---------------------------------------------------------------------
+def phase_label(phase: Phase | None) -> str:
+    if phase is None:
+        return ""
+    return f"{phase.get_kind_display()} {phase.number}"
+
+
+def audience_label(audience: str, seats_by_id: dict[int, Seat]) -> str:
+    """An event's audience in words: everyone, the GMs, a team, one seat."""
+    if audience == "public":
+        return _("everyone")
+    if audience == "gm":
+        return _("GM only")
+    kind, _sep, rest = audience.partition(":")
+    if kind == "faction":
+        return _("team: %(team)s") % {"team": faction_label(rest)}
+    if kind == "seat":
+        try:
+            seat = seats_by_id.get(int(rest))
+        except ValueError:
+            seat = None
+        if seat is not None:
+            return _("seat %(number)s: %(name)s") % {"number": seat.number, "name": seat.user.display_name}
+    return audience
+
+
+def _when(raw) -> str:
+    try:
+        moment = datetime.fromisoformat(str(raw))
+    except ValueError:
+        return str(raw)
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return formats.date_format(moment, "j E Y, H:i")
+
+
+# --- Rows --------------------------------------------------------------------------------------
+@dataclass
+class SeatRow:
+    seat: Seat
+    role_name: str
+    faction_name: str
+    fate: str
+    out: bool
+    replacements: list[Replacement] = field(default_factory=list)
+
+
+@dataclass
+class EventRow:
+    event: GameEvent
+    text: str
+    audience: str
+    secret: bool
+    retracted: bool
+
+
+@dataclass
+class GMLogRow:
+    action: GMAction
+    label: str
+    details: list[tuple[str, str]]
+
+
+@dataclass
+class PhaseBlock:
+    phase: Phase
+    label: str
+    voided: bool
+    count: CountView | None = None
+    orders: list[Order] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
+    chart: SafeString | None = None
+
+    @property
+    def public_events(self) -> list[EventRow]:
+        return [row for row in self.events if not row.secret]
+
+    @property
+    def secret_events(self) -> list[EventRow]:
+        return [row for row in self.events if row.secret]
+
+
+@dataclass
+class Archive:
+    game: Game
+    sealed: bool  # a running game's preview for its GMs
+    winner_label: str
+    seats: list[SeatRow]
+    phases: list[PhaseBlock]
+    voided: list[PhaseBlock]
+    loose_events: list[EventRow]  # events tied to no phase (the deal, the roles)
+    private_messages: list[PrivateMessage] = field(default_factory=list)
+    anonymous: list[AnonymousMessage] = field(default_factory=list)
+    rooms: list[Thread] = field(default_factory=list)
+    threads: list[Thread] = field(default_factory=list)
+    gm_log: list[GMLogRow] = field(default_factory=list)
+    commitment: dict | None = None
+
+
+# --- Gathering ---------------------------------------------------------------------------------
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user").order_by("number"))
+
+
+def _event_rows(user, game: Game, seats_by_id: dict[int, Seat]) -> list[EventRow]:
+    events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase"))
+    return [
+        EventRow(event=e, text=e.text or event_text(game.ruleset, e.kind, e.data),
+                 audience=audience_label(e.audience, seats_by_id), secret=e.audience != "public",
+                 retracted=bool((e.data or {}).get("retracted")))
+        for e in events.order_by("created_at", "pk")
+    ]
+
+
+def _fates(seats: list[Seat], events: list[EventRow]) -> dict[int, tuple[str, bool]]:
+    """Seat id -> (its fate in words, whether it was out at the end), from the seat's status and
+    the phase of the last event (not rolled back) that took it out."""
+    left_in: dict[int, Phase | None] = {}
+    for row in events:
+        seat_id = (row.event.data or {}).get("seat")
+        if row.event.kind in EXIT_KINDS and not row.retracted and isinstance(seat_id, int):
+            left_in[seat_id] = row.event.phase
+    fates = {}
+    for seat in seats:
+        if seat.status == "active":
+            fates[seat.pk] = (str(STATUS_LABELS["active"]), False)
+            continue
+        status = str(STATUS_LABELS.get(seat.status, seat.status))
+        phase = left_in.get(seat.pk)
+        fates[seat.pk] = (_("%(status)s in %(phase)s") % {"status": status, "phase": phase_label(phase).lower()}
+                          if phase is not None else status, True)
+    return fates
+
+
+def _seat_rows(user, game: Game, seats: list[Seat], events: list[EventRow]) -> list[SeatRow]:
+    replacements = defaultdict(list)
+    for r in Replacement.objects.filter(seat__game=game).select_related("old_user", "new_user", "created_by"):
+        replacements[r.seat_id].append(r)
+    fates = _fates(seats, events)
+    rows = []
+    for seat in seats:
+        visible = permissions.can_see_role_of(user, game, seat)
+        fate, out = fates[seat.pk]
+        rows.append(SeatRow(seat=seat, role_name=role_label(game.ruleset, seat.role) if visible else "",
+                            faction_name=faction_label(seat.faction) if visible and seat.faction else "",
+                            fate=fate, out=out, replacements=replacements[seat.pk]))
+    return rows
+
+
+def _orders(user, game: Game) -> list[Order]:
+    orders = permissions.filter_visible_orders(
+        user, game, Order.objects.select_related("actor__user", "target__user", "source_seat__user", "recorded_by"))
+    rows = list(orders.order_by("recorded_at", "pk"))
+    for order in rows:
+        order.reason_text = order_reason_text(order.reason) if order.reason else ""
+        order.action_text = action_label(order.action) if order.action else ""
+    return rows
+
+
+def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[int, Phase]) -> list[GMLogRow]:
+    from accounts.models import User
+
+    actions = list(permissions.filter_visible_gm_actions(user, game, GMAction.objects.select_related("user"))
+                   .order_by("created_at", "pk"))
+    user_ids = {v for a in actions for k, v in (a.data or {}).items() if k in ("user", "old", "new") and isinstance(v, int)}
+    users = {u.pk: u.display_name for u in User.objects.filter(pk__in=user_ids)} if user_ids else {}
+
+    def seat_name(value) -> str:
+        seat = seats_by_id.get(value) if isinstance(value, int) else None
+        return f"#{seat.number} {seat.user.display_name}" if seat else "—"
+
+    rows = []
+    for action in actions:
+        details = []
+        for key, value in (action.data or {}).items():
+            if key in ("seat", "target", "source"):
+                shown = seat_name(value)
+            elif key == "phase":
+                shown = phase_label(phases_by_id.get(value)) or str(value)
+            elif key in ("user", "old", "new"):
+                shown = users.get(value, "—")
+            elif key in ("faction", "winner"):
+                shown = faction_label(str(value))
+            elif key == "audience":
+                shown = audience_label(str(value), seats_by_id)
+            elif key == "action":
+                shown = action_label(str(value))
+            elif key in ("from", "to"):
+                shown = _when(value) if value else "—"
+            elif key == "accepted":
+                shown = _("yes") if value else _("no")
+            elif key == "reason" and action.action == "order_override":
+                shown = order_reason_text(str(value)) if value else "—"
+            elif key == "message":
+                shown = f"#{value}"
+            elif value in (None, ""):
+                shown = "—"
+            else:
+                shown = str(value)
+            details.append((str(GM_DATA_LABELS.get(key, key)), shown))
+        rows.append(GMLogRow(action=action, label=str(GM_ACTION_LABELS.get(action.action, action.action)), details=details))
+    return rows
+
+
+def _as_dealt(seats: list[Seat]) -> list[Seat]:
+    """The seats with the players they were dealt to: a replacement changes a seat's player, but
+    the commitment hashed the names at the deal. Seats keep that name (Seat.dealt_name); for
+    games dealt before it was kept, the first replaced player of each seat stands in."""
+    first_player = {}
+    for r in Replacement.objects.filter(seat__in=seats).select_related("old_user").order_by("created_at", "pk"):
+        first_player.setdefault(r.seat_id, r.old_user)
+    dealt = []
+    for seat in seats:
+        if seat.pk in first_player and not seat.dealt_name:
+            copy = Seat(pk=seat.pk, game_id=seat.game_id, number=seat.number, role=seat.role, faction=seat.faction)
+            copy.user = first_player[seat.pk]
+            seat = copy
+        dealt.append(seat)
+    return dealt
+
+
+def commitment_check(game: Game, seats: list[Seat]) -> dict | None:
+    """The role commitment checked as on the commitment page (games.views.play.commitment_check):
+    the revealed list and salt (games.services.lifecycle.commitment_payload) hashed here; the
+    page hashes the same text again in the browser. Sealed (no salt shown) while the game runs."""
+    from games.services.lifecycle import commitment_payload
+
+    if not game.commitment:
+        return None
+    if game.status != Game.Status.FINISHED:
+        return {"sealed": True, "commitment": game.commitment}
+    payload = commitment_payload(game, _as_dealt(seats))
+    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    return {"sealed": False, "commitment": game.commitment, "payload": payload, "digest": digest,
+            "matches": digest == game.commitment}
+
+
+def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool, with_counts: bool) -> tuple[list, list, list]:
+    phases = list(game.phases.order_by("opened_at", "pk"))
+    blocks = {p.pk: PhaseBlock(phase=p, label=phase_label(p), voided=p.voided_at is not None) for p in phases}
+    loose = []
+    for row in events:
+        block = blocks.get(row.event.phase_id)
+        (block.events if block else loose).append(row)
+    if with_orders:
+        for order in _orders(user, game):
+            blocks[order.phase_id].orders.append(order)
+    if with_counts:
+        for phase in phases:
+            if phase.kind in VOTING_KINDS:
+                phase.game = game
+                blocks[phase.pk].count = vote_count(phase=phase)
+    ordered = [blocks[p.pk] for p in phases]
+    return [b for b in ordered if not b.voided], [b for b in ordered if b.voided], loose
+
+
+def game_archive(user, game: Game) -> Archive:
+    """Everything the archive page shows. The caller has checked permissions.check_see_archive."""
+    seats = _seats(game)
+    seats_by_id = {s.pk: s for s in seats}
+    events = _event_rows(user, game, seats_by_id)
+    live, voided, loose = _phase_blocks(user, game, events, with_orders=True, with_counts=True)
+    phases_by_id = {b.phase.pk: b.phase for b in live + voided}
+    private = permissions.filter_visible_private_messages(
+        user, game, PrivateMessage.objects.select_related("sender__user", "recipient__user", "post", "phase"))
+    anonymous = permissions.filter_visible_anonymous(
+        user, game, AnonymousMessage.objects.select_related("sender__user", "recipient__user", "phase", "decided_by"))
+    threads = list(permissions.filter_visible_threads(user, game.private_threads.all())
+                   .select_related("seat__user", "opened_by", "closes_with").prefetch_related("members__user")
+                   .order_by("kind", "pk"))
+    kind_order = {Thread.Kind.FACTION: 0, Thread.Kind.GM_CHAT: 1, Thread.Kind.LOUNGE: 2}
+    return Archive(
+        game=game,
+        sealed=game.status != Game.Status.FINISHED,
+        winner_label=faction_label(game.winner) if game.winner else "",
+        seats=_seat_rows(user, game, seats, events),
+        phases=live, voided=voided, loose_events=loose,
+        private_messages=list(private.order_by("post__number", "index")),
+        anonymous=list(anonymous.order_by("created_at", "pk")),
+        rooms=[t for t in threads if t.kind == Thread.Kind.ROOM],
+        threads=sorted((t for t in threads if t.kind != Thread.Kind.ROOM), key=lambda t: (kind_order.get(t.kind, 9), t.pk)),
+        gm_log=_gm_log(user, game, seats_by_id, phases_by_id),
+        commitment=commitment_check(game, seats),
+    )
+
+
+# --- The replay --------------------------------------------------------------------------------
+def _post_range(game: Game, phase: Phase) -> tuple[int | None, int | None]:
+    posts = Post.objects.filter(thread_id=game.game_thread_id, created_at__gte=phase.opened_at)
+    if phase.closed_at is not None:
+        posts = posts.filter(created_at__lt=phase.closed_at)
+    span = posts.aggregate(first=Min("number"), last=Max("number"))
+    return span["first"], span["last"]
+
+
+def day_chart(game: Game, phase: Phase, count: CountView, seats: list[Seat]) -> SafeString:
+    """The SVG of a day's wagons over its posts, from the very ballots and rules of its count."""
+    voters, targets = voters_and_targets(phase, seats)
+    history = charts.wagon_history(count.ballots, voters=voters, targets=targets,
+                                   weights=vote_weights_for(game, seats))
+    labels = {s.pk: s.user.display_name for s in seats}
+    labels[charts.PEACE_KEY] = _("Peace")
+    series = charts.chart_series(history, labels, others_label=_("others"))
+    # x runs over the day's posts, and over every post holding one of its ballots (the ballots
+    # come in post order).
+    first, last = _post_range(game, phase)
+    ballot_posts = [count.ballots[0].order, count.ballots[-1].order] if count.ballots else []
+    start = min([n for n in (first, *ballot_posts) if n is not None], default=0)
+    end = max([n for n in (last, *ballot_posts) if n is not None], default=start)
+    label = phase_label(phase).lower()
+    if series:
+        desc = _("Votes on each player through %(phase)s, post by post. At the end: %(count)s. Majority: %(majority)s.") % {
+            "phase": label, "majority": count.majority,
+            "count": ", ".join(f"{line.label} — {line.final}" for line in series)}
+    else:
+        desc = _("Nobody voted in %(phase)s.") % {"phase": label}
+    texts = charts.ChartTexts(
+        title=_("Wagons through %(phase)s") % {"phase": label}, desc=desc, x_label=_("post number in the game thread"),
+        y_label=_("votes"), majority=_("majority"), empty=_("no votes"))
+    return mark_safe(charts.vote_chart_svg(series, start=start, end=end, texts=texts,  # noqa: S308 (escaped by charts)
+                                           chart_id=f"chart-{phase.pk}", majority=count.majority))
+
+
+@dataclass
+class Replay:
+    game: Game
+    sealed: bool
+    winner_label: str
+    phases: list[PhaseBlock]
+    voided: list[PhaseBlock]
+    loose_events: list[EventRow]
+
+    @property
+    def loose_public(self) -> list[EventRow]:
+        return [row for row in self.loose_events if not row.secret]
+
+    @property
+    def loose_secret(self) -> list[EventRow]:
+        return [row for row in self.loose_events if row.secret]
+
+
+def game_replay(user, game: Game) -> Replay:
+    """The replay page: each phase in order with its events (public, then secret) and, for each
+    day, the chart of its wagons. The caller has checked permissions.check_see_archive."""
+    seats = _seats(game)
+    events = _event_rows(user, game, {s.pk: s for s in seats})
+    live, voided, loose = _phase_blocks(user, game, events, with_orders=False, with_counts=True)
+    for block in live + voided:
+        if block.count is not None:
+            block.chart = day_chart(game, block.phase, block.count, seats)
+    return Replay(game=game, sealed=game.status != Game.Status.FINISHED,
+                  winner_label=faction_label(game.winner) if game.winner else "",
+                  phases=live, voided=voided, loose_events=loose)

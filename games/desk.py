@@ -1,0 +1,291 @@
+"""The personal desk ("my desk", /me/): one read model of everything a user has to do or to read
+across his games. Every secret goes through games.permissions; docs/desk.md describes each
+section, where it comes from and what it costs in queries."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from django.core.cache import cache
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+
+from games import permissions
+from games.duties import Duty, duties_of
+from games.eventtext import role_label
+from games.models import AnonymousMessage, Absence, Game, Phase, Post, Seat, Thread, ThreadReadMark
+
+UNREAD_LIMIT = 30
+FINISHED_LIMIT = 10
+# The desk's copy of a live count lives until the vote ledger moves on (count_version) or, at
+# the latest, this long (a roster change within a day does not bump the version).
+COUNT_CACHE_SECONDS = 300
+
+
+# --- Rows ---------------------------------------------------------------------------------------
+@dataclass
+class DutyRow:
+    duty: Duty
+    label: str  # "vote" / "order", translated
+    url: str
+    time_left: timedelta | None
+    time_left_text: str
+
+    @property
+    def game(self) -> Game:
+        return self.duty.game
+
+    @property
+    def phase(self) -> Phase:
+        return self.duty.phase
+
+
+@dataclass
+class VotedRow:
+    """A running game whose day (or re-vote) is open, seen from the user as a target."""
+
+    game: Game
+    phase: Phase
+    weight: int  # votes on me (each weighs one unless the rule set says otherwise)
+    voters: list[tuple[str, int]]  # (display name, post number) of who votes for me
+    majority: int
+    to_majority: int  # votes short of the majority on me
+
+
+@dataclass
+class PlayingRow:
+    game: Game
+    seat: Seat
+    phase: Phase | None
+    in_play: bool
+    role_name: str  # empty unless games.permissions lets the user see it
+
+
+@dataclass
+class FinishedRow:
+    game: Game
+    seat: Seat
+    won: bool
+    role_name: str
+
+
+@dataclass
+class HostedRow:
+    game: Game
+    phase: Phase | None
+    players: int
+    anonymous_pending: int
+    replacement_requests: int
+
+    @property
+    def pending(self) -> int:
+        return self.anonymous_pending + self.replacement_requests
+
+
+@dataclass
+class UnreadRow:
+    thread: Thread
+    game: Game | None
+    unread: int
+
+
+@dataclass
+class Desk:
+    now: datetime
+    today: date  # in the viewer's time zone
+    duties: list[DutyRow] = field(default_factory=list)
+    voted: list[VotedRow] = field(default_factory=list)
+    playing: list[PlayingRow] = field(default_factory=list)
+    signups: list[PlayingRow] = field(default_factory=list)
+    finished: list[FinishedRow] = field(default_factory=list)
+    hosting: list[HostedRow] = field(default_factory=list)
+    unread: list[UnreadRow] = field(default_factory=list)
+    absences: list[Absence] = field(default_factory=list)
+
+
+# --- Sections -----------------------------------------------------------------------------------
+def _duty_rows(user, now: datetime) -> list[DutyRow]:
+    rows = []
+    for duty in duties_of(user, now=now):
+        if duty.kind == "vote":
+            label = _("vote")
+            url = reverse("games:thread", args=[duty.game.game_thread_id]) + "?page=last"
+        else:
+            label = _("order")
+            url = reverse("games:role", args=[duty.game.pk])
+        left = duty.time_left(now)
+        rows.append(DutyRow(duty=duty, label=label, url=url, time_left=left,
+                            time_left_text=timeuntil(duty.deadline_at, now, depth=2) if left is not None else ""))
+    return rows
+
+
+def count_summary(game: Game, phase: Phase) -> dict:
+    """The public live count of a voting phase in a small cacheable form: the majority and, per
+    target seat id, the weight, the votes short of a majority and the voters (name, post
+    number). Cached per ledger version, so a desk costs no query per game while nobody votes."""
+    from games.services.votes import count_version, vote_count
+
+    key = f"desk:count:{phase.pk}:{count_version(phase.pk)}"
+    data = cache.get(key)
+    if data is None:
+        phase.game = game  # the game is at hand: vote_count need not fetch it again
+        count = vote_count(phase=phase)
+        data = {
+            "majority": count.majority,
+            "wagons": {
+                wagon.target.pk: {"weight": wagon.weight, "to_majority": wagon.to_majority,
+                                  "voters": [(seat.user.display_name, number) for seat, number in wagon.voters]}
+                for wagon in count.wagons if wagon.target is not None
+            },
+        }
+        cache.set(key, data, timeout=COUNT_CACHE_SECONDS)
+    return data
+
+
+def _voted_row(seat: Seat) -> VotedRow | None:
+    from games.services.votes import VOTING_KINDS
+
+    game, phase = seat.game, seat.game.current_phase
+    if (game.status != Game.Status.RUNNING or seat.status != "active" or phase is None or not phase.is_open
+            or phase.voided_at is not None or phase.kind not in VOTING_KINDS):
+        return None
+    summary = count_summary(game, phase)
+    wagon = summary["wagons"].get(seat.pk)
+    if wagon is None:
+        return VotedRow(game=game, phase=phase, weight=0, voters=[], majority=summary["majority"],
+                        to_majority=summary["majority"])
+    return VotedRow(game=game, phase=phase, weight=wagon["weight"], voters=[tuple(v) for v in wagon["voters"]],
+                    majority=summary["majority"], to_majority=wagon["to_majority"])
+
+
+def _co_gm_ids(game_ids: list[int]) -> dict[int, set[int]]:
+    """Co-GMs of many games in one query."""
+    out: dict[int, set[int]] = defaultdict(set)
+    rows = Game.co_gms.through.objects.filter(game_id__in=game_ids).values_list("game_id", "user_id")
+    for game_id, user_id in rows:
+        out[game_id].add(user_id)
+    return out
+
+
+def _role_name(user, seat: Seat) -> str:
+    game = seat.game
+    if not seat.role or not permissions.can_see_role_of(user, game, seat):
+        return ""
+    return role_label(game.ruleset, seat.role)
+
+
+def _my_games(user, desk: Desk) -> None:
+    active = list(
+        Seat.objects.filter(user=user, game__status__in=(Game.Status.RUNNING, Game.Status.SIGNUPS))
+        .select_related("game", "game__current_phase", "game__gm").order_by("-game__created_at", "-game_id")
+    )
+    finished = list(
+        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        .select_related("game").order_by(F("game__finished_at").desc(nulls_last=True), "-game_id")[:FINISHED_LIMIT]
+    )
+    co_gms = _co_gm_ids([s.game_id for s in active + finished])
+    for seat in active + finished:
+        permissions.remember_viewer(user, seat.game, seat=seat, co_gm_ids=co_gms.get(seat.game_id, ()))
+    for seat in active:
+        game = seat.game
+        if game.status == Game.Status.SIGNUPS:
+            desk.signups.append(PlayingRow(game=game, seat=seat, phase=None, in_play=True, role_name=""))
+            continue
+        desk.playing.append(PlayingRow(game=game, seat=seat, phase=game.current_phase, in_play=seat.status == "active",
+                                       role_name=_role_name(user, seat)))
+        row = _voted_row(seat)
+        if row is not None:
+            desk.voted.append(row)
+    for seat in finished:
+        desk.finished.append(FinishedRow(game=seat.game, seat=seat, won=bool(seat.faction) and seat.faction == seat.game.winner,
+                                         role_name=_role_name(user, seat)))
+    far = desk.now + timedelta(days=3650)
+    desk.voted.sort(key=lambda r: (-r.weight, r.phase.deadline_at or far))
+
+
+def _hosting(user) -> list[HostedRow]:
+    games = list(
+        Game.objects.filter(Q(gm=user) | Q(co_gms=user), status__in=(Game.Status.RUNNING, Game.Status.SIGNUPS))
+        .select_related("current_phase").annotate(players=Count("seats", distinct=True))
+        .order_by("-created_at", "-pk").distinct()
+    )
+    ids = [g.pk for g in games]
+    anonymous = dict(
+        AnonymousMessage.objects.filter(game_id__in=ids, status=AnonymousMessage.Status.PENDING,
+                                        kind=AnonymousMessage.Kind.ANONYMOUS)
+        .order_by().values_list("game_id").annotate(n=Count("pk")).values_list("game_id", "n")
+    ) if ids else {}
+    replacements = dict(
+        Seat.objects.filter(game_id__in=ids, replacement_requested_at__isnull=False)
+        .order_by().values_list("game_id").annotate(n=Count("pk")).values_list("game_id", "n")
+    ) if ids else {}
+    return [
+        HostedRow(game=g, phase=g.current_phase, players=g.players, anonymous_pending=anonymous.get(g.pk, 0),
+                  replacement_requests=replacements.get(g.pk, 0))
+        for g in games
+    ]
+
+
+def _thread_game(thread: Thread) -> Game | None:
+    if thread.kind in Thread.PRIVATE_KINDS:
+        return thread.game
+    for attr in ("game_as_game_thread", "game_as_discussion_thread"):
+        try:
+            return getattr(thread, attr)
+        except Game.DoesNotExist:
+            continue
+    return None
+
+
+def followed_threads(user):
+    """The threads a user follows: the game and discussion threads of every game he plays or
+    hosts, the private threads of those games while they are not finished, and every thread he
+    posted in. Visibility is games.permissions' (private threads of another team never show)."""
+    mine = Game.objects.filter(
+        Q(pk__in=Seat.objects.filter(user=user).values("game_id")) | Q(gm=user)
+        | Q(pk__in=Game.co_gms.through.objects.filter(user=user).values("game_id"))
+    )
+    followed = (
+        Q(pk__in=mine.values("game_thread_id")) | Q(pk__in=mine.values("discussion_thread_id"))
+        | Q(kind__in=Thread.PRIVATE_KINDS, game__in=mine.exclude(status=Game.Status.FINISHED).values("pk"))
+        | Q(pk__in=Post.objects.filter(author=user).values("thread_id"))
+    )
+    return permissions.filter_visible_threads(user, Thread.objects.filter(followed))
+
+
+def _unread(user) -> list[UnreadRow]:
+    read = ThreadReadMark.objects.filter(user=user, thread=OuterRef("pk")).values("last_read_number")[:1]
+    threads = (
+        followed_threads(user)
+        .annotate(read_up_to=Coalesce(Subquery(read), 0))
+        .filter(post_count__gt=F("read_up_to"))
+        .select_related("game", "game_as_game_thread", "game_as_discussion_thread")
+        .order_by(F("last_post_at").desc(nulls_last=True), "-pk")[:UNREAD_LIMIT]
+    )
+    return [UnreadRow(thread=t, game=_thread_game(t), unread=t.post_count - t.read_up_to) for t in threads]
+
+
+def _absences(user, today: date) -> list[Absence]:
+    return list(Absence.objects.filter(user=user, ends_on__gte=today).order_by("starts_on", "pk"))
+
+
+def desk_for(user, *, now: datetime | None = None) -> Desk:
+    """Everything on one user's desk. Query cost: a fixed number of queries for the lists, plus
+    what games.duties.duties_of spends per running game (a few queries each) and, per open day
+    not yet in the cache, one live count (see docs/desk.md)."""
+    now = now or timezone.now()
+    desk = Desk(now=now, today=timezone.localdate(now))
+    if not user.is_authenticated:
+        return desk
+    desk.duties = _duty_rows(user, now)
+    _my_games(user, desk)
+    desk.hosting = _hosting(user)
+    desk.unread = _unread(user)
+    desk.absences = _absences(user, desk.today)
+    return desk
