@@ -7,9 +7,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.forms import NotificationPreferencesForm, ProfileForm
+from accounts.middleware import remember_preferences
 from accounts.models import User
 
 
@@ -24,6 +25,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
             user = form.save()
             if grid_posted:
                 prefs.save()
+            remember_preferences(request, user)
             messages.success(request, _("Profile saved."))
             response = redirect("accounts:profile_edit")
             translation.activate(user.language)
@@ -33,6 +35,7 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile_edit.html", {"form": form, "prefs": prefs})
 
 
+@require_GET
 def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
     person = get_object_or_404(User, pk=pk, is_active=True)
     from django.core.paginator import Paginator
@@ -65,6 +68,8 @@ def language_switch(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and request.user.language != code:
         request.user.language = code
         request.user.save(update_fields=["language"])
+    if request.user.is_authenticated:
+        remember_preferences(request, request.user)
     response = redirect(next_url)
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, code, max_age=365 * 24 * 3600, samesite="Lax")
     return response

@@ -31,6 +31,37 @@ def _best(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
+def ledger_lines(phase, posts, seats) -> list:
+    """The ledger of a day where every post is a valid final vote (the worst case for the
+    recount): post i by seat i, for seat 7i+3 (mod the table). `python -m bench` reuses it."""
+    from games.models import VoteRecord
+
+    seat_ids = [seat.pk for seat in seats]
+    return [
+        VoteRecord(phase_id=phase.pk, post_id=post.pk, post_number=post.number, voter_id=seat_ids[i % len(seat_ids)],
+                   kind="vote", target_id=seat_ids[(i * 7 + 3) % len(seat_ids)], valid=True, is_final=True,
+                   recorded_at=post.created_at)
+        for i, post in enumerate(posts)
+    ]
+
+
+def measure_recount(phase, repeat: int = 5) -> dict:
+    """The recount of a day from its ledger (games.services.votes.vote_count), against fetching
+    the same ledger rows without counting; medians of `repeat` runs. Used by `python -m bench` too."""
+    from games.models import VoteRecord
+    from games.services.votes import vote_count
+
+    fetch = _best(lambda: list(VoteRecord.objects.filter(phase=phase).values_list("post_id", "voter_id", "target_id")), repeat)
+    recount = _best(lambda: vote_count(phase=phase), repeat)
+    return {
+        "recount_s": recount,
+        "fetch_rows_s": fetch,
+        "recount_10k_ms": round(recount * 1000, 2),
+        "fetch_rows_ms": round(fetch * 1000, 2),
+        "recount_vs_fetch_rows": round(recount / fetch, 2) if fetch else None,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--posts", type=int, default=10_000)
@@ -64,7 +95,6 @@ def run(args) -> dict:
     from games.services.games import game_create, seat_add
     from games.services.phases import phase_open
     from games.services.posts import post_create
-    from games.services.votes import vote_count
     from games.text import bbcode
 
     names = ["Вася", "Кикимора", "Маленький Джон", "Красная Шапочка", "Эсмеральда", "Фроло", "SleepWalker",
@@ -88,15 +118,10 @@ def run(args) -> dict:
         for i in range(args.posts)
     ], batch_size=2000)
     Thread.objects.filter(pk=thread.pk).update(post_count=args.posts)
-    VoteRecord.objects.bulk_create([
-        VoteRecord(phase=phase, post=post, post_number=post.number, voter=seats[i % len(seats)], kind="vote",
-                   target=seats[(i * 7 + 3) % len(seats)], valid=True, is_final=True, recorded_at=post.created_at)
-        for i, post in enumerate(posts)
-    ], batch_size=2000)
+    VoteRecord.objects.bulk_create(ledger_lines(phase, posts, seats), batch_size=2000)
 
-    # Baseline: fetching the same ledger rows without counting.
-    baseline = _best(lambda: list(VoteRecord.objects.filter(phase=phase).values_list("post_id", "voter_id", "target_id")), 5)
-    recount = _best(lambda: vote_count(phase=phase), 5)
+    recount_figures = measure_recount(phase)
+    recount, baseline = recount_figures["recount_s"], recount_figures["fetch_rows_s"]
 
     # Parsing overhead: the same posts in the same game thread, with the vote reader switched
     # off (baseline) and on (parsed, ledger written).

@@ -112,9 +112,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Cache, Celery ----------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Fails soft: with Redis down or hung, pages render and posts go through from the database
+    # alone (config/cache.py, docs/faults.md); the timeouts bound what a hung Redis costs.
+    CACHES = {"default": {"BACKEND": "config.cache.FailSoftRedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+                          # Lets two sites (or a benchmark) share one Redis database.
+                          "KEY_PREFIX": os.environ.get("MAFIA_CACHE_PREFIX", "")}}
+    # Sessions read from the shared cache, written through to the database: a request costs no
+    # session query (docs/architecture.md, "Sessions and preferences"). Not with the local-memory
+    # cache: each process would keep its own, possibly stale, copy of a session.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Without socket timeouts a publish to a hung Redis waits forever (measured: docs/faults.md).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 2, "socket_timeout": 3}
 else:
     # Local memory has the atomic increments that rate limiting needs (the DB cache has not).
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -214,7 +224,18 @@ WHITENOISE_USE_FINDERS = DEBUG
 MAFIA_POSTS_PER_PAGE = int(os.environ.get("MAFIA_POSTS_PER_PAGE", "25"))
 MAFIA_POST_MAX_LENGTH = int(os.environ.get("MAFIA_POST_MAX_LENGTH", "50000"))
 MAFIA_POST_EDIT_WINDOW_SECONDS = int(os.environ.get("MAFIA_POST_EDIT_WINDOW_SECONDS", "600"))
+# The posting rate limit of the site's forms: at most this many posts a minute per user; GMs in
+# their games and moderators are exempt; 0 switches it off (docs/security.md, "Rate limits").
+MAFIA_POST_RATE = int(os.environ.get("MAFIA_POST_RATE", "12"))
 MAFIA_VOTE_POLL_SECONDS = int(os.environ.get("MAFIA_VOTE_POLL_SECONDS", "20"))
+# The last page of a thread asks every this many seconds whether new posts came (games/views/live.py).
+MAFIA_THREAD_POLL_SECONDS = int(os.environ.get("MAFIA_THREAD_POLL_SECONDS", "15"))
+# How long a thread's (kind, post count) stays in the cache for the poll. Each new post refreshes
+# it on commit; the limit bounds staleness, which is short with the local-memory cache because
+# every process has its own and sees only its own posts' refreshes.
+MAFIA_THREAD_STATE_SECONDS = int(os.environ.get("MAFIA_THREAD_STATE_SECONDS", "300" if REDIS_URL else "10"))
+# ... and how long each process trusts what it last read, before asking the cache again.
+MAFIA_THREAD_STATE_LOCAL_SECONDS = float(os.environ.get("MAFIA_THREAD_STATE_LOCAL_SECONDS", "1"))
 # The site's public address, for links in e-mails (digests, prods) sent outside a request.
 MAFIA_SITE_URL = os.environ.get("MAFIA_SITE_URL", "http://127.0.0.1:8000")
 MAFIA_AVATAR_MAX_BYTES = 512 * 1024
@@ -229,6 +250,10 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", SECURE_HSTS_SECONDS > 0)
 if env_bool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Behind proxies every request comes from a proxy's address: allauth's per-address limits
+    # (ACCOUNT_RATE_LIMITS) must take the client's from X-Forwarded-For, as the last of these
+    # proxies saw it, or ten wrong passwords a minute from anybody would lock everybody out.
+    ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT", "1"))
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

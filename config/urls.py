@@ -2,10 +2,18 @@
 
 from django.conf import settings
 from django.contrib import admin
+from django.http import HttpResponse
 from django.urls import include, path, re_path
 from django.views.static import serve
 
+
+def healthz(request):
+    """Liveness for load balancers and the benchmark's baseline: no database, no template."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 urlpatterns = [
+    path("healthz/", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("me/", include("accounts.urls")),

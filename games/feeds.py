@@ -6,6 +6,7 @@ from django.contrib.syndication.views import Feed
 from django.shortcuts import get_object_or_404
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
 
 from games import permissions
 from games.models import Post, Thread
@@ -71,4 +72,4 @@ class ThreadFeed(Feed):
         return post.edited_at or post.created_at
 
 
-thread_feed = ThreadFeed()
+thread_feed = require_GET(ThreadFeed())

@@ -3,11 +3,13 @@
 from django.urls import path
 
 from games import feeds
-from games.views import archive, dashboard, forum, moderation, notifications, play, search, stats, votes
+from games.views import archive, dashboard, forum, live, moderation, notifications, play, search, stats, votes
 
 app_name = "games"
 
 urlpatterns = [
+    # First: every open last page asks it every few seconds (the cheaper it resolves, the better).
+    path("threads/<int:pk>/poll/", live.thread_poll, name="thread_poll"),
     path("", forum.index, name="index"),
     path("forum/<str:kind>/", forum.section, name="section"),
     path("forum/<str:kind>/new/", forum.thread_new, name="thread_new"),

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Phase
-from games.services import ActionRefused, notifications
+from games.services import ActionRefused, notifications, queue_on_commit
 
 
 def phase_current(*, game: Game) -> Phase | None:
@@ -70,8 +70,7 @@ def _queue_close(phase: Phase) -> None:
         return
     from games.tasks import close_phase_when_due
 
-    phase_id, eta = phase.pk, phase.deadline_at
-    transaction.on_commit(lambda: close_phase_when_due.apply_async(kwargs={"phase_id": phase_id}, eta=eta))
+    queue_on_commit(close_phase_when_due, kwargs={"phase_id": phase.pk}, eta=phase.deadline_at)
 
 
 def phase_set_deadline(*, phase: Phase, by, deadline_at: datetime, now: datetime | None = None) -> Phase:

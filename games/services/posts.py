@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
@@ -12,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import permissions
+from games.live import thread_state_remember
 from games.models import Post, PostRevision, Thread
 from games.services import ActionRefused
 from games.text import bbcode
@@ -38,8 +40,45 @@ def post_preview(*, body: str) -> str:
     return bbcode.render(post_clean_body(body=body))
 
 
-def post_create(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "") -> Post:
+POST_RATE_WINDOW_SECONDS = 60
+
+
+def post_rate_check(*, author, thread: Thread | None = None, now: datetime | None = None) -> None:
+    """The posting rate limit (docs/security.md): at most settings.MAFIA_POST_RATE posts a minute
+    per user (0: no limit); refuse the next with how long to wait. Counted in the cache, per user
+    and clock minute, with an atomic add + incr, so a post within the limit costs no SQL query;
+    only a post over it asks whether the author is exempt: the GMs of the thread's game and the
+    site moderators post freely."""
+    from django.core.cache import cache
+    from django.utils.translation import ngettext
+
+    limit = settings.MAFIA_POST_RATE
+    if limit <= 0 or not getattr(author, "is_authenticated", False):
+        return
+    stamp = int((now or timezone.now()).timestamp())
+    key = f"posts:rate:{author.pk}:{stamp // POST_RATE_WINDOW_SECONDS}"
+    cache.add(key, 0, timeout=2 * POST_RATE_WINDOW_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the entry expired between add and incr
+        cache.set(key, count := 1, timeout=2 * POST_RATE_WINDOW_SECONDS)
+    if count <= limit:
+        return
+    if permissions.is_site_moderator(author) or (thread is not None and permissions.is_moderator(author, thread)):
+        return
+    wait = POST_RATE_WINDOW_SECONDS - stamp % POST_RATE_WINDOW_SECONDS
+    raise ActionRefused(ngettext("You are posting too fast; wait %(seconds)d second.",
+                                 "You are posting too fast; wait %(seconds)d seconds.", wait) % {"seconds": wait},
+                        code="too_fast")
+
+
+def post_create(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "",
+                rate_limited: bool = False) -> Post:
+    """Write a post. `rate_limited` applies the posting rate limit (post_rate_check): the site's
+    forms ask for it; services, scenarios and benchmarks that post on a player's behalf do not."""
     now = now or timezone.now()
+    if rate_limited:
+        post_rate_check(author=author, thread=thread, now=now)
     body = post_clean_body(body=body)
     html = bbcode.render(body)
     with transaction.atomic():
@@ -67,6 +106,7 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
             comment=comment,
         )
         Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+        transaction.on_commit(partial(thread_state_remember, locked.pk, locked.kind, number))  # the poll (games/live.py)
         private_store(post=post, pending=private, now=now)
         room_store(post=post, pending=room, now=now)
         post.vote_confirmation = None

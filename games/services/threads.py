@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import permissions
 from games.models import Post, Thread, ThreadReadMark
-from games.services import ActionRefused
+from games.services import ActionRefused, queue_on_commit
 from games.services.posts import post_create
 
 
@@ -67,7 +67,7 @@ def thread_schedule_lock(*, thread: Thread, moderator, lock_at: datetime | None,
     if lock_at is not None:
         from games.tasks import lock_thread_when_due
 
-        transaction.on_commit(lambda: lock_thread_when_due.apply_async(kwargs={"thread_id": thread.pk}, eta=lock_at))
+        queue_on_commit(lock_thread_when_due, kwargs={"thread_id": thread.pk}, eta=lock_at)
     return thread
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -18,10 +19,25 @@ from games import permissions, selectors
 from games.forms import PostForm, ThreadForm
 from games.models import Game, Post, Thread
 from games.services import ActionRefused
-from games.services.posts import post_create, post_edit, post_preview, post_set_deleted, posts_refresh_html
+from games.services.posts import (
+    post_create,
+    post_edit,
+    post_preview,
+    post_rate_check,
+    post_set_deleted,
+    posts_refresh_html,
+)
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
 from games.views.votes import SYNTAX_LABELS
+
+
+@functools.lru_cache(maxsize=4096)
+def _vote_button_text(name: str, ruleset: str) -> str:
+    """The vote button's text for a player (pymorphy3 inflects the name: memoised per process)."""
+    from games.services.votes import vote_button_text
+
+    return vote_button_text(name, ruleset)
 
 
 def _parse_page(value: str | None) -> int | None:
@@ -52,7 +68,7 @@ def _thread_url(thread: Thread, *, page: int | None = None, iso: list[int] | Non
 
 
 def _visible_thread(request: HttpRequest, pk: int) -> Thread:
-    thread = get_object_or_404(Thread, pk=pk)
+    thread = get_object_or_404(permissions.with_game(Thread.objects.all()), pk=pk)
     permissions.check_see_thread(request.user, thread)
     return thread
 
@@ -96,6 +112,7 @@ def thread_new(request: HttpRequest, kind: str) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
+            post_rate_check(author=request.user)  # a new thread's first post counts as a post
             thread, _post = thread_create(
                 kind=kind, title=form.cleaned_data["title"], author=request.user, body=form.cleaned_data["body"]
             )
@@ -140,22 +157,33 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         form = PostForm(initial={"body": initial})
     game = permissions.game_of(thread)
     vote_count_html, vote_targets = None, []
-    if game is not None and thread.kind == Thread.Kind.GAME and game.phases.exists():
-        from games.services.votes import vote_button_text, voters_and_targets, voting_phase
+    if game is not None and thread.kind == Thread.Kind.GAME and (game.current_phase_id is not None or game.phases.exists()):
+        from games.services.votes import voters_and_targets, voting_phase
         from games.views.votes import current_count_html
 
+        if game.current_phase is not None:
+            game.current_phase.game = game  # the count and the vote button read the rule set's state from it
         vote_count_html = current_count_html(request, game)
         phase = voting_phase(game=game)
+        seats = []
+        if user.is_authenticated:
+            # One query for the roster serves the vote button, seat_of and can_post's is_seated.
+            seats = list(game.seats.select_related("user").order_by("number"))
+            permissions.remember_seats(user, game, seats)
         seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
-            seats = list(game.seats.select_related("user").order_by("number"))
             voters, targets = voters_and_targets(phase, seats)
             if seat.pk in voters:
-                vote_targets = [(s.user.display_name, vote_button_text(s.user.display_name, game.ruleset))
+                vote_targets = [(s.user.display_name, _vote_button_text(s.user.display_name, game.ruleset))
                                 for s in seats if s.pk in targets]
+    read_up_to = selectors.read_up_to(user=user, thread=thread)
     return {
         "thread": thread,
         "game": game,
+        # The live-update poll, on the thread's last page only (games/views/live.py).
+        "poll_after": page_data.last_number if not page_data.has_next and not iso else None,
+        "thread_poll_seconds": settings.MAFIA_THREAD_POLL_SECONDS,
+        "read_up_to": read_up_to,
         "vote_count_html": vote_count_html,
         "vote_targets": vote_targets,
         "vote_poll_seconds": settings.MAFIA_VOTE_POLL_SECONDS,
@@ -169,7 +197,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "is_moderator": moderator,
         "page_url": lambda n: _thread_url(thread, page=n, iso=iso),
         "iso_authors_all": selectors.post_authors(thread=thread),
-        "unread_number": selectors.first_unread_number(user=user, thread=thread) if user.is_authenticated else None,
+        "unread_number": selectors.unread_from_mark(read_up_to, thread) if user.is_authenticated else None,
     }
 
 
@@ -192,8 +220,9 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     page_param = request.GET.get("page")
     page = selectors.page_count(thread.post_count, _per_page()) if page_param == "last" else _parse_page(page_param)
     context = _thread_context(request, thread, page=page)
-    if not context["iso"]:
-        thread_mark_read(user=request.user, thread=thread, number=context["page"].last_number)
+    last_number = context["page"].last_number
+    if not context["iso"] and (context["read_up_to"] is None or context["read_up_to"] < last_number):
+        thread_mark_read(user=request.user, thread=thread, number=last_number)
     return _render_thread(request, context)
 
 
@@ -221,7 +250,8 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.htmx:
             return redirect(f"{reverse('account_login')}?{urlencode({'next': thread.get_absolute_url()})}")
     try:
-        post = post_create(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""))
+        post = post_create(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""),
+                           rate_limited=True)
     except ActionRefused as refused:
         return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
                               status=200 if request.htmx else 400)

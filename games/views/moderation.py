@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import permissions
 from games.models import Absence, Post, Report
@@ -42,6 +42,7 @@ def _check_site_moderator(user) -> None:
 
 
 @login_required
+@require_GET
 def reports_queue(request: HttpRequest) -> HttpResponse:
     _check_site_moderator(request.user)
     return render(request, "games/reports.html", {"reports": open_reports()[:100]})
@@ -83,7 +84,9 @@ def absences(request: HttpRequest) -> HttpResponse:
     error = None
     if request.method == "POST":
         if request.POST.get("delete"):
-            Absence.objects.filter(user=request.user, pk=request.POST["delete"]).delete()
+            raw = request.POST["delete"]
+            if raw.isdecimal():  # anything else names no absence of his
+                Absence.objects.filter(user=request.user, pk=int(raw)).delete()
             return redirect("games:absences")
         try:
             starts_on = date.fromisoformat(request.POST.get("starts_on", ""))

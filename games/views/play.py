@@ -404,7 +404,8 @@ def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if request.POST.get("decide"):
             permissions.check_gm(request.user, game)
-            message = get_object_or_404(AnonymousMessage, game=game, pk=request.POST.get("decide"))
+            raw = request.POST["decide"]
+            message = get_object_or_404(AnonymousMessage, game=game, pk=int(raw) if raw.isdecimal() else 0)
             anonymous_decide(message=message, by=request.user, approve=request.POST.get("approve") == "1")
             messages.success(request, _("Done."))
             return redirect("games:gm_dashboard", pk=game.pk)

@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
 
 from games import stats
 from games.models import Game
@@ -27,6 +28,7 @@ def _min_games(raw: str | None) -> tuple[int, str]:
     return value, ""
 
 
+@require_GET
 def leaderboard(request: HttpRequest, ruleset: str | None = None) -> HttpResponse:
     """One rule set's table (the forum one at /leaderboards/), with tabs for the others."""
     if ruleset is None:

@@ -31,7 +31,7 @@ from games.services.votes import (
 
 
 def _game(pk: int) -> Game:
-    return get_object_or_404(Game.objects.select_related("gm", "game_thread"), pk=pk)
+    return get_object_or_404(Game.objects.select_related("gm", "game_thread", "current_phase"), pk=pk)
 
 
 def _int(value) -> int | None:

@@ -3,6 +3,7 @@ with no Django in the loop: the tests of every rule set share it."""
 
 from __future__ import annotations
 
+import inspect
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,13 +15,15 @@ from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
 from games.text.names import RosterMatcher
 from games.text.orders import parse_order, vocabulary_for
-from games.text.votes import parse_votes
+from games.text.votes import parse_votes, profile_named
 
 NOW = datetime(2024, 3, 1, 20, 0, tzinfo=UTC)
 # `refused` is computed by the site's ledgers (posts and orders refused as they come in).
 SITE_ONLY_KEYS = {"refused"}
-PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect"}
-GM_KEYS = {"forum": {"tie_break"}, "club": {"fouls", "forfeit"}}
+PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder"}
+GM_KEYS = {"forum": {"tie_break"}, "club": {"fouls", "forfeit"}, "cards": {"damage", "armour"}}
+# Players' keys besides name and role that a rule set's new_game takes as `seat_data` (cards).
+SEAT_DATA_KEYS = ("overt", "deck", "hand", "sleeve")
 
 
 def _entries(items):
@@ -35,12 +38,20 @@ def _entries(items):
 
 def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> PhaseInputs:
     ruleset = get_ruleset(state.ruleset)
+    # A rule set with a peace vote (cards' «за мир») reads it; one with a measure vote reads that too.
+    profile = profile_named("forum", peace=True) if getattr(ruleset, "peace_vote", False) else profile_named("forum")
+    read_measure = getattr(ruleset, "parse_measure", None)
     votes: dict[int, Any] = {}
+    measures: dict[int, str] = {}
     for name, post in _entries(phase.get("posts")):
-        final = parse_votes(post["text"], matcher).final
+        voter = state.by_name(name).id
+        if read_measure is not None:
+            measure = read_measure(post["text"])
+            if measure is not None and ruleset.check_measure(state, voter, measure) is None:
+                measures[voter] = measure
+        final = parse_votes(post["text"], matcher, profile=profile).final
         if final is None:
             continue
-        voter = state.by_name(name).id
         value: Any = None
         if final.kind == "vote":
             value = state.by_name(final.target).id
@@ -70,8 +81,24 @@ def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> Phase
             value = [state.by_name(n).id for n in value]
         elif key == "tie_break":
             value = state.by_name(value).id
+        elif key in ("damage", "armour"):
+            value = {state.by_name(n).id: amount for n, amount in value.items()}
         gm[key] = value
-    return PhaseInputs(votes=votes, orders=orders, gm=gm)
+    extra: dict[str, Any] = {}
+    if measures:
+        extra["measures"] = measures
+    if phase.get("plays"):
+        extra["plays"] = [
+            {**item, "by": state.by_name(item["by"]).id,
+             **({"target": state.by_name(item["target"]).id} if item.get("target") else {}),
+             **({"target2": state.by_name(item["target2"]).id} if item.get("target2") else {})}
+            for item in phase["plays"]
+        ]
+    if phase.get("discards"):
+        extra["discards"] = {state.by_name(item["by"]).id: list(item["cards"]) for item in phase["discards"]}
+    if phase.get("reorder"):
+        extra["reorders"] = {state.by_name(item["by"]).id: list(item["hand"]) for item in phase["reorder"]}
+    return PhaseInputs(votes=votes, orders=orders, gm=gm, extra=extra)
 
 
 def same(expected, actual) -> bool:
@@ -85,8 +112,12 @@ def play(path: Path):
     scenario = yaml.safe_load(path.read_text(encoding="utf-8"))
     ruleset = get_ruleset(scenario["ruleset"])
     players = scenario["players"]
-    seats = [(i, p["name"], p["role"]) for i, p in enumerate(players, start=1)]
-    state, _events = ruleset.new_game(seats, options=scenario.get("options") or {})
+    seats = [(i, p["name"], p.get("role") or p["secret"]) for i, p in enumerate(players, start=1)]
+    kwargs: dict[str, Any] = {}
+    if "seat_data" in inspect.signature(ruleset.new_game).parameters:
+        kwargs["seat_data"] = {p["name"]: {k: p[k] for k in SEAT_DATA_KEYS if k in p} for p in players}
+        kwargs["seed"] = scenario["rng_seed"]
+    state, _events = ruleset.new_game(seats, options=scenario.get("options") or {}, **kwargs)
     matcher = RosterMatcher([p["name"] for p in players])
     results = []
     for phase in scenario["phases"]:

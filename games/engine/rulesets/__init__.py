@@ -9,6 +9,7 @@ from types import MappingProxyType
 from games.engine.orders import PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec, Ruleset
+from games.engine.rulesets.cards import CARDS
 from games.engine.rulesets.club import CLUB, ClubRuleset
 from games.engine.rulesets.forum import FORUM, ForumRuleset
 from games.engine.state import GameState
@@ -16,7 +17,7 @@ from games.engine.state import GameState
 __all__ = ["CLUB", "FORUM", "RULESETS", "ClubRuleset", "ForumRuleset", "RoleSpec", "Ruleset", "get_ruleset", "resolve"]
 
 # Adding a rule set is adding its module and one line here.
-RULESETS: Mapping[str, Ruleset] = MappingProxyType({FORUM.key: FORUM, CLUB.key: CLUB})
+RULESETS: Mapping[str, Ruleset] = MappingProxyType({FORUM.key: FORUM, CLUB.key: CLUB, CARDS.key: CARDS})
 
 
 def get_ruleset(key: str) -> Ruleset:

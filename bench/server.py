@@ -1,0 +1,115 @@
+"""The benchmark's own PostgreSQL database and gunicorn server, both removed afterwards."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench_database_url(url: str) -> str:
+    """The benchmark's own database on the server `url` names: the URL's database when its name
+    says "bench", else that name + "_bench" (a benchmark never drops a real site's database)."""
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/") or "mafia"
+    if "bench" not in name:
+        name = f"{name}_bench"
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def _admin_connection(url: str):
+    import psycopg
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    return psycopg.connect(admin, autocommit=True, connect_timeout=5)
+
+
+def create_database(url: str) -> None:
+    """Drop (a leftover of an interrupted run) and create the benchmark's database."""
+    from psycopg import sql
+
+    name = urlsplit(url).path.lstrip("/")
+    with _admin_connection(url) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def drop_database(url: str) -> None:
+    from psycopg import sql
+
+    name = urlsplit(url).path.lstrip("/")
+    with _admin_connection(url) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Gunicorn:
+    """`gunicorn config.wsgi --workers 2` on 127.0.0.1 in its own process group."""
+
+    def __init__(self, env: dict[str, str], *, workers: int = 2, log_path: Path | None = None):
+        self.env, self.workers, self.port = env, workers, free_port()
+        self.log_path = log_path
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, *, wait_seconds: float = 30) -> None:
+        log = open(self.log_path, "wb") if self.log_path else subprocess.DEVNULL
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", str(self.workers),
+             "--bind", f"127.0.0.1:{self.port}", "--log-level", "warning", "--graceful-timeout", "5"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=log, start_new_session=True,
+        )
+        deadline = time.monotonic() + wait_seconds
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.process.returncode} (see {self.log_path})")
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz/", timeout=2) as response:
+                    if response.status == 200 and response.read() == b"ok":
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not answer /healthz/ within {wait_seconds:.0f} s")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.process.wait(timeout=5)
+
+
+def clear_cache_prefix(redis_url: str, prefix: str) -> int:
+    """Delete the benchmark's cache keys (sessions included) from Redis; nothing else."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    for start in range(0, len(keys), 500):
+        client.delete(*keys[start:start + 500])
+    return len(keys)

@@ -1,0 +1,136 @@
+"""Django's Redis cache, made to fail soft: with Redis down (refusing connections) or hung (not
+answering within the socket timeout), reads miss and writes are dropped, so pages still render
+and posts are still accepted from the database alone. Django's own RedisCache raises instead,
+which turns every page that touches the cache (sessions, vote counts, the thread poll) into a 500.
+
+Two details make the degradation safe rather than merely quiet (docs/faults.md):
+- A breaker: after a failure the cache is not tried again for RETRY_AFTER seconds (an OPTIONS
+  key, 5 by default), so a hung Redis costs one socket timeout per process every few seconds,
+  not one per cache call.
+- Lost writes are made good when Redis answers again: a key whose set or delete failed is
+  deleted, and a failed increment (a version bump) is replayed, before the next command. Without
+  this, a value cached before the outage (say, a vote count fragment) would be served again after
+  it, stale, because the write that should have replaced or invalidated it never arrived.
+  Django keeps one cache object per thread, so each thread of each process keeps its own list
+  (at most MAX_PENDING keys) and its own breaker, and repairs on its next call.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+
+logger = logging.getLogger(__name__)
+
+DELETE, INCR = "delete", "incr"
+MAX_PENDING = 10_000
+
+
+class FailSoftRedisCache(RedisCache):
+    def __init__(self, server, params):
+        options = dict(params.get("OPTIONS") or {})
+        self.retry_after = float(options.pop("RETRY_AFTER", 5.0))
+        super().__init__(server, {**params, "OPTIONS": options})
+        import redis
+
+        self._errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+        self._pending: dict[str, str] = {}  # full key -> DELETE or INCR, in the order they failed
+
+    # --- the breaker and the lost writes ---------------------------------------------------------
+    def _run(self, call, default, *, lost=(), action=DELETE):
+        """call() against Redis, or `default` if Redis cannot be reached; the keys `lost` were
+        being written and are remembered for repair."""
+        if time.monotonic() < self._down_until:
+            self._remember(lost, action)
+            return default
+        try:
+            self._repair()
+            return call()
+        except self._errors as exc:
+            with self._lock:
+                was_up = time.monotonic() >= self._down_until
+                self._down_until = time.monotonic() + self.retry_after
+            if was_up:
+                logger.warning("Redis cache unreachable (%s); serving without it for %.0f s", exc, self.retry_after)
+            self._remember(lost, action)
+            return default
+
+    def _remember(self, keys, action) -> None:
+        if not keys:
+            return
+        with self._lock:
+            for key in keys:
+                if self._pending.get(key) != DELETE:  # a delete covers an increment
+                    self._pending[key] = action
+            while len(self._pending) > MAX_PENDING:
+                dropped = next(iter(self._pending))
+                del self._pending[dropped]
+                logger.warning("Redis cache: too many lost writes to repair; %s may stay stale", dropped)
+
+    def _repair(self) -> None:
+        if not self._pending:
+            return
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        try:
+            client = self._cache.get_client(None, write=True)
+            deletes = [key for key, action in pending.items() if action == DELETE]
+            if deletes:
+                client.delete(*deletes)
+            for key in (key for key, action in pending.items() if action == INCR):
+                if client.exists(key):  # gone (e.g. Redis restarted empty): nothing stale to bump past
+                    client.incr(key)
+        except BaseException:
+            with self._lock:
+                self._pending = {**pending, **self._pending}
+            raise
+        logger.info("Redis cache is back; repaired %d keys written while it was away", len(pending))
+
+    # --- the cache API -------------------------------------------------------------------------------
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        # A lost add wrote nothing and would not have replaced anything: nothing to repair.
+        return self._run(lambda: super(FailSoftRedisCache, self).add(key, value, timeout, version), False)
+
+    def get(self, key, default=None, version=None):
+        return self._run(lambda: super(FailSoftRedisCache, self).get(key, default, version), default)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        made = self.make_and_validate_key(key, version=version)
+        self._run(lambda: super(FailSoftRedisCache, self).set(key, value, timeout, version), None, lost=[made])
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._run(lambda: super(FailSoftRedisCache, self).touch(key, timeout, version), False)
+
+    def delete(self, key, version=None):
+        made = self.make_and_validate_key(key, version=version)
+        return self._run(lambda: super(FailSoftRedisCache, self).delete(key, version), False, lost=[made])
+
+    def get_many(self, keys, version=None):
+        return self._run(lambda: super(FailSoftRedisCache, self).get_many(keys, version), {})
+
+    def has_key(self, key, version=None):
+        return self._run(lambda: super(FailSoftRedisCache, self).has_key(key, version), False)
+
+    def incr(self, key, delta=1, version=None):
+        """A missing key still raises ValueError; an unreachable Redis returns 0 and the increment
+        is replayed (once) when it answers again."""
+        made = self.make_and_validate_key(key, version=version)
+        return self._run(lambda: super(FailSoftRedisCache, self).incr(key, delta, version), 0, lost=[made], action=INCR)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        made = [self.make_and_validate_key(key, version=version) for key in data]
+        return self._run(lambda: super(FailSoftRedisCache, self).set_many(data, timeout, version), list(data), lost=made)
+
+    def delete_many(self, keys, version=None):
+        keys = list(keys)
+        made = [self.make_and_validate_key(key, version=version) for key in keys]
+        self._run(lambda: super(FailSoftRedisCache, self).delete_many(keys, version), None, lost=made)
+
+    def clear(self):
+        return self._run(lambda: super(FailSoftRedisCache, self).clear(), False)

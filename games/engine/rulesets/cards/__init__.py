@@ -1,0 +1,46 @@
+"""The `cards` rule set (seed 001_666f92ca90d279a9.txt) as a package:
+
+    collection.py  the card collection as data (games/engine/data/cards_collection.yaml), validated
+    roles.py       secret roles (colours, deck limits, factions, wins), the overt roles' registry
+    decks.py       deck validation (every refusal with its cards) and a legal starter deck
+    effects.py     the containers (deck, Hand, Sleeve) and the primitives' bookkeeping
+    veche.py       the day's vote and measure, and the measure read from bold text
+    ruleset.py     CardsRuleset: the protocol, the phase closes
+
+docs/rulesets/cards.md explains the rules as implemented.
+"""
+
+from games.engine.rulesets.cards.collection import (
+    Card,
+    Collection,
+    CollectionError,
+    default_collection,
+    load_collection,
+    parse_collection,
+)
+from games.engine.rulesets.cards.decks import DECK_REASONS, Refusal, starter_deck, validate_deck
+from games.engine.rulesets.cards.roles import OVERT_ROLES, SECRET_ROLES, overt_role
+from games.engine.rulesets.cards.ruleset import CARDS, CardsRuleset, collection_of, has_link, parse_phase
+from games.engine.rulesets.cards.veche import parse_measure
+
+__all__ = [
+    "CARDS",
+    "DECK_REASONS",
+    "OVERT_ROLES",
+    "SECRET_ROLES",
+    "Card",
+    "CardsRuleset",
+    "Collection",
+    "CollectionError",
+    "Refusal",
+    "collection_of",
+    "default_collection",
+    "has_link",
+    "load_collection",
+    "overt_role",
+    "parse_collection",
+    "parse_measure",
+    "parse_phase",
+    "starter_deck",
+    "validate_deck",
+]
