@@ -77,10 +77,16 @@ def summarize(results: dict[str, WrkResult], queries: dict[str, int], *, recount
     out["baseline_min_rps"] = round(min(spread), 1) if spread else None
     out["baseline_max_rps"] = round(max(spread), 1) if spread else None
     out["thread_page_queries_100"] = queries.get("thread_page_100")
+    # The page as rendered afresh (nothing in the page cache, games/pagecache.py): wrk measures
+    # repeats, which the page cache serves; the query goal holds for both.
+    out["thread_page_queries_rendered"] = queries.get("thread_page_rendered")
+    out["thread_page_queries_100_rendered"] = queries.get("thread_page_100_rendered")
     out["recount_10k_ms"] = recount_ms
     out["goals"] = {
         "thread_page": goal_met("thread_page", out["thread_page_vs_baseline"], out["thread_page_queries"],
-                                extra_queries=[out["thread_page_queries_100"]]),
+                                extra_queries=[out["thread_page_queries_100"],
+                                               *[q for q in (out["thread_page_queries_rendered"],
+                                                             out["thread_page_queries_100_rendered"]) if q is not None]]),
         "poll": goal_met("poll", out["poll_vs_baseline"], out["poll_queries"]),
         "recount": recount_ms is not None and recount_ms <= RECOUNT_GOAL_MS,
     }
@@ -101,6 +107,9 @@ def table(summary: dict) -> str:
         queries = summary.get(f"{name}_queries")
         if name == "thread_page" and summary.get("thread_page_queries_100") is not None:
             queries = f"{queries} ({summary['thread_page_queries_100']} at 100/page)"
+            if summary.get("thread_page_queries_rendered") is not None:
+                queries += (f"; rendered {summary['thread_page_queries_rendered']}"
+                            f" ({summary.get('thread_page_queries_100_rendered')})")
         rows.append((
             label,
             _cell(summary.get(f"{name}_rps"), "{:.0f}"),

@@ -10,6 +10,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     raw_id_fields = ("user",)
+    fields = ("number", "user", "role", "faction", "status", "is_alive", "overt_role", "contacts", "application", "aliases")
 
 
 @admin.register(Game)
@@ -49,8 +50,9 @@ class PostAdmin(admin.ModelAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
-    list_display = ("game", "number", "user", "is_alive")
+    list_display = ("game", "number", "user", "is_alive", "overt_role")
     raw_id_fields = ("game", "user")
+    search_fields = ("overt_role",)
 
 
 @admin.register(PostRevision)

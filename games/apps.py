@@ -7,3 +7,9 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games and forum")
+
+    def ready(self):
+        # Every database connection's writes invalidate the thread page cache (games/pagecache.py).
+        from games import pagecache
+
+        pagecache.install()

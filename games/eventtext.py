@@ -28,7 +28,33 @@ ROLE_NAMES["club"] = {
     "maniac": gettext_lazy("maniac"),
     "civilian": gettext_lazy("civilian"),
 }
+# The cards rule set (001): the secret roles by the seed's names, and the placeholders of a role
+# table that new_game draws.
+ROLE_NAMES["cards"] = {
+    "boss": gettext_lazy("boss"),
+    "advisor": gettext_lazy("advisor"),
+    "killer": gettext_lazy("killer"),
+    "sheriff": gettext_lazy("sheriff"),
+    "commissioner": gettext_lazy("commissioner"),
+    "doctor": gettext_lazy("doctor"),
+    "agent": gettext_lazy("agent"),
+    "judge": gettext_lazy("judge"),
+    "vigilante": gettext_lazy("vigilante"),
+    "policeman": gettext_lazy("policeman"),
+    "detective": gettext_lazy("detective"),
+    "maniac": gettext_lazy("maniac"),
+    "joker": gettext_lazy("joker"),
+    "traitor": gettext_lazy("traitor"),
+    "hero": gettext_lazy("hero"),
+    "law": gettext_lazy("a member of the Law (drawn at the start)"),
+    "joker_or_traitor": gettext_lazy("the joker or the traitor (drawn at the start)"),
+}
 FACTION_NAMES = {
+    "law": gettext_lazy("the Law"),
+    "maniac": gettext_lazy("the maniac"),
+    "joker": gettext_lazy("the joker"),
+    "traitor": gettext_lazy("the traitor"),
+    "hero": gettext_lazy("the hero"),
     "town": gettext_lazy("honest citizens"),
     "mafia": gettext_lazy("the mafia"),
     "thief": gettext_lazy("the thief"),
@@ -79,6 +105,33 @@ FACTION_GOALS = {
 }
 
 
+CARD_COLOURS = {
+    "damage": gettext_lazy("Damage"),
+    "recon": gettext_lazy("Recon"),
+    "defence": gettext_lazy("Defence"),
+    "sabotage": gettext_lazy("Sabotage"),
+    "control": gettext_lazy("Control"),
+    "support": gettext_lazy("Support"),
+    "neutral": gettext_lazy("Neutral"),
+}
+MEASURES = {"execution": gettext_lazy("execution"), "prison": gettext_lazy("prison")}
+CARD_ZONES = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve"), "deck": gettext_lazy("deck")}
+REVEALED = {
+    "role": gettext_lazy("secret role"), "colours": gettext_lazy("colours"), "hand": gettext_lazy("Hand"),
+    "sleeve": gettext_lazy("Sleeve"), "deck_top": gettext_lazy("top of the deck"),
+    "visitors": gettext_lazy("who played cards at the target"), "visits": gettext_lazy("at whom the target played cards"),
+}
+PLAY_RESULTS = {"done": gettext_lazy("done"), "blocked": gettext_lazy("blocked"), "refused": gettext_lazy("refused")}
+
+
+def colour_label(colour: str) -> str:
+    return str(CARD_COLOURS.get(colour, colour))
+
+
+def measure_label(measure) -> str:
+    return str(MEASURES.get(measure, measure or "—"))
+
+
 def role_help(ruleset: str, role: str) -> str:
     return str(ROLE_HELP.get(ruleset, {}).get(role, ""))
 
@@ -115,6 +168,10 @@ def event_text(ruleset: str, kind: str, data: dict) -> str:
 
 
 def _event_text(ruleset: str, kind: str, data: dict) -> str:
+    if ruleset == "cards":
+        text = _cards_text(kind, data)
+        if text is not None:
+            return text
     name = _name(data, "name", "target_name", "seat_name")
     if kind == "jailed":
         return _with_role(ruleset, data, _("%(name)s is jailed.") % {"name": name})
@@ -211,12 +268,269 @@ def order_summary(data: dict) -> str:
     return f"{' '.join(parts)} — {verdict}"
 
 
+# The public events of a cards close that its results post shows (hand sizes last).
+CARDS_RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "joker_won", "joker_left", "died",
+                      "hand_sizes", "game_over")
+
+
 def results_bbcode(game, phase, events) -> str:
     """The public results post the close publishes in the game thread."""
-    lines = [_("[b]Results: %(phase)s %(number)s[/b]") % {"phase": phase.get_kind_display().lower(), "number": phase.number}]
+    if phase.kind == "deckbuilding":
+        lines = [_("[b]Deck building is over.[/b] Every player has drawn his Hand; the night begins.")]
+    else:
+        lines = [_("[b]Results: %(phase)s %(number)s[/b]") % {"phase": phase.get_kind_display().lower(),
+                                                             "number": phase.number}]
     for event in events:
-        if event.audience == "public":
+        if event.audience == "public" and (game.ruleset != "cards" or event.kind in CARDS_RESULT_KINDS):
             text = event_text(game.ruleset, event.kind, dict(event.data))
             if text:
                 lines.append(text)
     return "\n".join(lines)
+
+
+# --- The cards rule set ------------------------------------------------------------------------
+def _cards(names) -> str:
+    return ", ".join(str(n) for n in (names or ())) or "—"
+
+
+def _card_reason(code) -> str:
+    from games.services.cards import card_reason_text
+
+    return card_reason_text(str(code or ""))
+
+
+def _reveal_value(what: str, value) -> str:
+    if what == "role":
+        return role_label("cards", str(value))
+    if what == "colours":
+        return ", ".join(colour_label(c) for c in value or ()) or "—"
+    if isinstance(value, list):
+        return _cards(value)
+    return str(value)
+
+
+def _phase_report(data: dict) -> str:
+    parts = []
+    for play in data.get("plays") or ():
+        line = _("you played %(card)s (%(zone)s)") % {"card": play.get("card"),
+                                                       "zone": str(CARD_ZONES.get(play.get("from"), play.get("from")))}
+        if play.get("target_name"):
+            line += f" → {play['target_name']}"
+        if play.get("target2_name"):
+            line += f", {play['target2_name']}"
+        result = play.get("result")
+        line += ": " + str(PLAY_RESULTS.get(result, result))
+        if result == "refused" and play.get("reason"):
+            line += f" ({_card_reason(play['reason'])})"
+        if play.get("paid"):
+            line += "; " + _("paid with %(cards)s") % {"cards": _cards(play["paid"])}
+        parts.append(line)
+    discard = data.get("discard")
+    if isinstance(discard, dict):
+        if discard.get("result") == "done":
+            parts.append(_("you discarded %(cards)s") % {"cards": _cards(discard.get("cards"))})
+        else:
+            parts.append(_("your discard was refused (%(reason)s)") % {"reason": _card_reason(discard.get("reason"))})
+    if data.get("rebuilt"):
+        parts.append(_("your deck was rebuilt"))
+    if data.get("damage"):
+        parts.append(_("damage taken: %(n)s") % {"n": data["damage"]})
+    if data.get("armour"):
+        parts.append(_("armour: %(n)s") % {"n": data["armour"]})
+    if data.get("armour_broken"):
+        parts.append(_("your armour was broken"))
+    if data.get("absorbed"):
+        parts.append(_("cards not replaced because of damage: %(n)s") % {"n": data["absorbed"]})
+    if data.get("discarded"):
+        parts.append(_("discarded from the Hand: %(cards)s") % {"cards": _cards(data["discarded"])})
+    if data.get("lost"):
+        parts.append(_("lost: %(cards)s") % {"cards": _cards(data["lost"])})
+    if isinstance(data.get("prison"), dict):
+        parts.append(_("prison: you lost %(cards)s and may not play targeted cards for %(n)s phases") % {
+            "cards": _cards(data["prison"].get("lost")), "n": data["prison"].get("phases", 4)})
+    if data.get("gained"):
+        parts.append(_("gained: %(cards)s") % {"cards": _cards(data["gained"])})
+    if data.get("drawn"):
+        parts.append(_("drawn into the Hand: %(cards)s") % {"cards": _cards(data["drawn"])})
+    if data.get("restricted"):
+        parts.append(_("no targeted cards for %(n)s phases") % {"n": data["restricted"]})
+    if not parts:
+        return _("Nothing happened to your cards this phase.")
+    return _("Your phase: %(parts)s.") % {"parts": "; ".join(parts)}
+
+
+def _veche_text(data: dict) -> str:
+    if data.get("reason") == "two_left":
+        return _("The Veche: two players are left, nobody is punished.")
+    tally = ", ".join(
+        f"{_('peace') if row.get('target') == 'peace' else row.get('target_name')} — {_weight(row.get('votes'))}"
+        for row in data.get("tally") or ())
+    measures = data.get("measure_tally") or {}
+    measure_part = ", ".join(f"{measure_label(k)} — {_weight(v)}" for k, v in measures.items())
+    text = _("The Veche. Votes: %(tally)s.") % {"tally": tally or "—"}
+    if measure_part:
+        text += " " + _("Measure: %(tally)s.") % {"tally": measure_part}
+    if data.get("reason") == "peace_majority":
+        text += " " + _("A strict majority voted for peace: nobody is punished.")
+    elif data.get("reason") == "no_votes" or not data.get("leader"):
+        text += " " + _("Nobody is punished.")
+    else:
+        text += " " + _("Leader: %(name)s; measure: %(measure)s.") % {
+            "name": (data.get("leader") or {}).get("name", "?"), "measure": measure_label(data.get("measure"))}
+    return text
+
+
+def _weight(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _cards_text(kind: str, data: dict) -> str | None:
+    """The texts of the cards rule set's events (docs/rulesets/cards.md, "Events"); None for kinds
+    the common texts handle."""
+    name = _name(data, "name", "target_name")
+    if kind == "game_started":
+        players = data.get("players") or []
+        overt = ", ".join(f"{p.get('name')} ({p.get('overt')})" if p.get("overt") else str(p.get("name"))
+                          for p in players)
+        return _("The game has started: %(n)d players. Classes: %(players)s.") % {"n": len(players), "players": overt}
+    if kind == "role":
+        text = _("Your secret role: %(role)s (%(faction)s); colours: %(colours)s.") % {
+            "role": role_label("cards", data.get("role", "")), "faction": faction_label(data.get("faction", "")),
+            "colours": ", ".join(colour_label(c) for c in data.get("colours") or ()) or "—"}
+        if data.get("chooses_colours"):
+            text += " " + _("You choose your two colours when you build your deck.")
+        return text
+    if kind == "team":
+        return _("The mafia: %(members)s.") % {"members": ", ".join(
+            f"{m.get('name')} ({role_label('cards', m.get('role', ''))})" for m in data.get("members") or ())}
+    if kind == "deck_refused":
+        from games.services.cards import deck_refusal_texts
+
+        return _("%(name)s's deck was refused: %(reasons)s.") % {
+            "name": name, "reasons": "; ".join(deck_refusal_texts(data.get("refusals") or ()))}
+    if kind == "deck_auto":
+        return _("%(name)s was dealt a deck: %(cards)s.") % {"name": name, "cards": _cards(data.get("deck"))}
+    if kind == "mafia_decks":
+        return _("The mafia's decks and Hands: %(members)s.") % {"members": "; ".join(
+            _("%(name)s — deck: %(deck)s; Hand: %(hand)s") % {"name": m.get("name"), "deck": _cards(m.get("deck")),
+                                                              "hand": _cards(m.get("hand"))}
+            for m in data.get("members") or ())}
+    if kind == "deck_order":
+        return _("%(name)s's deck, top first: %(cards)s.") % {"name": name, "cards": _cards(data.get("deck"))}
+    if kind == "containers":
+        text = _("Your Hand: %(hand)s. Sleeve: %(sleeve)s. Cards in the deck: %(deck)s.") % {
+            "hand": _cards(data.get("hand")), "sleeve": _cards(data.get("sleeve")), "deck": data.get("deck_size", 0)}
+        if data.get("restricted"):
+            text += " " + _("No targeted cards for %(n)s phases.") % {"n": data["restricted"]}
+        if data.get("can_rebuild"):
+            text += " " + _("Your deck is empty: you may rebuild it.")
+        return text
+    if kind == "phase_report":
+        return _phase_report(data)
+    if kind == "reveal":
+        return _("%(card)s: %(name)s — %(what)s: %(value)s.") % {
+            "card": data.get("card") or _("the GM"), "name": data.get("target_name", "?"),
+            "what": str(REVEALED.get(data.get("what"), data.get("what"))),
+            "value": _reveal_value(str(data.get("what")), data.get("value"))}
+    if kind == "message" and "sender_name" in data:
+        return _("Card message from %(sender)s to %(target)s: «%(text)s»%(status)s") % {
+            "sender": data.get("sender_name") or _("the GM"), "target": data.get("target_name", "?"),
+            "text": data.get("text", ""), "status": "" if data.get("delivered") else " " + _("(not delivered)")}
+    if kind == "message":
+        return _("A message from the GM (a card was played at you): «%(text)s»") % {"text": data.get("text", "")}
+    if kind == "mafia_message" and "sender_name" in data:
+        if data.get("result") == "refused":
+            return _("The mafia message of %(sender)s was refused (%(reason)s).") % {
+                "sender": data.get("sender_name"), "reason": _card_reason(data.get("reason"))}
+        return _("Mafia message from %(sender)s to %(target)s: «%(text)s»") % {
+            "sender": data.get("sender_name"), "target": data.get("target_name", "?"), "text": data.get("text", "")}
+    if kind == "mafia_message":
+        return _("A message from %(name)s of the mafia: «%(text)s»") % {"name": name, "text": data.get("text", "")}
+    if kind == "hand_sizes":
+        return _("Cards in Hand: %(sizes)s.") % {"sizes": ", ".join(
+            f"{row.get('name')} — {row.get('size')}" for row in data.get("sizes") or ()) or "—"}
+    if kind == "veche_result":
+        return _veche_text(data)
+    if kind == "tie_break":
+        return _("The lead was tied between %(names)s; by the alphabet of the classes, %(name)s is chosen.") % {
+            "names": ", ".join(f"{p.get('name')} ({p.get('overt') or '—'})" for p in data.get("leaders") or ()),
+            "name": name}
+    if kind == "executed":
+        return _("%(name)s is executed by the Veche: %(n)s damage.") % {"name": name, "n": data.get("damage", 6)}
+    if kind == "imprisoned":
+        return _("%(name)s is sent to prison by the Veche: he loses his Sleeve and plays no targeted cards for "
+                 "%(n)s phases.") % {"name": name, "n": data.get("phases", 4)}
+    if kind == "died":
+        return _("%(name)s has no cards left in his Hand and dies.") % {"name": name}
+    if kind == "joker_won":
+        return _("The joker %(name)s named everybody's roles and wins.") % {"name": name}
+    if kind == "joker_left":
+        return _("The joker %(name)s named the roles wrongly and leaves the game; every Ace vanishes (%(n)s).") % {
+            "name": name, "n": data.get("aces_vanished", 0)}
+    if kind == "game_over":
+        winners = ", ".join(str(w.get("name")) for w in data.get("winners") or ())
+        text = _("The game is over. Winner: %(winner)s.") % {"winner": faction_label(data.get("winner") or "none")}
+        if winners:
+            text += " " + _("Winners: %(names)s.") % {"names": winners}
+        roles = "; ".join(
+            f"{s.get('name')}: {role_label('cards', s.get('role', ''))}" + (f" / {s['overt']}" if s.get("overt") else "")
+            for s in data.get("seats") or ())
+        if roles:
+            text += " " + _("Roles: %(roles)s.") % {"roles": roles}
+        return text
+    if kind == "play":
+        text = _("%(by)s plays %(card)s (%(zone)s)") % {
+            "by": data.get("by_name", "?"), "card": data.get("card"),
+            "zone": str(CARD_ZONES.get(data.get("from"), data.get("from")))}
+        if data.get("target_name"):
+            text += f" → {data['target_name']}"
+        if data.get("target2_name"):
+            text += f", {data['target2_name']}"
+        result = data.get("result")
+        text += ": " + str(PLAY_RESULTS.get(result, result))
+        if data.get("reason"):
+            text += f" ({_card_reason(data['reason'])})"
+        if data.get("paid"):
+            text += "; " + _("paid with %(cards)s") % {"cards": _cards(data["paid"])}
+        if data.get("resolved_by_gm"):
+            text += "; " + _("resolved by the GM")
+        return text + "."
+    if kind == "gm_resolve":
+        return _("For the GM to resolve: %(by)s played %(card)s → %(target)s. %(note)s") % {
+            "by": data.get("by_name", "?"), "card": data.get("card"), "target": data.get("target_name") or "—",
+            "note": data.get("note", "")}
+    if kind == "phase_summary":
+        dead = ", ".join(str(d.get("name")) for d in data.get("dead") or ())
+        return _("Phase summary: damage %(damage)s; armour %(armour)s; deaths: %(dead)s.") % {
+            "damage": _by_seat(data.get("damage")), "armour": _by_seat(data.get("armour")), "dead": dead or "—"}
+    if kind == "discard":
+        if data.get("result") == "done":
+            return _("%(name)s discards %(cards)s.") % {"name": name, "cards": _cards(data.get("cards"))}
+        return _("%(name)s's discard was refused (%(reason)s).") % {"name": name,
+                                                                     "reason": _card_reason(data.get("reason"))}
+    if kind == "deck_rebuilt":
+        return _("%(name)s rebuilt his deck: %(cards)s.") % {"name": name, "cards": _cards(data.get("deck"))}
+    if kind == "joker_guess":
+        wrong = ", ".join(str(w.get("name")) for w in data.get("wrong") or ())
+        return (_("The joker %(name)s named the roles: wrong for %(wrong)s.") % {"name": name, "wrong": wrong}
+                if wrong else _("The joker %(name)s named every role rightly.") % {"name": name})
+    if kind == "input_ignored":
+        who = data.get("name") or data.get("given") or "?"
+        return _("An input of %(name)s was ignored: %(reason)s.") % {"name": who,
+                                                                     "reason": _card_reason(data.get("reason"))}
+    if kind == "vote_dropped":
+        return _("The vote of %(name)s was dropped: %(reason)s.") % {"name": data.get("voter_name", "?"),
+                                                                     "reason": _card_reason(data.get("reason"))}
+    if kind == "measure_dropped":
+        return _("The measure vote of %(name)s was dropped.") % {"name": data.get("voter_name", "?")}
+    if kind == "gm_effect_ignored":
+        return _("A GM effect was ignored (%(reason)s).") % {"reason": data.get("reason", "")}
+    return None
+
+
+def _by_seat(book) -> str:
+    if not book:
+        return "—"
+    return ", ".join(f"#{k}: {v}" for k, v in dict(book).items())

@@ -29,7 +29,8 @@ class ThreadForm(PostForm):
 
 class GameCreateForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=200)
-    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[("forum", _("Forum mafia")), ("club", _("Club mafia"))])
+    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[("forum", _("Forum mafia")), ("club", _("Club mafia")),
+                                                              ("cards", _("Card mafia"))])
     size = forms.IntegerField(label=_("Number of players"), min_value=3, max_value=30, initial=9)
     roles = forms.CharField(
         label=_("Roles (optional)"), required=False,
@@ -42,6 +43,14 @@ class GameCreateForm(forms.Form):
         help_text=_("Club mafia: display names of newcomers, comma-separated; they cannot be voted out on day 1 "
                     "nor killed on night 1."),
     )
+
+    hero = forms.BooleanField(
+        label=_("A hero (cards)"), required=False,
+        help_text=_("Card mafia: the hero replaces one member of the Law, drawn at random at the start."))
+    extra_neutral = forms.ChoiceField(
+        label=_("The extra neutral at 13-14 players (cards)"), initial="random", required=False,
+        choices=[("random", _("the joker or the traitor, at random")), ("joker", _("the joker")),
+                 ("traitor", _("the traitor"))])
 
     def clean_newcomers(self) -> list[str]:
         raw = self.cleaned_data.get("newcomers") or ""

@@ -144,6 +144,11 @@ class Seat(models.Model):
     status = models.CharField(_("status"), max_length=16, default="active")
     # What the player asked for at signup (the overt role wish of the card rule set), for the GM.
     application = models.TextField(_("application"), blank=True)
+    # The card rule set's application fields (001): «Класс», the overt role the player asks for
+    # (public once the game starts; one holder per overt role), and «Внешность», his contacts in
+    # outside messengers (shown to the GMs only: games.permissions.can_see_contacts).
+    overt_role = models.CharField(_("class (overt role)"), max_length=40, blank=True)
+    contacts = models.TextField(_("appearance (contacts, for the GM)"), blank=True)
     # Other names the player answers to in this game ("Слипик" for SleepWalker); votes, orders
     # and [private] tags naming an alias reach the player. Set by the GM.
     aliases = models.JSONField(_("aliases"), default=list, blank=True)

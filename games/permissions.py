@@ -366,7 +366,32 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
         if game.status != Game.Status.FINISHED and not is_seated(user, game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))
+    if game is not None and not moderator and game.ruleset == Game.Ruleset.CARDS:
+        verdict = _cards_silence(user, thread, game)
+        if verdict is not None:
+            return verdict
     return ALLOWED
+
+
+# The threads where a cards game's players talk to each other (not letters to the GM, not the lounge).
+_CARDS_TALK_KINDS = (Thread.Kind.GAME, Thread.Kind.DISCUSSION, Thread.Kind.FACTION, Thread.Kind.ROOM)
+
+
+def _cards_silence(user, thread: Thread, game: Game) -> Verdict | None:
+    """The cards rule set (001): «Также недопустима любая, в том числе публичная, коммуникация до
+    начала первой ночи, пока идет сбор колод» — while the decks are built nobody but the GMs posts
+    in the game's threads; and the dead «не должны продолжать общение со все еще участвующими в
+    игре»: a dead player does not post in the game thread, the discussion, team chats or rooms
+    while the game runs (the lounge stays his)."""
+    if game.status != Game.Status.RUNNING or thread.kind not in _CARDS_TALK_KINDS:
+        return None
+    phase = game.current_phase
+    if phase is not None and phase.kind == "deckbuilding":
+        return Verdict(False, _("Radio silence: nobody writes while the decks are being built."))
+    seat = seat_of(user, game)
+    if seat is not None and seat.status != "active":
+        return Verdict(False, _("The dead do not talk to the players still in the game."))
+    return None
 
 
 def can_start_thread(user, kind: str) -> Verdict:
@@ -404,3 +429,45 @@ def can_delete_post(user, post: Post) -> Verdict:
     if not is_moderator(user, post.thread):
         return Verdict(False, _("Only moderators can delete posts."))
     return ALLOWED
+
+
+# --- Cards (the `cards` rule set): a player's Hand, Sleeve and deck ------------------------------
+def check_cards_game(game: Game) -> None:
+    """The card pages exist only for games of the `cards` rule set that have been dealt."""
+    if game.ruleset != Game.Ruleset.CARDS or game.status == Game.Status.SIGNUPS or not game.state:
+        raise Http404
+
+
+def can_see_cards(user, game: Game, seat) -> bool:
+    """A seat's containers (Hand, Sleeve, deck) and its plays are seen by the seat's player and
+    the game's GMs — never by team-mates through these pages (the mafia learn each other's decks
+    and Hands once, through the `mafia_decks` event), nor by anyone after a guess of a seat id
+    of another game. «Количество карт в Рукаве и колоде знает только владелец.»"""
+    if seat is None or seat.game_id != game.pk:
+        return False
+    if is_game_master(user, game):
+        return True
+    return user.is_authenticated and seat.user_id == user.pk
+
+
+def check_see_cards(user, game: Game, seat) -> None:
+    """404 unless `can_see_cards` (and the game is a dealt cards game)."""
+    check_cards_game(game)
+    if not can_see_cards(user, game, seat):
+        raise Http404
+
+
+def check_gm_cards(user, game: Game) -> None:
+    """The GM card dashboard: the game's GMs of a dealt cards game; 404 for everyone else."""
+    check_cards_game(game)
+    check_gm(user, game)
+
+
+def filter_visible_card_events(user, game: Game, seat, events: QuerySet) -> QuerySet:
+    """The events of one seat's card pages: what the viewer may read (filter_visible_events)
+    narrowed to that seat's own audience and its team's, after check_see_cards."""
+    check_see_cards(user, game, seat)
+    audiences = [f"seat:{seat.pk}"]
+    if seat.faction and _knows_team(game, seat.role):
+        audiences.append(f"faction:{seat.faction}")
+    return filter_visible_events(user, game, events).filter(audience__in=audiences)

@@ -31,8 +31,18 @@ RULESETS = {
         "gm": {"fouls", "forfeit"},
         "inputs": {"posts", "orders", "gm"},
     },
+    # 001: docs/rulesets/cards.md ("Outcome keys"); plays, discards and reorders go through
+    # games.services.cards.card_input_submit, as the card forms send them.
+    "cards": {
+        "outcome": {"hands", "sleeves", "hand_sizes", "damage", "armour", "dead", "executed", "imprisoned", "measure",
+                    "peace"},
+        "gm": {"damage", "armour"},
+        "inputs": {"posts", "plays", "discards", "reorder", "gm"},
+    },
 }
 GAME_KEYS = {"over", "winner"}
+CARD_INPUT_KEYS = {"plays": {"by", "card", "from", "target", "target2", "message", "pay"},
+                   "discards": {"by", "cards"}, "reorder": {"by", "hand"}}
 
 
 class ScenarioError(Exception):
@@ -111,6 +121,14 @@ def validate(path: str, data) -> None:
             raise ScenarioError(f"{where}: key {key!r} is not used by the {ruleset} rule set")
         _unknown(f"{where}: key 'expect'", phase.get("expect") or {}, allowed_expect)
         _unknown(f"{where}: key 'gm'", phase.get("gm") or {}, spec["gm"])
+        for key, allowed in CARD_INPUT_KEYS.items():
+            items = phase.get(key) or []
+            if not isinstance(items, list):
+                raise ScenarioError(f"{where}: key {key!r}: a list is required")
+            for item in items:
+                _unknown(f"{where}: key {key!r}", item, allowed)
+                if item.get("by") not in names:
+                    raise ScenarioError(f"{where}: key {key!r}: {item.get('by')!r} is not a player")
         for key in ("posts", "orders"):
             items = phase.get(key) or []
             if not isinstance(items, list):
@@ -183,6 +201,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
     from games.models import Game, Order, Phase, Seat, VoteRecord
     from games.services.games import game_create
     from games.services.lifecycle import game_signup, game_start
+    from games.services import ActionRefused
     from games.services.orders import order_submit
     from games.services.phases import parse_phase_name
     from games.services.posts import post_create
@@ -200,14 +219,23 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
     # Every phase lasts exactly its length here, so the phase left open after the last one
     # opens an hour ago and still has most of its time.
     clock = timezone.now() - timedelta(hours=phase_hours * len(phases) + 1)
+    cards = data["ruleset"] == "cards"
+    seat_data = {}
     for player in players:
-        seat = game_signup(game=game, user=users[player["name"]])
+        try:
+            seat = game_signup(game=game, user=users[player["name"]], overt_role=str(player.get("overt") or ""))
+        except Exception as exc:  # noqa: BLE001 - a refused application (a taken overt role) is a malformed file
+            raise ScenarioError(f"{path}: key 'players': {player['name']}: {getattr(exc, 'message', exc)}") from None
         if users[player["name"]].display_name != player["name"]:
             Seat.objects.filter(pk=seat.pk).update(aliases=[player["name"]])
+        if cards:
+            given = {key: player[key] for key in ("deck", "hand", "sleeve") if player.get(key) is not None}
+            if given:
+                seat_data[seat.pk] = given
     roles = [p.get("role") or p.get("secret") for p in players]
     try:
         game_start(game=game, by=gm, now=clock, seed=int(data.get("rng_seed", 0)),
-                   roles_in_seat_order=roles if all(roles) else None)
+                   roles_in_seat_order=roles if all(roles) else None, seat_data=seat_data or None)
     except Exception as exc:  # noqa: BLE001 - reported as a malformed file
         raise ScenarioError(f"{path}: key 'players': {getattr(exc, 'message', exc)}") from None
     game.refresh_from_db()
@@ -229,11 +257,16 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         if current is None or (current.kind, current.number) != (kind, number):
             expected = f"{current.kind} {current.number}" if current else "none"
             raise ScenarioError(f"{where}: key 'phase': the {data['ruleset']} rule set plays {expected!r} here")
+        posts_refused: dict[str, int] = {}
         for item in phase_spec.get("posts") or []:
             who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
             clock += timedelta(minutes=1)
-            post_create(thread=game.game_thread, author=users[who], body=str(text), now=clock,
-                        comment=str(item.get("comment", "")) if "by" in item else "")
+            try:
+                post_create(thread=game.game_thread, author=users[who], body=str(text), now=clock,
+                            comment=str(item.get("comment", "")) if "by" in item else "")
+            except ActionRefused:
+                # A post the site refuses (the cards rule set's dead do not post) counts as refused.
+                posts_refused[who] = posts_refused.get(who, 0) + 1
         for item in phase_spec.get("orders") or []:
             clock += timedelta(minutes=1)
             game.refresh_from_db()
@@ -243,9 +276,19 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             else:
                 who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
                 order_submit(game=game, user=users[who], text=str(text), now=clock)
+        if cards:
+            _card_inputs(game, phase_spec, users, by_scenario, where, clock + timedelta(minutes=1))
+            clock += timedelta(minutes=2)
         decisions = {}
         for key, value in (phase_spec.get("gm") or {}).items():
-            if key == "tie_break":
+            if key in ("damage", "armour") and cards:
+                if not isinstance(value, dict):
+                    raise ScenarioError(f"{where}: key 'gm': {key} is a mapping {{name: n}}")
+                unknown = [n for n in value if n not in by_scenario]
+                if unknown:
+                    raise ScenarioError(f"{where}: key 'gm': {key} {unknown[0]!r} is not a player")
+                decisions[key] = {str(by_scenario[n].pk): v for n, v in value.items()}
+            elif key == "tie_break":
                 if value not in by_scenario:
                     raise ScenarioError(f"{where}: key 'gm': tie_break {value!r} is not a player")
                 decisions["tie_break"] = by_scenario[value].pk
@@ -264,7 +307,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         phase_close(phase_id=current.pk, now=current.deadline_at, only_if_due=True)
         current.refresh_from_db()
         outcome = _rename(dict(current.outcome or {}), scenario_name, seat_name)
-        refused: dict[str, int] = {}
+        refused: dict[str, int] = dict(posts_refused)
         for voter_id in VoteRecord.objects.filter(phase=current, valid=False).values_list("voter_id", flat=True):
             refused[scenario_name[voter_id]] = refused.get(scenario_name[voter_id], 0) + 1
         for actor_id in Order.objects.filter(phase=current, valid=False).values_list("actor_id", flat=True):
@@ -293,6 +336,33 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         report.users = {"gm": gm.username, **{name: u.username for name, u in users.items()}}
         report.password = password
     return report
+
+
+def _card_inputs(game, phase_spec: dict, users: dict, by_scenario: dict, where: str, now) -> None:
+    """A cards phase's plays, discards and reorders, through the service the card forms use
+    (a refused one is kept in the ledger and counted in `refused`)."""
+    from games.services.cards import card_input_submit
+
+    game.refresh_from_db()
+
+    def seat_pk(name):
+        if name is None:
+            return None
+        if name not in by_scenario:
+            raise ScenarioError(f"{where}: {name!r} is not a player")
+        return by_scenario[name].pk
+
+    for item in phase_spec.get("plays") or []:
+        detail = {"card": item.get("card"), "from": item.get("from", "hand"), "target": seat_pk(item.get("target")),
+                  "target2": seat_pk(item.get("target2")), "message": item.get("message"), "pay": item.get("pay")}
+        card_input_submit(game=game, user=users[item["by"]], action="play",
+                          detail={k: v for k, v in detail.items() if v is not None}, now=now)
+    for item in phase_spec.get("discards") or []:
+        card_input_submit(game=game, user=users[item["by"]], action="discard", detail={"cards": item.get("cards")},
+                          now=now)
+    for item in phase_spec.get("reorder") or []:
+        card_input_submit(game=game, user=users[item["by"]], action="reorder", detail={"hand": item.get("hand")},
+                          now=now)
 
 
 def _rename(value, scenario_name: dict[int, str], seats: dict):

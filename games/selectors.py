@@ -26,6 +26,7 @@ class ThreadPage:
     page: int
     pages: int
     iso_authors: list  # users the page is filtered to (ISO); empty = whole thread
+    per_page: int = 0
 
     @property
     def has_previous(self) -> bool:
@@ -38,6 +39,15 @@ class ThreadPage:
     @property
     def last_number(self) -> int:
         return self.posts[-1].number if self.posts else 0
+
+    @property
+    def low(self) -> int:
+        """The page of the whole thread shows the post numbers low + 1 .. high (no ISO filter)."""
+        return (self.page - 1) * self.per_page
+
+    @property
+    def high(self) -> int:
+        return self.page * self.per_page
 
     def page_range(self) -> list[int | None]:
         """Page numbers to link, with None for a gap: 1 … 4 5 [6] 7 8 … 20."""
@@ -71,12 +81,25 @@ def thread_page(*, user, thread: Thread, page: int | None, iso_author_ids: list[
         page = min(max(page or 1, 1), pages)
         posts = _with_thread(list(rows.order_by("number")[(page - 1) * per_page: page * per_page]), thread)
         authors = list(User.objects.filter(pk__in=iso_author_ids).order_by("display_name"))
-        return ThreadPage(posts=posts, page=page, pages=pages, iso_authors=authors)
+        return ThreadPage(posts=posts, page=page, pages=pages, iso_authors=authors, per_page=per_page)
+    bounds = thread_page_bounds(thread=thread, page=page, per_page=per_page)
+    bounds.posts = thread_posts(user=user, thread=thread, low=bounds.low, high=bounds.high)
+    return bounds
+
+
+def thread_page_bounds(*, thread: Thread, page: int | None, per_page: int | None = None) -> ThreadPage:
+    """Which page of the whole thread to show (clamped), without its posts (the post list may
+    come from the cache, games/pagecache.py)."""
+    per_page = per_page or settings.MAFIA_POSTS_PER_PAGE
     pages = page_count(thread.post_count, per_page)
     page = min(max(page or 1, 1), pages)
-    low = (page - 1) * per_page
-    posts = _with_thread(list(rows.filter(number__gt=low, number__lte=low + per_page).order_by("number")), thread)
-    return ThreadPage(posts=posts, page=page, pages=pages, iso_authors=[])
+    return ThreadPage(posts=[], page=page, pages=pages, iso_authors=[], per_page=per_page)
+
+
+def thread_posts(*, user, thread: Thread, low: int, high: int) -> list[Post]:
+    """The posts numbered low + 1 .. high, the authors joined (keyset on the (thread, number) index)."""
+    rows = _post_rows(user, thread)
+    return _with_thread(list(rows.filter(number__gt=low, number__lte=high).order_by("number")), thread)
 
 
 def _with_thread(posts: list[Post], thread: Thread) -> list[Post]:

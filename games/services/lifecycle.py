@@ -45,7 +45,36 @@ def role_table_for(game: Game, size: int) -> list[str]:
             code="bad_size") from None
 
 
-def game_signup(*, game: Game, user, application: str = "") -> Seat:
+OVERT_ROLE_MAX = 40
+
+
+def overt_role_clean(*, game: Game, overt_role: str, exclude_seat: Seat | None = None) -> str:
+    """The «Класс» of a cards application, checked: «Каждой явной роли может быть только один
+    представитель» (names compared with the engine's overt_key: case and «ё» do not matter). A name
+    outside the seed's list is allowed (it has no ability). Empty is allowed."""
+    from games.engine.rulesets.cards.roles import overt_key
+
+    name = " ".join(str(overt_role or "").split())
+    if not name:
+        return ""
+    if len(name) > OVERT_ROLE_MAX:
+        raise ActionRefused(_("The class is at most %(n)d characters long.") % {"n": OVERT_ROLE_MAX},
+                            code="overt_too_long")
+    key = overt_key(name)
+    others = Seat.objects.filter(game=game).exclude(overt_role="")
+    if exclude_seat is not None:
+        others = others.exclude(pk=exclude_seat.pk)
+    for taken in others.values_list("overt_role", flat=True):
+        if overt_key(taken) == key:
+            raise ActionRefused(
+                _("The class «%(name)s» is taken: each overt role may have only one holder. Choose another one "
+                  "(you may also write a name of your own).") % {"name": taken}, code="overt_taken")
+    return name
+
+
+def game_signup(*, game: Game, user, application: str = "", overt_role: str = "", contacts: str = "") -> Seat:
+    """Sign `user` up. A cards game's application also takes the «Класс» (overt role, unique in the
+    game) and the «Внешность» (contacts, for the GMs only)."""
     if not user.is_authenticated:
         raise ActionRefused(_("Log in to sign up."), code="anonymous")
     if game.status != Game.Status.SIGNUPS:
@@ -60,7 +89,12 @@ def game_signup(*, game: Game, user, application: str = "") -> Seat:
             if Seat.objects.filter(game=game).count() >= game.size:
                 raise ActionRefused(_("The game is full."), code="full")
             number = (Seat.objects.filter(game=game).aggregate(m=Max("number"))["m"] or 0) + 1
-            return Seat.objects.create(game=game, user=user, number=number, application=(application or "")[:2000])
+            extra = {}
+            if game.ruleset == Game.Ruleset.CARDS:
+                extra = {"overt_role": overt_role_clean(game=game, overt_role=overt_role),
+                         "contacts": (contacts or "").strip()[:2000]}
+            return Seat.objects.create(game=game, user=user, number=number, application=(application or "")[:2000],
+                                       **extra)
     except IntegrityError:
         raise ActionRefused(_("You have already signed up."), code="already") from None
 
@@ -81,9 +115,12 @@ def commitment_payload(game: Game, seats: list[Seat]) -> str:
 
 
 def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None = None,
-               roles_in_seat_order: list[str] | None = None) -> Game:
+               roles_in_seat_order: list[str] | None = None, seat_data: dict | None = None) -> Game:
     """Close signups, deal the roles with a seeded RNG, commit to them, open the first phase.
-    `roles_in_seat_order` deals fixed roles instead (scenario files say who is who)."""
+    `roles_in_seat_order` deals fixed roles instead (scenario files say who is who). For the cards
+    rule set, each seat's «Класс» goes to new_game as its overt role, `seat_data` ({seat pk: {...}},
+    scenario files) adds decks, Hands and Sleeves, and the roles stored are the state's (new_game
+    draws the `law` / `joker_or_traitor` placeholders with the game's seed)."""
     from games.services.phases import phase_open_named
     from games.services.posts import post_create
 
@@ -107,14 +144,22 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
         else:
             roles = role_table_for(game, len(seats))
             random.Random(game.rng_seed).shuffle(roles)
+        table = [(s.pk, s.user.display_name, r) for s, r in zip(seats, roles)]
         try:
-            state, events = ruleset.new_game([(s.pk, s.user.display_name, r) for s, r in zip(seats, roles)],
-                                             options=game.options or {})
+            if game.ruleset == Game.Ruleset.CARDS:
+                data = {s.pk: {"overt": s.overt_role} for s in seats}
+                for key, value in (seat_data or {}).items():
+                    data.setdefault(int(key), {}).update(value)
+                state, events = ruleset.new_game(table, options=game.options or {}, seed=game.rng_seed,
+                                                 seat_data=data)
+            else:
+                state, events = ruleset.new_game(table, options=game.options or {})
         except ValueError as error:  # the rule set refused the table or an option; nothing is written
             raise ActionRefused(_("The game cannot start: %(why)s") % {"why": error}, code="bad_setup") from None
-        for seat, role in zip(seats, roles):
+        for seat in seats:
             seat_state = state.seat(seat.pk)
-            seat.role, seat.faction, seat.status = role, seat_state.faction, seat_state.status
+            # The state's role: a placeholder of the table is drawn by new_game.
+            seat.role, seat.faction, seat.status = seat_state.role, seat_state.faction, seat_state.status
             seat.is_alive = seat_state.status == "active"
             seat.dealt_name = seat.user.display_name
         Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive", "dealt_name"])

@@ -27,9 +27,11 @@ def _system_post(game: Game, text: str, now: datetime) -> Post:
     return post_create(thread=game.game_thread, author=game.gm, body=text, now=now)
 
 
-def _require_gm(user, game: Game) -> None:
+def _require_gm(user, game: Game, seat: Seat | None = None) -> None:
     if not is_game_master(user, game):
         raise ActionRefused(_("Only the GM may do that."), code="not_allowed")
+    if seat is not None and seat.game_id != game.pk:  # a forged seat id from another game
+        raise ActionRefused(_("That player is not in this game."), code="foreign_seat")
 
 
 # --- Replacement -----------------------------------------------------------------------------------
@@ -37,7 +39,7 @@ def seat_replace(*, game: Game, seat: Seat, new_user, by, reason: str = "", now:
     """A new user takes over the seat: its role, its history, its private results. The old
     name becomes an alias of the seat so that votes and orders naming it still reach it."""
     now = now or timezone.now()
-    _require_gm(by, game)
+    _require_gm(by, game, seat)
     if game.status == Game.Status.FINISHED:
         raise ActionRefused(_("The game is over."), code="finished")
     if new_user is None or not new_user.is_active:
@@ -97,7 +99,7 @@ def seat_modkill(*, game: Game, seat: Seat, by, reason: str, now: datetime | Non
     from games.services.lifecycle import store_events
 
     now = now or timezone.now()
-    _require_gm(by, game)
+    _require_gm(by, game, seat)
     reason = (reason or "").strip()
     if not reason:
         raise ActionRefused(_("Give the reason: it is posted in the thread."), code="no_reason")

@@ -158,6 +158,8 @@ def order_override(*, game: Game, gm, seat: Seat, action: str, target: Seat | No
 
     if not is_game_master(gm, game):
         raise ActionRefused(_("Only the GM overrides orders."), code="not_allowed")
+    if seat.game_id != game.pk or any(s is not None and s.game_id != game.pk for s in (target, source)):
+        raise ActionRefused(_("That player is not in this game."), code="foreign_seat")
     order, confirmation = order_submit(game=game, user=seat.user, action=action, target=target, source=source,
                                        now=now, as_gm=gm)
     gm_log(game=game, user=gm, action="order_override",

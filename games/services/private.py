@@ -77,6 +77,7 @@ def private_check(*, thread: Thread, author, body: str) -> list[PendingPrivate]:
     matcher = roster_matcher(tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats))
     by_name = {s.user.display_name: s for s in seats}
     near = neighbours(seats, sender)
+    postman_used = False
     pending = []
     for index, tag in own:
         name = (tag.option or "").strip()
@@ -91,11 +92,40 @@ def private_check(*, thread: Thread, author, body: str) -> list[PendingPrivate]:
             raise ActionRefused(_("Private message: %(name)s is out of the game.") % {"name": found.name},
                                 code="private_dead")
         if mode == "neighbours" and recipient.pk not in near:
-            raise ActionRefused(_("Private message: %(name)s is not your neighbour.") % {"name": found.name},
-                                code="private_not_neighbour")
+            if not _postman_may_send(game, phase, sender, near, already=postman_used):
+                raise ActionRefused(_("Private message: %(name)s is not your neighbour.") % {"name": found.name},
+                                    code="private_not_neighbour")
+            postman_used = True
         html = bbcode.render_tree(bbcode.Element(tag="root", option=None, children=tag.children))
         pending.append(PendingPrivate(index=index, sender=sender, recipient=recipient, phase=phase, html=html))
     return pending
+
+
+# --- Overt roles (cards) that change who may talk to whom ----------------------------------------------
+POSTMAN, MANAGER, CONSPIRATOR = "Почтальон", "Менеджер", "Заговорщик"
+
+
+def overt_role_of(game: Game, seat_pk: int) -> str:
+    """The registered overt role of a seat in a cards game («Класс»), by its canonical name, or ""
+    (no overt role, a custom name, another rule set). Read from the engine state, which holds the
+    overt roles as dealt at the start."""
+    if game.ruleset != "cards" or not game.state:
+        return ""
+    from games.engine.rulesets.cards.roles import overt_role
+
+    name = ((game.state.get("memory") or {}).get("overt") or {}).get(str(seat_pk))
+    role = overt_role(name)
+    return role.name if role is not None else ""
+
+
+def _postman_may_send(game: Game, phase: Phase, sender: Seat, near: set[int], *, already: bool) -> bool:
+    """«Почтальон: Раз в день может отправить днём приватное сообщение любому игроку, указав
+    публично получателя» — one message a day beyond his neighbours (the recipient is public anyway:
+    every [private] shows to whom it goes)."""
+    if already or overt_role_of(game, sender.pk) != POSTMAN:
+        return False
+    sent_far = PrivateMessage.objects.filter(phase=phase, sender=sender).exclude(recipient_id__in=near).exists()
+    return not sent_far
 
 
 def private_store(*, post: Post, pending: list[PendingPrivate], now: datetime) -> None:
@@ -223,7 +253,29 @@ def _anonymous_deliver(message, now: datetime) -> None:
 
 # --- Chat rooms (001: three characters name the same room in their posts' comment field) --------
 ROOM_RE = re.compile(r"^\s*(?:комнат[аы]|room)\s*[:\-—–]\s*(?P<names>.+?)\s*$", re.IGNORECASE | re.DOTALL)
+# The Conspirator's once-a-game room: «заговор: Вася, Петя, Маша, Коля» (the others name the same
+# members with «комната:»).
+CONSPIRACY_RE = re.compile(r"^\s*(?:заговор|conspiracy)\s*[:\-—–]\s*(?P<names>.+?)\s*$", re.IGNORECASE | re.DOTALL)
 ROOM_SIZE = 3
+MANAGER_SIZES = (2, 3, 4)  # «Менеджер: Может создавать чат-комнаты на двух или четырех персонажей»
+
+
+def room_sizes(game: Game, members: set[int]) -> tuple[int, ...]:
+    """The sizes a room of these members may have: three, or two to four with the Manager in it."""
+    if any(overt_role_of(game, pk) == MANAGER for pk in members):
+        return MANAGER_SIZES
+    return (ROOM_SIZE,)
+
+
+def _joins_a_conspiracy(game: Game, others: set[int]) -> bool:
+    """A room of another size may be the Conspirator's: the others name it with «комната:»."""
+    return any(overt_role_of(game, pk) == CONSPIRATOR and not _conspiracy_used(game, pk) for pk in others)
+
+
+def _conspiracy_used(game: Game, seat) -> bool:
+    # Only a conspiracy room lives without an end (closes_with is empty): ordinary rooms always
+    # close with the phase after their day.
+    return Thread.objects.filter(kind=Thread.Kind.ROOM, game=game, closes_with__isnull=True, members=seat).exists()
 
 
 def rooms_enabled(game: Game) -> bool:
@@ -235,12 +287,17 @@ class PendingRoom:
     phase: Phase
     proposer: Seat
     members: list[int]
+    conspiracy: bool = False
 
 
 def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
     """Read «комната: Вася, Петя» from a post's comment field, or refuse it with the reason. Any
     other comment is just a comment."""
     match = ROOM_RE.match(comment or "")
+    conspiracy = False
+    if match is None:
+        match = CONSPIRACY_RE.match(comment or "")
+        conspiracy = match is not None
     if match is None:
         return None
     game = permissions.game_of(thread)
@@ -269,9 +326,18 @@ def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
         if seat.status != "active":
             raise ActionRefused(_("Room: %(name)s is out of the game.") % {"name": found.name}, code="room_dead")
         members.add(seat.pk)
-    if len(members) != ROOM_SIZE:
+    if conspiracy:
+        if overt_role_of(game, proposer.pk) != CONSPIRATOR:
+            raise ActionRefused(_("Only the Conspirator calls a conspiracy."), code="room_not_conspirator")
+        if _conspiracy_used(game, proposer):
+            raise ActionRefused(_("The Conspirator calls his conspiracy once a game."), code="room_conspiracy_used")
+        if len(members) < 2:
+            raise ActionRefused(_("Name at least one other player."), code="room_size")
+    elif len(members) not in room_sizes(game, members) and not _joins_a_conspiracy(game, members - {proposer.pk}):
+        if len(room_sizes(game, members)) > 1:
+            raise ActionRefused(_("With the Manager a room is for two, three or four players."), code="room_size")
         raise ActionRefused(_("A room is for three: you and two other players."), code="room_size")
-    return PendingRoom(phase=phase, proposer=proposer, members=sorted(members))
+    return PendingRoom(phase=phase, proposer=proposer, members=sorted(members), conspiracy=conspiracy)
 
 
 def room_store(*, post: Post, pending: PendingRoom | None, now: datetime) -> None:
@@ -283,8 +349,11 @@ def room_store(*, post: Post, pending: PendingRoom | None, now: datetime) -> Non
 
 
 def rooms_open(*, game: Game, day: Phase, next_phase: Phase | None) -> list[Thread]:
-    """At the day's close: a room opens for every set of three players in play who each, in their
-    last proposal of the day, named exactly that room. It lives through the next phase."""
+    """At the day's close: a room opens for every set of three players in play (two to four with
+    the Manager) who each, in their last proposal of the day, named exactly that room. It lives
+    through the next phase. The Conspirator's «заговор:» opens a room of any size when every other
+    member named the same members; it lives to the end of the game, beside his other rooms, and
+    counts as the others' one room of the day."""
     from django.conf import settings
     from django.utils import translation
 
@@ -293,26 +362,48 @@ def rooms_open(*, game: Game, day: Phase, next_phase: Phase | None) -> list[Thre
     if not rooms_enabled(game):
         return []
     last: dict[int, tuple[int, ...]] = {}
-    for proposal in RoomProposal.objects.filter(phase=day).order_by("created_at", "pk"):
-        last[proposal.proposer_id] = tuple(proposal.members)
+    plots: dict[int, tuple[int, ...]] = {}  # the Conspirator's last «заговор:» of the day
+    for proposal in RoomProposal.objects.filter(phase=day).select_related("post").order_by("created_at", "pk"):
+        if CONSPIRACY_RE.match(proposal.post.comment or ""):
+            plots[proposal.proposer_id] = tuple(proposal.members)
+        else:
+            last[proposal.proposer_id] = tuple(proposal.members)
     active = set(game.seats.filter(status="active").values_list("pk", flat=True))
     rooms = []
+    wanted: list[tuple[tuple[int, ...], int | None]] = []  # (members, the conspirator or None)
+    taken: set[int] = set()
+    for conspirator, members in sorted(plots.items()):
+        others = [m for m in members if m != conspirator]
+        if conspirator in active and all(last.get(m) == members and m in active for m in others):
+            wanted.append((members, conspirator))
+            taken.update(others)  # the conspiracy is their one room of the day
     for members in sorted(set(last.values())):
-        if all(last.get(m) == members and m in active for m in members):
-            with translation.override(settings.LANGUAGE_CODE):
-                names = ", ".join(game.seats.filter(pk__in=members).order_by("number").values_list(
-                    "user__display_name", flat=True))
-                title = str(_("%(game)s: room of %(names)s")) % {"game": game.title, "names": names}
-            room = Thread.objects.create(kind=Thread.Kind.ROOM, game=game, title=title, created_by=game.gm,
-                                         opened_by=day, closes_with=next_phase)
-            room.members.set(members)
-            rooms.append(room)
+        if any(m in taken for m in members) or any(members == w for w, _c in wanted):
+            continue
+        if len(members) in room_sizes(game, set(members)) and all(last.get(m) == members and m in active
+                                                                   for m in members):
+            wanted.append((members, None))
+    for members, conspirator in wanted:
+        with translation.override(settings.LANGUAGE_CODE):
+            names = ", ".join(game.seats.filter(pk__in=members).order_by("number").values_list(
+                "user__display_name", flat=True))
+            title = str(_("%(game)s: room of %(names)s")) % {"game": game.title, "names": names}
+        # A conspiracy room «не уничтожается до конца игры»: no phase closes it.
+        room = Thread.objects.create(kind=Thread.Kind.ROOM, game=game, title=title, created_by=game.gm,
+                                     opened_by=day, closes_with=next_phase if conspirator is None else None)
+        room.members.set(members)
+        rooms.append(room)
     return rooms
 
 
 def rooms_close(*, phase: Phase) -> int:
     """When the phase a room lives through closes, the room becomes read-only."""
     return Thread.objects.filter(kind=Thread.Kind.ROOM, closes_with=phase, is_locked=False).update(is_locked=True)
+
+
+def rooms_close_all(*, game: Game) -> int:
+    """At the end of the game every room still open (the conspiracy's) becomes read-only."""
+    return Thread.objects.filter(kind=Thread.Kind.ROOM, game=game, is_locked=False).update(is_locked=True)
 
 
 

@@ -48,6 +48,13 @@ def standing_orders(phase: Phase) -> dict[int, Order]:
 
 
 def phase_inputs(phase: Phase) -> PhaseInputs:
+    if phase.game.ruleset == Game.Ruleset.CARDS:
+        # The cards rule set reads its ledger as PhaseInputs.extra (games.services.cards); its
+        # Order rows are card inputs, not one order per actor.
+        from games.services.cards import card_inputs_standing
+
+        return PhaseInputs(votes=standing_votes(phase), orders={}, extra=card_inputs_standing(phase=phase),
+                           gm=dict(phase.gm_decisions or {}))
     orders = {
         actor: EngineOrder(actor=actor, action=o.action, target=o.target_id, source=o.source_seat_id, detail=o.detail)
         for actor, o in standing_orders(phase).items()

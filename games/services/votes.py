@@ -47,13 +47,32 @@ def reason_text(code: str) -> str:
 # --- Rule-set knobs -------------------------------------------------------------------------
 def vote_profile_for(game: Game) -> VoteProfile:
     # The forum rules have no peace vote ("кто-то один сядет обязательно"); club has a
-    # peaceful day only by tie, never by a vote. Other rule sets will say otherwise.
-    return profile_named("forum", peace=False, syntaxes=game.vote_syntaxes or ())
+    # peaceful day only by tie, never by a vote. A rule set with `peace_vote` (cards: «Также
+    # можно проголосовать "за мир"») accepts it.
+    from games.engine.rulesets import get_ruleset
+
+    try:
+        peace = bool(getattr(get_ruleset(game.ruleset), "peace_vote", False))
+    except (KeyError, ValueError):
+        peace = False
+    return profile_named("forum", peace=peace, syntaxes=game.vote_syntaxes or ())
 
 
-def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int]:
-    """Seat id -> weight. Every vote weighs one until a rule set says otherwise."""
+def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int | float]:
+    """Seat id -> weight: one, or what the rule set's vote_weight says (cards: an overt role may
+    count 2 or 1.5)."""
+    if game.state and game.ruleset == Game.Ruleset.CARDS:
+        from games.engine.rulesets.cards import CARDS
+        from games.engine.state import GameState
+
+        state = GameState.from_json(game.state)
+        return {seat.pk: _number(CARDS.vote_weight(state, seat.pk)) if state.has_seat(seat.pk) else 1
+                for seat in seats}
     return {seat.pk: 1 for seat in seats}
+
+
+def _number(value) -> int | float:
+    return int(value) if float(value).is_integer() else float(value)
 
 
 Roster = tuple[tuple[str, tuple[str, ...]], ...]  # (display name, aliases) per player
@@ -134,9 +153,28 @@ class VoteConfirmation:
     kind: str = ""
     target: str = ""
     reason: str = ""
+    # The cards rule set's measure read from the same post ("execution" / "prison"), and why it
+    # did not count (a cards reason code).
+    measure: str = ""
+    measure_reason: str = ""
 
     @property
     def message(self) -> str:
+        text = self._vote_message()
+        if self.measure:
+            from games.eventtext import measure_label
+            from games.services.cards import card_reason_text
+
+            if self.measure_reason:
+                extra = str(_("Measure not counted: %(reason)s")) % {"reason": card_reason_text(self.measure_reason)}
+            else:
+                extra = str(_("Measure counted: %(measure)s.")) % {"measure": measure_label(self.measure)}
+            text = f"{text} {extra}" if text else extra
+        return text
+
+    def _vote_message(self) -> str:
+        if self.kind == "measure":
+            return ""
         if self.counted:
             if self.kind == VoteRecord.Kind.UNVOTE:
                 return str(_("Vote withdrawn."))
@@ -171,6 +209,41 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
     tell the poster, or None when the post holds nothing vote-like."""
     if game.status != Game.Status.RUNNING or post.thread_id != game.game_thread_id:
         return None
+    measure = _measure_record(post=post, game=game, now=now) if game.ruleset == Game.Ruleset.CARDS else None
+    confirmation = _votes_record(post=post, game=game, now=now)
+    if measure is None:
+        return confirmation
+    value, reason = measure
+    if confirmation is None:
+        return VoteConfirmation(counted=not reason, kind="measure", measure=value, measure_reason=reason)
+    confirmation.measure, confirmation.measure_reason = value, reason
+    return confirmation
+
+
+def _measure_record(*, post: Post, game: Game, now: datetime) -> tuple[str, str] | None:
+    """The cards rule set's measure vote read from the post's bold text (docs/rulesets/cards.md,
+    "The measure's syntax") and written to the card ledger as a `measure` Order (source TEXT):
+    (measure, refusal code or ""), or None when the post names no measure or is not a player's."""
+    from games.engine.rulesets.cards import CARDS
+    from games.models import Order
+    from games.services.cards import card_input_submit
+
+    value = CARDS.parse_measure(post.body)
+    if value is None:
+        return None
+    if not any(row[1] == post.author_id for row in roster_rows(game)):
+        return None  # the GM's narration
+    if voting_phase(game=game) is None:
+        return value, "not_a_voter"
+    _order, confirmation = card_input_submit(game=game, user=post.author, action="measure",
+                                             detail={"measure": value, "post": post.number}, now=now,
+                                             source=Order.Source.TEXT)
+    if confirmation.accepted:
+        transaction.on_commit(lambda: _bump_version(game.current_phase_id))
+    return value, confirmation.reason
+
+
+def _votes_record(*, post: Post, game: Game, now: datetime) -> VoteConfirmation | None:
     profile = vote_profile_for(game)
     if not might_vote(post.body, profile=profile):
         return None
@@ -272,6 +345,9 @@ class CountView:
     majority: int
     as_of: int | None
     ballots: list[votecount.Ballot] = field(default_factory=list)
+    # The cards rule set's measure tally: [{"measure", "label", "weight", "voters": [Seat]}];
+    # empty for the other rule sets.
+    measures: list[dict] = field(default_factory=list)
 
     @property
     def majority_reached(self) -> WagonView | None:
@@ -320,7 +396,24 @@ def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
         majority=count.majority,
         as_of=as_of,
         ballots=ballots,
+        measures=_measure_tally(phase, by_id, voters) if phase.game.ruleset == Game.Ruleset.CARDS else [],
     )
+
+
+def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> list[dict]:
+    """The measure votes standing now (the card ledger's `measure` rows), weighed like the votes.
+    «При равенстве голосов побеждает тюрьма»."""
+    from games.eventtext import measure_label
+    from games.services.cards import card_inputs_standing
+
+    measures = card_inputs_standing(phase=phase).get("measures") or {}
+    weights = vote_weights_for(phase.game, list(by_id.values()))
+    rows = []
+    for value in ("execution", "prison"):
+        who = [by_id[v] for v, m in measures.items() if m == value and v in by_id and v in voters]
+        rows.append({"measure": value, "label": measure_label(value), "voters": who,
+                     "weight": sum(weights.get(s.pk, 1) for s in who)})
+    return rows
 
 
 def vote_count_bbcode(count: CountView) -> str:
@@ -356,9 +449,22 @@ def vote_count_post(*, game: Game, gm, now: datetime | None = None) -> Post:
 VOTE_BUTTON_FORMS = {
     "forum": "[b]В тюрьму {name}[/b]",  # the forum rules' own example
     "club": "Голосую за [b]{name}[/b]",
+    "cards": "[b]Казнить {name}[/b]",  # the vote and the measure «казнь» at once
 }
+# The cards rule set's second button: the vote and the measure «тюрьма» at once.
+CARDS_PRISON_FORM = "[b]В тюрьму {name}[/b]"
 
 
 def vote_button_text(name: str, ruleset: str = "forum") -> str:
     """What the vote button inserts, the name in the accusative."""
     return VOTE_BUTTON_FORMS.get(ruleset, VOTE_BUTTON_FORMS["forum"]).format(name=inflect_name(name, "accs"))
+
+
+def vote_buttons(name: str, ruleset: str = "forum") -> list[tuple[str, str]]:
+    """The vote buttons for one player: (label, text to insert). The cards Veche votes for a
+    character and a measure: «Казнить X» and «В тюрьму X» (the «За мир» button is the thread's)."""
+    if ruleset == "cards":
+        accusative = inflect_name(name, "accs")
+        return [(str(_("Execute %(name)s")) % {"name": name}, VOTE_BUTTON_FORMS["cards"].format(name=accusative)),
+                (str(_("Prison for %(name)s")) % {"name": name}, CARDS_PRISON_FORM.format(name=accusative))]
+    return [(name, vote_button_text(name, ruleset))]

@@ -129,24 +129,19 @@ def thread_new(request: HttpRequest, kind: str) -> HttpResponse:
 
 
 def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, form: PostForm | None = None,
-                    error=None, preview_html: str | None = None) -> dict:
+                    error=None, preview_html: str | None = None, just_posted: int | None = None) -> dict:
     iso = _iso_ids(request)
-    page_data = selectors.thread_page(user=request.user, thread=thread, page=page, iso_author_ids=iso)
-    posts_refresh_html(posts=page_data.posts)
-    from games.services.private import private_display
-
-    private_display(user=request.user, thread=thread, posts=page_data.posts)
     user = request.user
+    game = permissions.game_of(thread)
+    has_votes = game is not None and thread.kind == Thread.Kind.GAME and (
+        game.current_phase_id is not None or game.phases.exists())
+    seats = []
+    if has_votes and user.is_authenticated:
+        # One query for the roster serves the vote button, seat_of and can_post's is_seated.
+        seats = list(game.seats.select_related("user").order_by("number"))
+        permissions.remember_seats(user, game, seats)
     moderator = permissions.is_moderator(user, thread)
-    replaced = {}
-    if permissions.game_of(thread) is not None:
-        from games.services.moderation import replaced_names
-
-        replaced = replaced_names(permissions.game_of(thread))
-    for post in page_data.posts:
-        post.replaced_names = replaced.get(post.author_id, [])
-        post.body_visible = permissions.can_see_post_body(user, post)
-        post.can_edit = bool(permissions.can_edit_post(user, post)) if user.is_authenticated else False
+    can_post = permissions.can_post(user, thread)
     if form is None:
         initial = ""
         quote_number = _parse_page(request.GET.get("quote"))
@@ -155,9 +150,8 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
             if quoted:
                 initial = bbcode.quote_source(quoted.author.display_name, quoted.body) + "\n"
         form = PostForm(initial={"body": initial})
-    game = permissions.game_of(thread)
     vote_count_html, vote_targets = None, []
-    if game is not None and thread.kind == Thread.Kind.GAME and (game.current_phase_id is not None or game.phases.exists()):
+    if has_votes:
         from games.services.votes import voters_and_targets, voting_phase
         from games.views.votes import current_count_html
 
@@ -165,17 +159,17 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
             game.current_phase.game = game  # the count and the vote button read the rule set's state from it
         vote_count_html = current_count_html(request, game)
         phase = voting_phase(game=game)
-        seats = []
-        if user.is_authenticated:
-            # One query for the roster serves the vote button, seat_of and can_post's is_seated.
-            seats = list(game.seats.select_related("user").order_by("number"))
-            permissions.remember_seats(user, game, seats)
         seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
             voters, targets = voters_and_targets(phase, seats)
             if seat.pk in voters:
-                vote_targets = [(s.user.display_name, _vote_button_text(s.user.display_name, game.ruleset))
-                                for s in seats if s.pk in targets]
+                from games.services.votes import vote_buttons
+
+                vote_targets = [button for s in seats if s.pk in targets
+                                for button in vote_buttons(s.user.display_name, game.ruleset)]
+    page_data, post_list_html = _post_list(request, thread, game, page=page, iso=iso, moderator=moderator,
+                                           can_post=bool(can_post), show_votes=vote_count_html is not None,
+                                           just_posted=just_posted)
     read_up_to = selectors.read_up_to(user=user, thread=thread)
     return {
         "thread": thread,
@@ -189,16 +183,123 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "vote_poll_seconds": settings.MAFIA_VOTE_POLL_SECONDS,
         "comment_field": game is not None and thread.kind == Thread.Kind.GAME and _rooms_enabled(game),
         "page": page_data,
+        "post_list_html": post_list_html,
         "iso": iso,
         "form": form,
         "error": error,
         "preview_html": preview_html,
-        "can_post": permissions.can_post(user, thread),
+        "can_post": can_post,
         "is_moderator": moderator,
+        "just_posted": just_posted,
         "page_url": lambda n: _thread_url(thread, page=n, iso=iso),
         "iso_authors_all": selectors.post_authors(thread=thread),
         "unread_number": selectors.unread_from_mark(read_up_to, thread) if user.is_authenticated else None,
+        "valid_until": _valid_until(thread, user, page_data.posts),
     }
+
+
+def _url_prefix(name: str, *args) -> str:
+    """A URL pattern's path up to its last number, for the post list's links (one reverse per
+    page instead of several per post): ("games:post", 5) -> "/threads/5/posts/"."""
+    url = reverse(name, args=[*args, 0])
+    head, _zero, _tail = url.rpartition("/0/")
+    return head + "/"
+
+
+def _private_audience(request: HttpRequest, game, marked: list[int]) -> str:
+    """Which [private] texts of the page's marked posts this viewer may read, as a cache-key part:
+    the ids games.permissions lets through (one query). Viewers who may read the same texts share
+    a post list; no one is ever served a list rendered for another set."""
+    if game is None or not marked:
+        return ""
+    from games.models import PrivateMessage
+
+    rows = PrivateMessage.objects.filter(post_id__in=marked)
+    visible = sorted(permissions.filter_visible_private_messages(request.user, game, rows).values_list("pk", flat=True))
+    return ",".join(map(str, visible))
+
+
+def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, iso: list[int], moderator: bool,
+               can_post: bool, show_votes: bool, just_posted: int | None):
+    """The page's posts and their list's HTML for this viewer: from the cache (games/pagecache.py)
+    when a viewer of the same class saw it since the last write to the posts, else rendered."""
+    from games import pagecache
+
+    user = request.user
+    context = {
+        "thread": thread, "gm_id": game.gm_id if game is not None else None, "is_moderator": moderator,
+        "can_post": can_post, "csrf_token": pagecache.CSRF_SENTINEL,
+        "thread_url": _url_prefix("games:post", thread.pk), "post_url": _url_prefix("games:post_edit"),
+        "profile_url": _url_prefix("accounts:profile"),
+        "votes_url": reverse("games:votes", args=[game.pk]) if show_votes else "",
+    }
+    if iso:
+        page_data = selectors.thread_page(user=user, thread=thread, page=page, iso_author_ids=iso)
+        html = _render_post_list(request, thread, game, page_data.posts, context, moderator=moderator)
+        return page_data, pagecache.personalize(html, page_data.posts, request=request, user=user, just_posted=just_posted)
+    page_data = selectors.thread_page_bounds(thread=thread, page=page)
+    high = min(page_data.high, thread.post_count)
+    extra = f"{context['gm_id']}|{bbcode.RENDERER_VERSION}|{int(show_votes)}|{page_data.per_page}"
+    viewer = f"{int(moderator)}{int(can_post)}"
+
+    def key(audience=None):
+        return pagecache.list_key(thread=thread, low=page_data.low, high=high, viewer=viewer, extra=extra,
+                                  audience=audience)
+
+    base_key = key()
+    cached = pagecache.list_get(base_key)
+    if cached is not None and cached.private:
+        cached = pagecache.list_get(key(_private_audience(request, game, cached.marked)))
+    if cached is None:
+        posts = selectors.thread_posts(user=user, thread=thread, low=page_data.low, high=high)
+        marked = [p.pk for p in posts if "bb-private" in p.html]
+        html = _render_post_list(request, thread, game, posts, context, moderator=moderator)
+        entry = pagecache.PostList(html=html, meta=pagecache.meta_of(posts), private=bool(marked), marked=marked)
+        if marked:
+            pagecache.list_set(base_key, pagecache.PostList(html="", meta=[], private=True, marked=marked))
+            pagecache.list_set(key(_private_audience(request, game, marked)), entry)
+        else:
+            pagecache.list_set(base_key, entry)
+    else:
+        posts = pagecache.posts_from_meta(cached.meta, thread)
+        html = cached.html
+    page_data.posts = posts
+    return page_data, pagecache.personalize(html, posts, request=request, user=user, just_posted=just_posted)
+
+
+def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
+                      moderator: bool) -> str:
+    from django.template.loader import get_template
+
+    from games.services.private import private_display
+
+    posts_refresh_html(posts=posts)
+    private_display(user=request.user, thread=thread, posts=posts)
+    replaced = {}
+    if game is not None:
+        from games.services.moderation import replaced_names
+
+        replaced = replaced_names(game)
+    for post in posts:
+        post.replaced_names = replaced.get(post.author_id, [])
+        post.body_visible = moderator or not post.is_deleted  # permissions.can_see_post_body
+    return get_template("games/_post_list.html").render({**context, "posts": posts})
+
+
+def _valid_until(thread: Thread, user, posts) -> float | None:
+    """Until when a rendering of this page stays true with no write to the database: the clocks
+    it depends on (a scheduled lock, the reader's ban ending, an Edit link's window)."""
+    from games import pagecache
+
+    now = timezone.now()
+    ends = [pagecache.edit_window_end(posts, user)]
+    if thread.lock_at is not None and thread.lock_at > now:
+        ends.append(thread.lock_at.timestamp())
+    banned_until = getattr(user, "banned_until", None) if user.is_authenticated else None
+    if banned_until is not None and banned_until > now:
+        ends.append(banned_until.timestamp())
+    ends = [end for end in ends if end is not None]
+    return min(ends) if ends else None
 
 
 def _render_thread(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
@@ -216,6 +317,16 @@ def _render_thread(request: HttpRequest, context: dict, *, status: int = 200) ->
 
 @require_GET
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    from games import pagecache
+
+    # The same browser reloading the same page with nothing written since: the page it was
+    # served, with no query and no template (games/pagecache.py).
+    key = pagecache.page_key(request)
+    if key is not None:
+        cached = pagecache.page_get(key)
+        if cached is not None:
+            return cached
+        generation = pagecache.generation(pagecache.SITE_KEY)  # read before the data it stamps
     thread = _visible_thread(request, pk)
     page_param = request.GET.get("page")
     page = selectors.page_count(thread.post_count, _per_page()) if page_param == "last" else _parse_page(page_param)
@@ -223,7 +334,10 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     last_number = context["page"].last_number
     if not context["iso"] and (context["read_up_to"] is None or context["read_up_to"] < last_number):
         thread_mark_read(user=request.user, thread=thread, number=last_number)
-    return _render_thread(request, context)
+    response = _render_thread(request, context)
+    if key is not None and pagecache.csrf_secret_unchanged(request):
+        pagecache.page_set(key, response, generation_before=generation, valid_until=context["valid_until"])
+    return response
 
 
 def _per_page() -> int:
@@ -261,9 +375,8 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if confirmation is not None:
             (messages.success if confirmation.counted else messages.warning)(request, confirmation.message)
         return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
-    context = _thread_context(request, thread, page=page)
+    context = _thread_context(request, thread, page=page, just_posted=post.number)
     thread_mark_read(user=request.user, thread=thread, number=post.number)
-    context["just_posted"] = post.number
     context["vote_confirmation"] = confirmation
     response = _render_thread(request, context)
     response["HX-Push-Url"] = _thread_url(thread, page=page) + f"#p{post.number}"
@@ -396,6 +509,12 @@ def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(thread)
 
 
+def _overt_role_names() -> list[str]:
+    from games.engine.rulesets.cards.roles import OVERT_ROLES
+
+    return sorted(OVERT_ROLES)
+
+
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread"), pk=pk)
@@ -429,8 +548,11 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "co_gms": list(game.co_gms.order_by("display_name")),
         # What players wrote when signing up is for the GMs only; it is not even handed to the
         # template for anyone else.
-        "applications": [(s.user.display_name, s.application) for s in seats if s.application]
+        # (The cards rule set's «Внешность», the contacts, likewise: GMs only.)
+        "applications": [(s.user.display_name, s.application, s.overt_role, s.contacts) for s in seats
+                         if s.application or s.overt_role or s.contacts]
         if permissions.is_game_master(viewer, game) else [],
+        "overt_role_names": _overt_role_names() if game.ruleset == "cards" else [],
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
     })
 

@@ -70,6 +70,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             options = {"newcomer_immunity": data["newcomers"]} if data["ruleset"] == "club" and data["newcomers"] else {}
+            if data["ruleset"] == "cards":
+                options = {"hero": bool(data.get("hero")), "extra_neutral": data.get("extra_neutral") or "random"}
             game = game_create(title=data["title"], gm=request.user, ruleset=data["ruleset"], size=data["size"],
                                role_table=data["roles"], phase_hours=data["phase_hours"], options=options)
         except ActionRefused as refused:
@@ -89,7 +91,8 @@ def game_join(request: HttpRequest, pk: int) -> HttpResponse:
             game_withdraw(game=game, user=request.user)
             messages.success(request, _("You have left the game."))
         else:
-            game_signup(game=game, user=request.user, application=request.POST.get("application", ""))
+            game_signup(game=game, user=request.user, application=request.POST.get("application", ""),
+                        overt_role=request.POST.get("overt_role", ""), contacts=request.POST.get("contacts", ""))
             messages.success(request, _("You have signed up."))
     except ActionRefused as refused:
         messages.error(request, refused.message)

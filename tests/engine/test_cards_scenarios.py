@@ -1,10 +1,10 @@
 """Every rule scenario of the cards rule set played through the pure engine and text readers, and the
 shared sample ../shared/scenarios/cards/seed-armour-example.yaml (the seed's armour example).
 
-The files live in tests/engine/scenarios/cards/, not tests/scenarios/: tests/games/test_scenarios.py
-plays every file under tests/scenarios/ through the site's play_scenario, which does not know the
-cards rule set yet (its site part comes later). Once it does, the files move to tests/scenarios/cards/
-unchanged: they use only FORMAT.md's `cards` keys (checked below)."""
+The files live in tests/scenarios/cards/: tests/games/test_scenarios.py plays the same files through
+the site's play_scenario (card services, posts, the phase close); here they are played through the
+pure engine alone, so a disagreement shows which side is wrong. They use only FORMAT.md's `cards`
+keys (checked below)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import yaml
 from tests.engine.scenario_play import play, mismatches
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = sorted((Path(__file__).resolve().parent / "scenarios" / "cards").glob("*.yaml"))
+OURS = sorted((ROOT / "tests" / "scenarios" / "cards").glob("*.yaml"))
 SHARED = sorted((ROOT.parent / "shared" / "scenarios" / "cards").glob("*.yaml"))
 PLAYER_KEYS = {"name", "secret", "overt", "deck", "hand", "sleeve"}
 PHASE_KEYS = {"phase", "posts", "plays", "discards", "reorder", "gm", "expect"}

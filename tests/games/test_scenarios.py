@@ -12,6 +12,7 @@ SHARED = ROOT.parent / "shared" / "scenarios"
 OURS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
 SHARED_FORUM = sorted((SHARED / "forum").glob("*.yaml"))
 SHARED_CLUB = sorted((SHARED / "club").glob("*.yaml"))
+SHARED_CARDS = sorted((SHARED / "cards").glob("*.yaml"))
 
 
 def run(*args) -> tuple[int, str, str]:
@@ -30,7 +31,13 @@ def test_shared_samples_exist():
     assert SHARED_FORUM, f"no forum scenarios under {SHARED}; the shared folder must sit beside the repository"
 
 
-@pytest.mark.parametrize("path", SHARED_FORUM + SHARED_CLUB + OURS, ids=lambda p: p.name)
+def test_shared_cards_sample_exists():
+    """The seed's armour example (issue 9: «../shared/scenarios/cards/seed-armour-example.yaml (the
+    seed's example) must pass»)."""
+    assert any(p.name == "seed-armour-example.yaml" for p in SHARED_CARDS)
+
+
+@pytest.mark.parametrize("path", SHARED_FORUM + SHARED_CLUB + SHARED_CARDS + OURS, ids=lambda p: p.name)
 def test_scenario_passes(db, path):
     code, out, err = run(str(path))
     assert code == 0, out + err

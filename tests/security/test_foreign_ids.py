@@ -69,6 +69,17 @@ CASES: dict[str, list[Case]] = {
     "games:votes_correct": [Case(data={"post": "{post}", "kind": "vote", "target": "{own_seat}"}),
                             Case(data={"post": "{own_post}", "kind": "vote", "target": "{seat}"})],
     "games:seat_aliases": [Case(path={"seat_pk": "{seat}"}, data={"aliases": "Чужак"}, expect_404=True)],
+    # The cards rule set's pages: the seeded world is a forum game, so they are 404 here; the same
+    # foreign seats in a cards game are refused in tests/games/test_cards_pages.py.
+    "games:cards": [Case(method="get", data={"pov": "{seat}"}, expect_404=True)],
+    "games:gm_cards": [Case(method="get", data={"pov": "{seat}"}, expect_404=True)],
+    "games:card_input": [Case(who="vasya", data={"action": "play", "from": "hand", "card": "Пистолет",
+                                                 "target": "{seat}"}, expect_404=True),
+                         Case(who="vasya", data={"action": "mafia_message", "target": "{seat}", "text": "чужому"},
+                              expect_404=True)],
+    "games:gm_card_effect": [Case(data={"action": "add", "op": "damage", "target": "{seat}", "n": "2"},
+                                  expect_404=True)],
+    "games:deck": [], "games:deck_check": [],
     # No ids but the game's:
     "games:game_join": [], "games:game_start": [], "games:co_gm": [], "games:replacement_request": [],
     "games:archive": [], "games:replay": [], "games:export": [], "games:gm_dashboard": [], "games:commitment": [],
@@ -193,3 +204,29 @@ def test_garbage_ids_get_a_clear_answer(shared_world, other_ids, garbage):
     if status >= 500:
         wrong.append(f"games:absences delete: {status}")
     assert wrong == []
+
+
+def test_services_refuse_a_seat_of_another_game_even_when_a_view_forgets(shared_world, other_ids):
+    """Defence in depth: the views pick seats within their game, and the GM services that take a
+    seat check it too, so a future view that forgets cannot reach into another game."""
+    from games.services import ActionRefused
+    from games.services.moderation import seat_modkill, seat_replace
+    from games.services.orders import order_override
+
+    a, b = shared_world.other, shared_world.game
+    foreign = Seat.objects.get(pk=other_ids["seat"])
+    own = Seat.objects.get(pk=other_ids["own_seat"])
+    gm = b.gm
+    before = game_a_state(a)
+    calls = [
+        lambda: seat_modkill(game=b, seat=foreign, by=gm, reason="чужой"),
+        lambda: seat_replace(game=b, seat=foreign, new_user=shared_world.user("vasya"), by=gm),
+        lambda: order_override(game=b, gm=gm, seat=foreign, action="check", target=own),
+        lambda: order_override(game=b, gm=gm, seat=own, action="check", target=foreign),
+    ]
+    for call in calls:
+        with pytest.raises(ActionRefused) as refused:
+            call()
+        assert refused.value.code == "foreign_seat"
+    assert game_a_state(a) == before
+    assert b_points_at_a(b, a) == []

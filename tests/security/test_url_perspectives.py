@@ -36,8 +36,9 @@ from tests.security.conftest import (
 pytestmark = pytest.mark.django_db
 
 # Pages that explain the rules name every role of the setup without saying who holds it: the
-# role table of the new-game form. (The rule texts of the role page are stripped, see _rules_texts.)
-ROLE_NAMES_NOT_CHECKED_ON = {"games:game_new"}
+# role table of the new-game form, the cards rule set's collection page (each secret role's
+# colours and deck limits). (The rule texts of the role page are stripped, see _rules_texts.)
+ROLE_NAMES_NOT_CHECKED_ON = {"games:game_new", "games:cards_rules"}
 SALT = "salt"  # the key of the commitment salt in the reports
 
 

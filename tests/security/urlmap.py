@@ -229,6 +229,14 @@ ROUTES: dict[str, Route] = {
     "games:phase_control": _r("POST", _games, login=True),
     "games:vote_options": _r("POST", _games, login=True),
     "games:seat_aliases": _r("POST", _seats, login=True),
+    # the cards rule set: 404 for games of other rule sets (the seeded world is a forum game)
+    "games:cards_rules": _r("GET"),
+    "games:cards": _r("GET", _games, _pov_all),
+    "games:deck": _r("GET POST", _games, login=True),
+    "games:deck_check": _r("POST", _games, login=True),
+    "games:card_input": _r("POST", _games, login=True),
+    "games:gm_cards": _r("GET", _games, _pov_one),
+    "games:gm_card_effect": _r("POST", _games, login=True),
     # Avatars, served by Django only in development (django.views.static.serve answers any
     # method, and only ever reads a file).
     "^media/(?P<path>.*)$": _r("GET POST", _media),

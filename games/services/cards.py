@@ -1,0 +1,582 @@
+"""The `cards` rule set's inputs (001): the card-play ledger on games.models.Order, checked as each
+input comes in with the engine's check_* against the current state, the standing inputs at the
+close (PhaseInputs.extra), a player's own view of his cards, the public Hand sizes and the GM's
+effects applied by hand. docs/rulesets/cards.md ("The site") explains the ledger.
+
+Every attempt is kept (valid=False with the reason when refused: the GM log and the archive show
+them); the standing input at the close is the last valid row per (actor, action) — for `play` per
+(actor, detail["from"]) — unless a later `withdraw` row took it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.orders import Order as EngineOrder
+from games.engine.rulesets.cards.collection import Card, COLOURS, NEUTRAL
+from games.engine.rulesets.cards.roles import SECRET_ROLES, colours_of
+from games.engine.rulesets.cards.ruleset import CARDS, collection_of, has_link
+from games.engine.state import GameState
+from games.models import Game, Order, Phase, Seat
+from games.services import ActionRefused
+
+# The inputs of the ledger (docs/rulesets/cards.md, "Playing").
+CARD_ACTIONS = ("deck", "rebuild", "play", "withdraw", "discard", "reorder", "mafia_message", "joker_guess",
+                "prison_keep", "measure")
+ZONES = ("hand", "sleeve")
+MEASURES = ("execution", "prison")
+GM_OPS = ("damage", "armour", "break_armour", "draw", "discard", "reveal", "message", "give", "block", "restrict")
+REVEAL_WHAT = ("role", "colours", "hand", "sleeve", "deck_top")
+
+# The engine's reason codes (REASONS, VOTE_REASONS) and the site's own, translated.
+CARD_REASONS = {
+    # games.engine.rulesets.cards.ruleset.REASONS
+    "game_over": _("the game is over"),
+    "not_a_player": _("you are not a player of this game"),
+    "not_alive": _("the dead take no part in the game"),
+    "not_your_action": _("that cannot be done in this phase"),
+    "wrong_phase": _("this is not done in the current phase"),
+    "bad_input": _("the input is not in the expected shape"),
+    "unknown_card": _("there is no such card in this game's collection"),
+    "bad_zone": _("a card is played from the Hand or from the Sleeve"),
+    "not_in_hand": _("the card is not in your Hand"),
+    "not_in_sleeve": _("the card is not in your Sleeve"),
+    "night_only": _("the card is played only at night"),
+    "day_only": _("the card is played only by day"),
+    "missing_target": _("the card needs a target"),
+    "missing_second_target": _("the card needs a second target"),
+    "unexpected_target": _("the card takes no target"),
+    "bad_target": _("the target is not a character of this game"),
+    "target_not_alive": _("the target must be a living character"),
+    "target_not_dead": _("the target must be a dead character"),
+    "self_target": _("the target may be any living character but yourself"),
+    "same_targets": _("the two targets must be different characters"),
+    "restricted": _("you may not play targeted cards for now (prison or the like)"),
+    "message_link": _("a card message may not contain links"),
+    "cannot_pay": _("not enough Sleeve cards to pay the Price (cards given by the overt role do not pay)"),
+    "bad_payment": _("the cards named to pay the Price are not payable cards of your Sleeve"),
+    "discard_count": _("a night discard is exactly two cards from the Hand"),
+    "discard_not_in_hand": _("the cards to discard are not in your Hand"),
+    "discard_by_day": _("the two-card discard is a night action"),
+    "played_instead": _("the two-card discard is instead of playing: withdraw your play first"),
+    "bad_reorder": _("a new Hand order must hold exactly the cards of your Hand"),
+    "deck_not_empty": _("a deck is rebuilt only when it is empty"),
+    "already_built": _("your deck has been built"),
+    "bad_deck": _("the deck breaks the deck rules"),
+    "not_mafia": _("only a mafioso sends the mafia's message, and only to another living mafioso"),
+    "message_used": _("the mafia message has been used (it recharges when the deck is rebuilt)"),
+    "not_joker": _("only the joker names everybody's roles"),
+    "bad_guess": _("the joker's list must give a secret role for every other player"),
+    # VOTE_REASONS
+    "not_a_voter": _("only a living character votes, and only in the Veche (by day)"),
+    "peace_not_allowed": _("there is no vote for peace now"),
+    # the site's own
+    "after_deadline": _("the phase is over"),
+    "no_phase": _("no phase is going on"),
+    "bad_action": _("unknown action"),
+    "nothing_standing": _("there is nothing to withdraw"),
+    "bad_measure": _("the measure is execution or prison"),
+    "not_maniac": _("only the maniac keeps a card of his choice in prison"),
+    "empty_message": _("the message is empty"),
+}
+
+# games.engine.rulesets.cards.decks.DECK_REASONS, with their numbers.
+DECK_REASON_TEXTS = {
+    "not_a_list": _("a deck is a list of card names"),
+    "unknown_card": _("no such card in this game's collection: %(cards)s"),
+    "not_deckable": _("these cards cannot be put in a deck: %(cards)s"),
+    "too_many_copies": _("at most %(max)s copies of one card: %(cards)s has %(count)s"),
+    "non_free_count": _("a deck holds exactly %(needed)s non-free cards, this one has %(count)s"),
+    "too_many_free": _("a deck holds at most %(max)s free cards, this one has %(count)s"),
+    "off_colour": _("at most %(max)s cards in total of colours outside the role's (Neutral is always allowed), "
+                    "this deck has %(count)s: %(cards)s"),
+    "colour_forbidden": _("the role may not take cards of this colour: %(cards)s"),
+    "per_colour": _("at most %(max)s cards of one colour: %(colour)s has %(count)s"),
+    "colours_missing": _("choose your %(needed)s colours"),
+    "colours_invalid": _("the chosen colours must be two different colours other than Neutral"),
+    "colours_unexpected": _("only the joker chooses colours"),
+}
+
+ACTION_LABELS = {
+    "deck": _("Deck"),
+    "rebuild": _("Deck rebuilt"),
+    "play": _("Play"),
+    "withdraw": _("Withdrawal"),
+    "discard": _("Discard"),
+    "reorder": _("Hand order"),
+    "mafia_message": _("Mafia message"),
+    "joker_guess": _("The joker's list"),
+    "prison_keep": _("Card kept in prison"),
+    "measure": _("Measure"),
+}
+
+
+def card_reason_text(code: str, **params) -> str:
+    """The translated text of any reason code of the cards rule set (the engine's REASONS,
+    VOTE_REASONS and DECK_REASONS, and the site's own); unknown codes are shown as they are."""
+    if code in CARD_REASONS:
+        return str(CARD_REASONS[code])
+    if code in DECK_REASON_TEXTS:
+        return _deck_text(code, list(params.pop("cards", ()) or ()), params)
+    from games.services.orders import ORDER_REASONS
+
+    return str(ORDER_REASONS.get(code, code))
+
+
+def _colour_label(colour: str) -> str:
+    from games.eventtext import colour_label
+
+    return colour_label(colour)
+
+
+def _deck_text(code: str, cards: list[str], detail: dict) -> str:
+    values: dict[str, Any] = {"cards": ", ".join(map(str, cards)), "count": detail.get("count", ""),
+                              "max": detail.get("max", ""), "needed": detail.get("needed", ""),
+                              "colour": _colour_label(str(detail.get("colour", "")))}
+    if code == "colour_forbidden" and not cards and detail.get("colours"):
+        values["cards"] = ", ".join(_colour_label(c) for c in detail["colours"])
+    text = str(DECK_REASON_TEXTS.get(code, code))
+    try:
+        return text % values
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+def deck_refusal_texts(refusals) -> list[str]:
+    """One translated sentence per deck refusal (engine Refusal objects or their JSON), with its
+    cards and numbers."""
+    out = []
+    for refusal in refusals or ():
+        if isinstance(refusal, dict):
+            code, cards, detail = refusal.get("code", ""), refusal.get("cards") or (), refusal.get("detail") or {}
+        else:
+            code, cards, detail = refusal.code, refusal.cards, refusal.detail
+        out.append(_deck_text(str(code), list(cards), dict(detail)))
+    return out
+
+
+@dataclass
+class CardConfirmation:
+    accepted: bool
+    action: str
+    reason: str = ""
+    refusals: list = field(default_factory=list)
+    detail: dict = field(default_factory=dict)
+    target: str = ""
+
+    @property
+    def message(self) -> str:
+        label = str(ACTION_LABELS.get(self.action, self.action))
+        if not self.accepted:
+            if self.refusals:
+                return str(_("%(action)s not accepted: %(reason)s")) % {
+                    "action": label, "reason": "; ".join(deck_refusal_texts(self.refusals))}
+            return str(_("%(action)s not accepted: %(reason)s")) % {
+                "action": label, "reason": card_reason_text(self.reason)}
+        what = _describe(self.action, self.detail, self.target)
+        if what:
+            return str(_("%(action)s accepted: %(what)s")) % {"action": label, "what": what}
+        return str(_("%(action)s accepted.")) % {"action": label}
+
+
+def _describe(action: str, detail: dict, target: str) -> str:
+    if action == "play":
+        text = str(detail.get("card", ""))
+        return f"{text} → {target}" if target else text
+    if action == "discard":
+        return ", ".join(map(str, detail.get("cards") or ()))
+    if action == "reorder":
+        return " › ".join(map(str, detail.get("hand") or ()))
+    if action == "measure":
+        from games.eventtext import measure_label
+
+        return measure_label(detail.get("measure"))
+    if action == "mafia_message":
+        return target
+    if action == "prison_keep":
+        return str(detail.get("card", ""))
+    return ""
+
+
+def _is_cards(game: Game) -> bool:
+    return game.ruleset == Game.Ruleset.CARDS
+
+
+def _state(game: Game) -> GameState | None:
+    return GameState.from_json(game.state) if game.state else None
+
+
+def _seat_pk(value) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, Seat):
+        return value.pk
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _check(state: GameState, phase: Phase, seat: Seat, action: str, detail: dict,
+           target: Seat | None) -> tuple[str, list]:
+    """(reason code or "", deck refusals) of one input against the current state."""
+    if action not in CARD_ACTIONS:
+        return "bad_action", []
+    if state.over:
+        return "game_over", []
+    if not state.has_seat(seat.pk):
+        return "not_a_player", []
+    if not state.seat(seat.pk).is_active:
+        return "not_alive", []
+    if action == "measure":
+        measure = detail.get("measure")
+        if measure is not None and measure not in MEASURES:
+            return "bad_measure", []
+        return CARDS.check_measure(state, seat.pk, measure) or "", []
+    if action == "withdraw":
+        standing = _standing_rows(phase, seat_pk=seat.pk)
+        what = detail.get("what")
+        if what == "play" and detail.get("from") in ZONES:
+            return ("" if standing["plays"].get((seat.pk, detail["from"])) else "nothing_standing"), []
+        if what in ("discard", "measure", "reorder"):
+            key = {"discard": "discards", "measure": "measures", "reorder": "reorders"}[what]
+            return ("" if seat.pk in standing[key] else "nothing_standing"), []
+        return "bad_input", []
+    if action == "prison_keep":
+        if state.seat(seat.pk).role != "maniac":
+            return "not_maniac", []
+        player = state.memory.get("players", {}).get(str(seat.pk), {})
+        names = [item.get("card") for item in player.get("sleeve", [])]
+        return ("" if detail.get("card") in names else "not_in_sleeve"), []
+    if action in ("deck", "rebuild"):
+        if action not in CARDS.allowed_actions(state, seat.pk):
+            if action == "deck" and state.memory.get("players", {}).get(str(seat.pk), {}).get("built"):
+                return "already_built", []
+            if action == "rebuild" and state.phase == "deckbuilding":
+                return "wrong_phase", []
+            return ("deck_not_empty" if action == "rebuild" else "not_your_action"), []
+        refusals = CARDS.check_deck(state, seat.pk, detail.get("cards"), detail.get("colours"))
+        return ("bad_deck" if refusals else ""), list(refusals)
+    if action == "mafia_message":
+        if not str(detail.get("text") or "").strip():
+            return "empty_message", []
+    if action == "play" and state.phase == "deckbuilding":
+        return "wrong_phase", []
+    engine_detail = {k: v for k, v in detail.items() if k not in ("target", "to")}
+    reason = CARDS.check_order(state, EngineOrder(actor=seat.pk, action=action,
+                                                  target=target.pk if target else None,
+                                                  detail=engine_detail or None)) or ""
+    if not reason and action == "discard":
+        standing = _standing_rows(phase, seat_pk=seat.pk)
+        if any(by == seat.pk for by, _zone in standing["plays"]):
+            reason = "played_instead"
+    return reason, []
+
+
+def card_input_submit(*, game: Game, user, action: str, detail: dict | None = None, now: datetime | None = None,
+                      as_gm=None, source: str | None = None) -> tuple[Order | None, CardConfirmation]:
+    """Record one card input of `user`'s seat in the current phase (with `as_gm`, the GM enters it
+    for that seat). Checked with the engine against the current state; a refused input is kept with
+    its reason (valid=False). ActionRefused if the user is not a player of this cards game."""
+    now = now or timezone.now()
+    detail = dict(detail or {})
+    if not _is_cards(game):
+        raise ActionRefused(_("This game is not played with cards."), code="not_cards")
+    seat = game.seats.select_related("user").filter(user=user).first() if user.is_authenticated else None
+    if seat is None:
+        raise ActionRefused(_("You are not a player of this game."), code="not_a_player")
+    if game.status == Game.Status.FINISHED:
+        return None, CardConfirmation(False, action, reason="game_over")
+    phase = game.current_phase
+    if game.status != Game.Status.RUNNING or not game.state or phase is None:
+        return None, CardConfirmation(False, action, reason="no_phase")
+    state = GameState.from_json(game.state)
+    # The target: detail["target"] (a play), detail["to"] (the mafia message), a seat of this game.
+    target_value = detail.get("target") if action != "mafia_message" else detail.get("to", detail.get("target"))
+    target = None
+    reason = ""
+    if target_value is not None:
+        target = game.seats.select_related("user").filter(pk=_seat_pk(target_value)).first() \
+            if _seat_pk(target_value) is not None else None
+        if target is None:
+            reason = "bad_target"
+    if detail.get("target2") is not None:
+        second = _seat_pk(detail.get("target2"))
+        if second is None or not game.seats.filter(pk=second).exists():
+            reason = reason or "bad_target"
+        else:
+            detail["target2"] = second
+    if target is not None:
+        detail["target"] = target.pk
+        if action == "mafia_message":
+            detail["to"] = target.pk
+    if not reason and (phase.closed_at is not None or (phase.deadline_at is not None and now >= phase.deadline_at)):
+        reason = "after_deadline"
+    refusals: list = []
+    if not reason:
+        reason, refusals = _check(state, phase, seat, action, detail, target)
+    if action == "play" and not reason and detail.get("message") and has_link(str(detail["message"])):
+        reason = "message_link"
+    if source is None:
+        source = Order.Source.GM if as_gm is not None else Order.Source.FORM
+    text = str(detail.get("message") or detail.get("text") or "")[:2000]
+    with transaction.atomic():
+        order = Order.objects.create(
+            phase=phase, actor=seat, action=action[:32], target=target, text=text, detail=_jsonable(detail) or None,
+            source=source, valid=not reason, reason=reason[:32], recorded_at=now, recorded_by=as_gm or user)
+    return order, CardConfirmation(
+        accepted=not reason, action=action, reason=reason, refusals=refusals, detail=detail,
+        target=target.user.display_name if target is not None else "")
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _standing_rows(phase: Phase, *, seat_pk: int | None = None) -> dict:
+    """The standing inputs of a phase, by kind, from the ledger (the last valid row per actor and
+    action, a play per actor and zone; a withdraw takes one back)."""
+    rows = phase.orders.filter(valid=True, action__in=CARD_ACTIONS).order_by("recorded_at", "pk")
+    if seat_pk is not None:
+        rows = rows.filter(actor_id=seat_pk)
+    standing: dict[str, dict] = {"decks": {}, "rebuilds": {}, "plays": {}, "discards": {}, "reorders": {},
+                                 "measures": {}, "mafia_messages": {}, "joker_guess": {}, "prison_keep": {}}
+    for row in rows:
+        detail = dict(row.detail or {})
+        actor = row.actor_id
+        if row.action in ("deck", "rebuild"):
+            cards = list(detail.get("cards") or [])
+            value = {"cards": cards, "colours": list(detail["colours"])} if detail.get("colours") else cards
+            standing["decks" if row.action == "deck" else "rebuilds"][actor] = value
+        elif row.action == "play":
+            zone = detail.get("from")
+            standing["plays"][(actor, zone)] = {
+                "by": actor, "card": detail.get("card"), "from": zone, "target": row.target_id,
+                "target2": detail.get("target2"), "message": detail.get("message") or None,
+                "pay": list(detail["pay"]) if isinstance(detail.get("pay"), list) else None}
+        elif row.action == "withdraw":
+            what = detail.get("what")
+            if what == "play":
+                standing["plays"].pop((actor, detail.get("from")), None)
+            elif what in ("discard", "measure", "reorder"):
+                standing[{"discard": "discards", "measure": "measures", "reorder": "reorders"}[what]].pop(actor, None)
+        elif row.action == "discard":
+            standing["discards"][actor] = list(detail.get("cards") or [])
+        elif row.action == "reorder":
+            standing["reorders"][actor] = list(detail.get("hand") or [])
+        elif row.action == "measure":
+            standing["measures"][actor] = detail.get("measure")
+        elif row.action == "mafia_message":
+            standing["mafia_messages"][actor] = {"to": row.target_id, "text": str(detail.get("text") or "")}
+        elif row.action == "joker_guess":
+            standing["joker_guess"][actor] = dict(detail.get("roles") or {})
+        elif row.action == "prison_keep":
+            standing["prison_keep"][actor] = detail.get("card")
+    return standing
+
+
+def card_inputs_standing(*, phase: Phase) -> dict:
+    """The PhaseInputs.extra of a cards phase: the standing inputs at this moment."""
+    standing = _standing_rows(phase)
+    extra: dict[str, Any] = {"plays": list(standing.pop("plays").values())}
+    for key, value in standing.items():
+        if value:
+            extra[key] = value
+    return extra
+
+
+@dataclass
+class CardView:
+    """What the seat's owner sees of his own cards (and the GMs of any seat)."""
+
+    hand: list = field(default_factory=list)
+    sleeve: list = field(default_factory=list)
+    deck_size: int = 0
+    can_rebuild: bool = False
+    restricted: int = 0
+    built: bool = False
+    colours: list = field(default_factory=list)
+    secret_role: str = ""
+    overt_role: str = ""
+    standing: dict = field(default_factory=dict)
+    allowed: tuple = ()
+
+
+def card_view(*, game: Game, seat: Seat) -> CardView:
+    """The seat's own containers and standing inputs (callers check games.permissions first)."""
+    state = _state(game)
+    if state is None or state.ruleset != "cards" or not state.has_seat(seat.pk):
+        return CardView(overt_role=seat.overt_role, secret_role=seat.role)
+    collection = collection_of(state)
+    player = state.memory.get("players", {}).get(str(seat.pk), {})
+
+    def card(name: str) -> Card:
+        return collection[name] if name in collection else Card(
+            name=name, colour=NEUTRAL, price=0, free=True, when="any", target="self", effect=(), text="", origin="")
+
+    hand = [card(n) for n in player.get("hand", [])]
+    sleeve = [(card(item.get("card")), bool(item.get("overt"))) for item in player.get("sleeve", [])]
+    role = state.seat(seat.pk).role
+    standing_rows = _standing_rows(game.current_phase, seat_pk=seat.pk) if game.current_phase else None
+    standing: dict[str, Any] = {"hand": None, "sleeve": None, "discard": None, "reorder": None, "measure": None,
+                                "deck": None}
+    if standing_rows is not None:
+        standing["hand"] = standing_rows["plays"].get((seat.pk, "hand"))
+        standing["sleeve"] = standing_rows["plays"].get((seat.pk, "sleeve"))
+        standing["discard"] = standing_rows["discards"].get(seat.pk)
+        standing["reorder"] = standing_rows["reorders"].get(seat.pk)
+        standing["measure"] = standing_rows["measures"].get(seat.pk)
+        deck = standing_rows["decks"].get(seat.pk) or standing_rows["rebuilds"].get(seat.pk)
+        standing["deck"] = deck.get("cards") if isinstance(deck, dict) else deck
+        standing["colours"] = deck.get("colours") if isinstance(deck, dict) else None
+        standing["mafia_message"] = standing_rows["mafia_messages"].get(seat.pk)
+        standing["prison_keep"] = standing_rows["prison_keep"].get(seat.pk)
+    return CardView(
+        hand=hand, sleeve=sleeve, deck_size=len(player.get("deck", [])),
+        can_rebuild=bool(player.get("built")) and not player.get("deck"),
+        restricted=int(player.get("restricted", 0)), built=bool(player.get("built")),
+        colours=list(colours_of(role, player.get("colours") or [])) if role in SECRET_ROLES else [],
+        secret_role=role, overt_role=CARDS.overt_of(state, seat.pk), standing=standing,
+        allowed=tuple(CARDS.allowed_actions(state, seat.pk)),
+    )
+
+
+def card_hand_sizes(*, game: Game) -> dict[int, int]:
+    """Public: every living player's Hand size now (seat pk -> size)."""
+    state = _state(game)
+    if state is None or state.ruleset != "cards":
+        return {}
+    return dict(CARDS.hand_sizes(state))
+
+
+# --- The GM's effects ----------------------------------------------------------------------------
+def _gm_phase_check(phase: Phase, gm) -> Game:
+    from games.permissions import is_game_master
+
+    game = phase.game
+    if not is_game_master(gm, game):
+        raise ActionRefused(_("Only the GM applies card effects."), code="not_allowed")
+    if not _is_cards(game):
+        raise ActionRefused(_("This game is not played with cards."), code="not_cards")
+    if phase.closed_at is not None or phase.voided_at is not None or game.status != Game.Status.RUNNING:
+        raise ActionRefused(_("The phase is closed."), code="closed")
+    return game
+
+
+def _bad_effect(why) -> ActionRefused:
+    return ActionRefused(_("The effect cannot be applied: %(why)s") % {"why": why}, code="bad_effect")
+
+
+def _clean_effect(game: Game, effect: dict) -> dict:
+    """The effect checked against docs "GM decisions": a known op, a living target of this game,
+    its parameters in their lists. Raises a translated ActionRefused."""
+    if not isinstance(effect, dict):
+        raise _bad_effect(_("not an effect"))
+    op = effect.get("op")
+    if op not in GM_OPS:
+        raise _bad_effect(_("unknown operation"))
+    state = _state(game)
+    target = _seat_pk(effect.get("target"))
+    if target is None or state is None or not state.has_seat(target) or not game.seats.filter(pk=target).exists():
+        raise _bad_effect(_("choose a player of this game"))
+    if not state.seat(target).is_active:
+        raise _bad_effect(_("the target must be a living character"))
+    clean: dict[str, Any] = {"op": op, "target": target}
+    if op in ("damage", "armour", "draw", "discard", "restrict") or (op == "reveal" and effect.get("what") == "deck_top"):
+        n = effect.get("n", 1)
+        if isinstance(n, str) and n.strip().isdigit():
+            n = int(n.strip())
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0 or n > 50:
+            raise _bad_effect(_("the number must be between 0 and 50"))
+        clean["n"] = n
+    if op in ("draw", "give"):
+        to = effect.get("to") or ("hand" if op == "draw" else "sleeve")
+        if to not in ZONES:
+            raise _bad_effect(_("a card goes to the Hand or to the Sleeve"))
+        clean["to"] = to
+    if op == "discard":
+        zone = effect.get("zone") or "hand"
+        if zone not in ("hand", "sleeve", "deck"):
+            raise _bad_effect(_("cards are discarded from the Hand, the Sleeve or the deck"))
+        clean["zone"] = zone
+    if op == "reveal":
+        what = effect.get("what")
+        viewer = _seat_pk(effect.get("viewer"))
+        if what not in REVEAL_WHAT:
+            raise _bad_effect(_("choose what is revealed"))
+        if viewer is None or not state.has_seat(viewer):
+            raise _bad_effect(_("choose the player who learns it"))
+        clean.update(what=what, viewer=viewer)
+    if op == "message":
+        text = str(effect.get("text") or "").strip()
+        if not text:
+            raise _bad_effect(_("the message is empty"))
+        clean["text"] = text[:2000]
+    if op == "give":
+        card = str(effect.get("card") or "")
+        if card not in collection_of(state):
+            raise _bad_effect(_("no such card in this game's collection"))
+        clean["card"] = card
+    return clean
+
+
+def card_gm_effect_add(*, phase: Phase, gm, effect: dict, now: datetime | None = None) -> None:
+    """The GM resolves by hand: damage/armour set gm_decisions["damage"/"armour"][seat] (0 removes
+    it); every other primitive is appended to gm_decisions["effects"]. Logged."""
+    from games.services.lifecycle import gm_log
+
+    game = _gm_phase_check(phase, gm)
+    clean = _clean_effect(game, effect)
+    with transaction.atomic():
+        locked = Phase.objects.select_for_update().get(pk=phase.pk)
+        if locked.closed_at is not None:
+            raise ActionRefused(_("The phase is closed."), code="closed")
+        decisions = dict(locked.gm_decisions or {})
+        if clean["op"] in ("damage", "armour"):
+            table = {str(k): v for k, v in dict(decisions.get(clean["op"]) or {}).items()}
+            if clean["n"]:
+                table[str(clean["target"])] = clean["n"]
+            else:
+                table.pop(str(clean["target"]), None)
+            decisions[clean["op"]] = table
+        else:
+            decisions["effects"] = list(decisions.get("effects") or []) + [clean]
+        locked.gm_decisions = decisions
+        locked.save(update_fields=["gm_decisions"])
+        phase.gm_decisions = decisions
+        gm_log(game=game, user=gm, action="card_effect_add", data={"phase": phase.pk, "effect": clean}, now=now)
+
+
+def card_gm_effect_remove(*, phase: Phase, gm, index: int, now: datetime | None = None) -> None:
+    """Remove gm_decisions["effects"][index]. Logged."""
+    from games.services.lifecycle import gm_log
+
+    game = _gm_phase_check(phase, gm)
+    with transaction.atomic():
+        locked = Phase.objects.select_for_update().get(pk=phase.pk)
+        decisions = dict(locked.gm_decisions or {})
+        effects = list(decisions.get("effects") or [])
+        if not isinstance(index, int) or not 0 <= index < len(effects):
+            raise ActionRefused(_("There is no such effect."), code="bad_index")
+        removed = effects.pop(index)
+        decisions["effects"] = effects
+        locked.gm_decisions = decisions
+        locked.save(update_fields=["gm_decisions"])
+        phase.gm_decisions = decisions
+        gm_log(game=game, user=gm, action="card_effect_remove", data={"phase": phase.pk, "effect": removed},
+               now=now)
+
+
+def colour_choices() -> list[str]:
+    return [c for c in COLOURS if c != NEUTRAL]

@@ -1,0 +1,635 @@
+"""The pages of the `cards` rule set: the collection's rules, deck building, a player's own cards
+(Hand, Sleeve, plays), the public Hand sizes, and the GM's card dashboard.
+
+Views parse and check; every write goes through games.services.cards (card_input_submit,
+card_gm_effect_add / _remove) or the phase services; every secret is read after a check of
+games.permissions (check_see_cards, check_gm_cards, filter_visible_card_events).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import permissions
+from games.archive import audience_label
+from games.engine.rulesets.cards.collection import COLOUR_LABELS, COLOURS, NEUTRAL, Card, Collection, default_collection
+from games.engine.rulesets.cards.decks import deck_rules_for
+from games.engine.rulesets.cards.roles import SECRET_ROLES, SIX_COLOURS
+from games.engine.rulesets.cards.ruleset import CARDS, collection_of
+from games.engine.state import GameState
+from games.eventtext import event_text, role_label
+from games.models import Game, GameEvent, Order, Seat
+from games.services import ActionRefused
+
+WHEN_LABELS = {
+    "night": gettext_lazy("at night only"),
+    "any": gettext_lazy("by day or at night"),
+    "day": gettext_lazy("by day only"),
+}
+TARGET_LABELS = {
+    "self": gettext_lazy("no target"),
+    "other": gettext_lazy("a living character but yourself"),
+    "two": gettext_lazy("two different living characters but yourself"),
+    "dead": gettext_lazy("a dead character"),
+}
+ZONE_LABELS = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve")}
+# The primitives the GM applies by hand (docs/rulesets/cards.md, "GM decisions").
+GM_OPS = ("damage", "armour", "draw", "discard", "reveal", "message", "give", "block", "restrict")
+GM_OP_LABELS = {
+    "damage": gettext_lazy("damage"), "armour": gettext_lazy("armour"), "draw": gettext_lazy("draw"),
+    "discard": gettext_lazy("discard"), "reveal": gettext_lazy("reveal"), "message": gettext_lazy("message"),
+    "give": gettext_lazy("give a card"), "block": gettext_lazy("block"), "restrict": gettext_lazy("restrict"),
+}
+REVEAL_LABELS = {
+    "role": gettext_lazy("the secret role"), "colours": gettext_lazy("the role's colours"),
+    "hand": gettext_lazy("the Hand"), "sleeve": gettext_lazy("the Sleeve"),
+    "deck_top": gettext_lazy("the top of the deck"), "visitors": gettext_lazy("who visited the target"),
+    "visits": gettext_lazy("whom the target visited"),
+}
+# The events a player reads on his cards page: his own results of past phases.
+RESULT_KINDS = ("role", "team", "deck_refused", "deck_auto", "mafia_decks", "containers", "phase_report", "reveal",
+                "message", "mafia_message")
+MAX_COPIES_INPUT = 9  # a count field holds 0..9; the engine explains anything above 2
+
+
+# --- Reading -----------------------------------------------------------------------------------
+def _game(pk: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("gm", "game_thread", "current_phase"), pk=pk)
+
+
+def _state(game: Game) -> GameState:
+    return GameState.from_json(game.state)
+
+
+def card_info(card: Card) -> dict:
+    """What the pages show of a card."""
+    return {
+        "name": card.name, "colour": card.colour, "colour_label": COLOUR_LABELS.get(card.colour, card.colour),
+        "price": card.price, "free": card.free, "when": card.when, "when_label": WHEN_LABELS.get(card.when, card.when),
+        "target": card.target, "target_label": TARGET_LABELS.get(card.target, card.target),
+        "text": card.text, "message": any(e.op == "message" for e in card.effect),
+        "resolved_by_gm": card.resolved_by_gm, "reusable": card.reusable, "deckable": card.deckable,
+        "payable": card.payable,
+    }
+
+
+def _info(collection: Collection, name: str) -> dict:
+    card = collection.get(name)
+    return card_info(card) if card is not None else {"name": name, "colour": "", "colour_label": "", "text": ""}
+
+
+def _my_seat(request: HttpRequest, game: Game) -> tuple[Seat, Seat | None]:
+    """The seat whose cards the page shows: the requester's own, or for the game's GMs asking
+    ?pov=<seat>, that player's (read-only). 404 for anyone else."""
+    permissions.check_cards_game(game)
+    viewer, pov_seat = permissions.viewer_for(request, game)
+    seat = permissions.seat_of(viewer, game)
+    if seat is None:
+        raise Http404
+    permissions.check_see_cards(request.user, game, seat)
+    return seat, pov_seat
+
+
+def _own_seat(request: HttpRequest, pk: int) -> tuple[Game, Seat]:
+    """The cards game and the requester's own seat in it; 404 for anyone without one."""
+    game = _game(pk)
+    permissions.check_cards_game(game)
+    seat = permissions.seat_of(request.user, game)
+    if seat is None:
+        raise Http404
+    permissions.check_see_cards(request.user, game, seat)
+    return game, seat
+
+
+def _names(game: Game) -> dict[int, str]:
+    return {pk: name for pk, _user, _alive, name, _aliases in permissions.roster_rows(game)}
+
+
+def _results(user, game: Game, seat: Seat) -> list[dict]:
+    events = permissions.filter_visible_card_events(user, game, seat, GameEvent.objects.select_related("phase"))
+    events = events.filter(kind__in=RESULT_KINDS).order_by("-created_at", "-pk")[:80]
+    return [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in events]
+
+
+# --- The rules page ------------------------------------------------------------------------------
+def _rules_groups(collection: Collection) -> list[dict]:
+    return [{"colour": colour, "label": COLOUR_LABELS[colour],
+             "cards": [card_info(c) for c in collection.of_colour(colour)]} for colour in COLOURS]
+
+
+@require_GET
+def cards_rules(request: HttpRequest) -> HttpResponse:
+    """The default collection, every card by colour, and the deck rules (public)."""
+    collection = default_collection()
+    roles = [{"key": key, "name": role_label("cards", key), "colours": [COLOUR_LABELS[c] for c in spec.colours],
+              "chooses": spec.chooses_colours, "off_colour_max": spec.off_colour_max,
+              "per_colour_max": spec.per_colour_max, "banned": [COLOUR_LABELS[c] for c in spec.banned_colours],
+              "start_sleeve": list(spec.start_sleeve)}
+             for key, spec in SECRET_ROLES.items()]
+    return render(request, "games/cards_rules.html", {"groups": _rules_groups(collection), "roles": roles,
+                                                      "count": len(collection.names)})
+
+
+# --- Deck building -----------------------------------------------------------------------------
+def _deck_action(view) -> str | None:
+    if "deck" in view.allowed:
+        return "deck"
+    if "rebuild" in view.allowed:
+        return "rebuild"
+    return None
+
+
+def _int(raw, default: int = 0) -> int:
+    try:
+        return int(str(raw).strip())
+    except (TypeError, ValueError):
+        return default
+
+
+def _deckable(collection: Collection) -> list[str]:
+    return [n for n in collection.names if collection[n].deckable]
+
+
+def _counts_from_post(post, names: list[str]) -> Counter:
+    counts: Counter = Counter()
+    for index, name in enumerate(names):
+        counts[name] = max(0, min(MAX_COPIES_INPUT, _int(post.get(f"count-{index}"))))
+    adjust = str(post.get("adjust", ""))
+    index, _sep, step = adjust.partition(":")
+    if index.isdecimal() and int(index) < len(names) and step in ("1", "+1", "-1"):
+        name = names[int(index)]
+        counts[name] = max(0, min(MAX_COPIES_INPUT, counts[name] + int(step)))
+    return counts
+
+
+def _deck_list(counts: Counter, names: list[str]) -> list[str]:
+    return [name for name in names for _copy in range(counts[name])]
+
+
+def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[str], *, refusal_texts=None,
+                  confirmation=None) -> dict:
+    from games.services.cards import deck_refusal_texts
+
+    state = _state(game)
+    collection = collection_of(state)
+    names = _deckable(collection)
+    cards = _deck_list(counts, names)
+    spec = SECRET_ROLES.get(seat.role)
+    overt = CARDS.overt_of(state, seat.pk)
+    rules = deck_rules_for(seat.role, overt) if spec else None
+    chooses = spec.chooses_colours if spec else 0
+    role_colours = set(colours if chooses else view.colours)
+    if refusal_texts is None:
+        refusal_texts = deck_refusal_texts(CARDS.check_deck(state, seat.pk, cards, colours if chooses else None))
+    by_colour = Counter()
+    non_free = free = off = 0
+    for name in cards:
+        card = collection[name]
+        by_colour[card.colour] += 1
+        if card.free:
+            free += 1
+        else:
+            non_free += 1
+        if card.colour != NEUTRAL and card.colour not in role_colours:
+            off += 1
+    index = {name: i for i, name in enumerate(names)}
+    groups = []
+    for colour in COLOURS:
+        rows = [{**card_info(card), "index": index[card.name], "count": counts[card.name]}
+                for card in collection.of_colour(colour) if card.deckable]
+        if rows:
+            groups.append({"colour": colour, "label": COLOUR_LABELS[colour], "cards": rows,
+                           "mine": colour in role_colours, "count": by_colour[colour],
+                           "banned": bool(rules and colour in rules.banned_colours)})
+    summary = {
+        "non_free": non_free, "non_free_needed": rules.non_free if rules else 15,
+        "free": free, "free_max": rules.free_max if rules else 3,
+        "off": off, "off_max": rules.off_colour_max if rules else 2,
+        "per_colour_max": rules.per_colour_max if rules else None, "copies": rules.copies if rules else 2,
+        "by_colour": [(COLOUR_LABELS[c], by_colour[c]) for c in COLOURS if by_colour[c]],
+        "total": len(cards),
+    }
+    action = _deck_action(view)
+    return {
+        "game": game, "seat": seat, "view": view, "groups": groups, "summary": summary, "refusals": refusal_texts,
+        "valid": not refusal_texts, "action": action, "can_edit": action is not None and seat.status == "active",
+        "chooses": chooses, "chosen": colours + [""] * (2 - len(colours)),
+        "colour_choices": [(c, COLOUR_LABELS[c]) for c in SIX_COLOURS],
+        "role_colours": [COLOUR_LABELS[c] for c in COLOURS if c in role_colours],
+        "role_name": role_label(game.ruleset, seat.role), "confirmation": confirmation,
+        "phase": game.current_phase,
+    }
+
+
+def _chosen_colours(post) -> list[str]:
+    return [c for c in (post.get("colour1", ""), post.get("colour2", "")) if c]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Build (or rebuild) the deck: the game's collection by colour, copies added and removed,
+    the running counts and every refusal explained; without JavaScript the +/− buttons and the
+    check button re-render this page, with htmx only the form's region is swapped."""
+    from games.services.cards import card_input_submit, card_view, deck_refusal_texts
+
+    game, seat = _own_seat(request, pk)
+    view = card_view(game=game, seat=seat)
+    names = _deckable(collection_of(_state(game)))
+    status = 200
+    confirmation = None
+    refusal_texts = None
+    if request.method == "POST":
+        counts = _counts_from_post(request.POST, names)
+        colours = _chosen_colours(request.POST)
+        if request.POST.get("submit"):
+            action = _deck_action(view)
+            try:
+                if action is None:
+                    raise ActionRefused(_("You cannot build a deck now."), code="no_deck")
+                _order, confirmation = card_input_submit(
+                    game=game, user=request.user, action=action,
+                    detail={"cards": _deck_list(counts, names), "colours": colours or None})
+            except ActionRefused as refused:
+                messages.error(request, refused.message)
+            else:
+                if confirmation.accepted:
+                    messages.success(request, confirmation.message)
+                    return redirect("games:deck", pk=game.pk)
+                refusal_texts = deck_refusal_texts(confirmation.refusals) or [confirmation.message]
+                status = 400
+    else:
+        standing = view.standing or {}
+        cards, colours = _standing_deck(standing.get("deck"))
+        colours = colours or list(standing.get("colours") or [])
+        counts = Counter(c for c in cards if c in names)
+        colours = colours or (list(view.colours) if SECRET_ROLES.get(seat.role) and SECRET_ROLES[seat.role].chooses_colours else [])
+    context = _deck_context(game, seat, view, counts, colours, refusal_texts=refusal_texts, confirmation=confirmation)
+    return render(request, "games/cards_deck.html", context, status=status)
+
+
+def _standing_deck(standing) -> tuple[list[str], list[str]]:
+    if isinstance(standing, dict):
+        return list(standing.get("cards") or []), list(standing.get("colours") or [])
+    if isinstance(standing, (list, tuple)):
+        return [str(c) for c in standing], []
+    return [], []
+
+
+@login_required
+@require_POST
+def deck_check(request: HttpRequest, pk: int) -> HttpResponse:
+    """Live validation (htmx): the running counts and the refusals of the deck as the form holds
+    it; after a +/− button, the whole form region with the new counts. Writes nothing."""
+    from games.services.cards import card_view
+
+    game, seat = _own_seat(request, pk)
+    view = card_view(game=game, seat=seat)
+    names = _deckable(collection_of(_state(game)))
+    counts = _counts_from_post(request.POST, names)
+    context = _deck_context(game, seat, view, counts, _chosen_colours(request.POST))
+    region = "deck-region" if request.POST.get("adjust") or (request.htmx and request.htmx.target == "deck-region") \
+        else "deck-status"
+    return render(request, f"games/cards_deck.html#{region}", context)
+
+
+# --- My cards ----------------------------------------------------------------------------------
+def _seat_option(seat: Seat) -> dict:
+    return {"pk": seat.pk, "name": seat.user.display_name}
+
+
+def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> dict:
+    from games.services.cards import card_view
+
+    state = _state(game)
+    collection = collection_of(state)
+    view = card_view(game=game, seat=seat)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    alive = {s.id for s in state.active()}
+    others = [_seat_option(s) for s in seats if s.pk in alive and s.pk != seat.pk]
+    dead = [_seat_option(s) for s in seats if state.has_seat(s.pk) and state.seat(s.pk).status == "dead"]
+    mafia_mates = [_seat_option(s) for s in seats if s.pk != seat.pk and s.pk in alive
+                   and permissions.can_see_role_of(request.user, game, s) and s.faction == "mafia"]
+    standing = dict(view.standing or {})
+    names = _names(game)
+    order = list(standing.get("reorder") or view.hand)
+    payable = [card for card, overt in view.sleeve if not overt or (collection.get(card.name) and collection[card.name].payable)]
+    allowed = set(view.allowed) if not pov_seat else set()
+    phase = game.current_phase
+    plays = []
+    for zone in ("hand", "sleeve"):
+        detail = standing.get(zone)
+        if detail:
+            plays.append({"zone": zone, "zone_label": ZONE_LABELS[zone], "card": detail.get("card"),
+                          "target": names.get(_int(detail.get("target"), -1), ""),
+                          "target2": names.get(_int(detail.get("target2"), -1), ""),
+                          "message": detail.get("message") or "", "pay": detail.get("pay") or []})
+    return {
+        "game": game, "seat": seat, "pov_seat": pov_seat, "view": view, "phase": phase,
+        "hand": [{**card_info(c), "position": i} for i, c in enumerate(view.hand)],
+        "order": [_info(collection, name) for name in order],
+        "sleeve": [{**card_info(c), "overt": overt, "position": i} for i, (c, overt) in enumerate(view.sleeve)],
+        "payable": [c.name for c in payable],
+        "others": others, "dead": dead, "mafia_mates": mafia_mates, "plays": plays,
+        "discard": standing.get("discard"), "reordered": bool(standing.get("reorder")),
+        "can_play": "play" in allowed, "can_discard": "discard" in allowed, "can_reorder": "reorder" in allowed,
+        "can_rebuild": "rebuild" in allowed, "can_build": "deck" in allowed,
+        "can_mafia_message": "mafia_message" in allowed and bool(mafia_mates),
+        "alive": seat.status == "active",
+        "results": _results(request.user, game, seat),
+        "secret_role": role_label(game.ruleset, seat.role), "overt_role": view.overt_role,
+        "colours": [COLOUR_LABELS.get(c, c) for c in view.colours],
+    }
+
+
+@require_GET
+def cards_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's own cards: Hand in order, Sleeve, deck size, restriction, the standing plays of
+    the phase with their forms, and the results of past phases."""
+    game = _game(pk)
+    permissions.check_cards_game(game)
+    viewer, pov_seat = permissions.viewer_for(request, game)
+    if permissions.seat_of(viewer, game) is None and permissions.is_game_master(request.user, game):
+        return redirect("games:gm_cards", pk=game.pk)
+    seat, pov_seat = _my_seat(request, game)
+    return render(request, "games/cards_mine.html", _cards_context(request, game, seat, pov_seat))
+
+
+def _target(raw):
+    """A target as the form sends it: a seat id (checked by the engine against this game's
+    seats: a seat of another game is refused as `bad_target`), or None."""
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    return int(raw) if raw.isdecimal() else raw
+
+
+def _reorder(post, view) -> list[str]:
+    current = list((view.standing or {}).get("reorder") or [c.name for c in view.hand])
+    raw = str(post.get("move", ""))
+    index, _sep, direction = raw.partition(":")
+    if not index.isdecimal() or int(index) >= len(current) or direction not in ("up", "down"):
+        raise ActionRefused(_("Choose a card to move."), code="bad_move")
+    i = int(index)
+    j = i - 1 if direction == "up" else i + 1
+    if 0 <= j < len(current):
+        current[i], current[j] = current[j], current[i]
+    return current
+
+
+def card_detail_from_post(post, view) -> tuple[str, dict]:
+    """(action, detail) of a card form, in the shape card_input_submit expects."""
+    action = str(post.get("action", ""))
+    if action == "play":
+        pay = [str(c) for c in post.getlist("pay") if c]
+        detail = {"card": str(post.get("card", "")), "from": str(post.get("from", "")),
+                  "target": _target(post.get("target")), "target2": _target(post.get("target2")),
+                  "message": str(post.get("message", "")).strip() or None, "pay": pay or None}
+    elif action == "withdraw":
+        what = str(post.get("what", "play"))
+        detail = {"what": what} if what == "discard" else {"what": "play", "from": str(post.get("from", ""))}
+    elif action == "discard":
+        detail = {"cards": [str(c) for c in post.getlist("cards")]}
+    elif action == "reorder":
+        detail = {"hand": _reorder(post, view)}
+    elif action == "mafia_message":
+        detail = {"target": _target(post.get("target")), "to": _target(post.get("target")),
+                  "text": str(post.get("text", "")).strip()}
+    else:
+        raise ActionRefused(_("Unknown action."), code="bad_action")
+    return action, detail
+
+
+@login_required
+@require_POST
+def card_input(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every form of the cards page: play, withdraw, discard, reorder, the mafia message. The
+    acting seat is always the requester's own; a form naming another seat is refused."""
+    from games.services.cards import card_input_submit, card_view
+
+    game, seat = _own_seat(request, pk)
+    try:
+        claimed = request.POST.get("seat")
+        if claimed is not None and str(claimed) != str(seat.pk):
+            raise ActionRefused(_("You play only your own cards."), code="not_your_seat")
+        action, detail = card_detail_from_post(request.POST, card_view(game=game, seat=seat))
+        _order, confirmation = card_input_submit(game=game, user=request.user, action=action, detail=detail)
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
+    return redirect("games:cards", pk=game.pk)
+
+
+# --- Public Hand sizes ---------------------------------------------------------------------------
+def hand_sizes_context(user, game: Game) -> dict | None:
+    """The game page's public table: every player's Hand size now and after each past phase.
+    Read from the public `hand_sizes` events through the visibility filter."""
+    if game.ruleset != Game.Ruleset.CARDS or not game.state:
+        return None
+    from games.services.cards import card_hand_sizes
+
+    names = _names(game)
+    current = card_hand_sizes(game=game)
+    events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase")).filter(
+        kind="hand_sizes", audience="public").order_by("created_at", "pk")
+    history = []
+    for event in events:
+        sizes = {row.get("seat"): row.get("size") for row in event.data.get("sizes", []) if isinstance(row, dict)}
+        history.append({"phase": event.phase, "sizes": sizes})
+    rows = []
+    for pk, name in names.items():
+        rows.append({"name": name, "now": current.get(pk), "history": [h["sizes"].get(pk) for h in history]})
+    return {"rows": rows, "phases": [h["phase"] for h in history]}
+
+
+# --- The GM card dashboard -----------------------------------------------------------------------
+def _order_text(order: Order, names: dict[int, str]) -> str:
+    detail = order.detail or {}
+    parts = [str(detail.get("card") or "")]
+    if detail.get("from"):
+        parts.append(f"({ZONE_LABELS.get(detail['from'], detail['from'])})")
+    for key in ("target", "target2", "to"):
+        value = detail.get(key)
+        if value is not None and key != "to" or (key == "to" and "target" not in detail and value is not None):
+            parts.append("→ " + names.get(_int(value, -1), str(value)))
+    if detail.get("cards"):
+        parts.append(", ".join(map(str, detail["cards"])))
+    if detail.get("hand"):
+        parts.append(" › ".join(map(str, detail["hand"])))
+    if detail.get("message") or detail.get("text"):
+        parts.append(f"«{detail.get('message') or detail.get('text')}»")
+    if detail.get("pay"):
+        parts.append(_("pays with %(cards)s") % {"cards": ", ".join(map(str, detail["pay"]))})
+    if detail.get("what"):
+        parts.append(str(detail.get("what")))
+    return " ".join(p for p in parts if p).strip()
+
+
+@require_GET
+def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM's card dashboard for the current phase."""
+    from games.services.cards import card_reason_text, card_view
+    from games.services.resolution import phase_preview
+
+    game = _game(pk)
+    permissions.check_gm_cards(request.user, game)
+    phase = game.current_phase
+    state = _state(game)
+    collection = collection_of(state)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    names = {s.pk: s.user.display_name for s in seats}
+    seats_by_id = {s.pk: s for s in seats}
+    orders = list(phase.orders.select_related("actor").order_by("recorded_at", "pk")) if phase else []
+    preview_events = []
+    plays_by_seat: dict[int, list] = {}
+    veche = summary = None
+    gm_resolve = []
+    if phase is not None and phase.is_open and game.status == Game.Status.RUNNING:
+        preview = phase_preview(phase=phase)
+        if preview is not None:
+            for e in preview.resolution.events:
+                data = dict(e.data)
+                preview_events.append({"kind": e.kind, "audience": e.audience, "audience_label": audience_label(e.audience, seats_by_id),
+                                       "text": event_text(game.ruleset, e.kind, data)})
+                if e.kind == "play":
+                    data["reason_text"] = card_reason_text(data["reason"]) if data.get("reason") else ""
+                    plays_by_seat.setdefault(data.get("by"), []).append(data)
+                elif e.kind == "gm_resolve":
+                    gm_resolve.append(data)
+                elif e.kind == "veche_result":
+                    from games.eventtext import measure_label
+
+                    veche = data
+                    veche["measure_label"] = measure_label(data.get("measure")) if data.get("measure") else ""
+                    veche["measure_rows"] = [(measure_label(m), n) for m, n in (data.get("measure_tally") or {}).items()]
+                    for vote in veche.get("votes") or []:
+                        vote["measure_label"] = measure_label(vote.get("measure")) if vote.get("measure") else ""
+                elif e.kind == "phase_summary":
+                    summary = data
+    rows = []
+    for seat in seats:
+        view = card_view(game=game, seat=seat) if state.has_seat(seat.pk) else None
+        mine = [o for o in orders if o.actor_id == seat.pk]
+        for o in mine:
+            o.summary = _order_text(o, names)
+            o.reason_text = card_reason_text(o.reason) if o.reason else ""
+        rows.append({
+            "seat": seat, "role": role_label(game.ruleset, seat.role), "view": view,
+            "sleeve": [(c.name, overt) for c, overt in view.sleeve] if view else [],
+            "orders": mine, "plays": plays_by_seat.get(seat.pk, []),
+            "standing": _standing_lines(view, names) if view else [],
+        })
+    decisions = dict(phase.gm_decisions or {}) if phase else {}
+    effects = [{"index": i, "effect": e, "text": _effect_text(e, names)} for i, e in enumerate(decisions.get("effects") or [])]
+    if summary:
+        summary = {key: {names.get(_int(k, -1), k): v for k, v in (summary.get(key) or {}).items()}
+                   for key in ("damage", "armour", "discarded", "lost", "drawn")} | {"dead": summary.get("dead") or []}
+    return render(request, "games/cards_gm.html", {
+        "game": game, "phase": phase, "rows": rows, "preview_events": preview_events, "veche": veche,
+        "summary": summary, "gm_resolve": gm_resolve, "effects": effects,
+        "damage": {names.get(_int(k, -1), k): v for k, v in (decisions.get("damage") or {}).items()},
+        "armour": {names.get(_int(k, -1), k): v for k, v in (decisions.get("armour") or {}).items()},
+        "seats": seats, "gm_ops": [(op, GM_OP_LABELS[op]) for op in GM_OPS],
+        "reveal_choices": list(REVEAL_LABELS.items()),
+        "cards": list(collection.names),
+        "open": phase is not None and phase.is_open and game.status == Game.Status.RUNNING,
+    })
+
+
+def _standing_lines(view, names: dict[int, str]) -> list[str]:
+    """The inputs that stand now for one seat, as the close will take them."""
+    standing = dict(view.standing or {})
+    lines = []
+    for zone in ("hand", "sleeve"):
+        play = standing.get(zone)
+        if play:
+            target = names.get(_int(play.get("target"), -1), "")
+            target2 = names.get(_int(play.get("target2"), -1), "")
+            lines.append(f"{ZONE_LABELS[zone]}: {play.get('card')}" + (f" → {target}" if target else "")
+                         + (f", {target2}" if target2 else ""))
+    if standing.get("discard"):
+        lines.append(_("discard: %(cards)s") % {"cards": ", ".join(map(str, standing["discard"]))})
+    if standing.get("reorder"):
+        lines.append(_("Hand order: %(cards)s") % {"cards": " › ".join(map(str, standing["reorder"]))})
+    if standing.get("measure"):
+        from games.eventtext import measure_label
+
+        lines.append(_("measure: %(measure)s") % {"measure": measure_label(standing["measure"])})
+    return lines
+
+
+def _effect_text(effect: dict, names: dict[int, str]) -> str:
+    if not isinstance(effect, dict):
+        return str(effect)
+    op = effect.get("op", "?")
+    parts = [str(GM_OP_LABELS.get(op, op)), "→", names.get(_int(effect.get("target"), -1), str(effect.get("target")))]
+    for key in ("n", "to", "zone", "what", "card"):
+        if effect.get(key) not in (None, ""):
+            parts.append(f"{key}={effect[key]}")
+    if effect.get("viewer") is not None:
+        parts.append(_("to %(name)s") % {"name": names.get(_int(effect.get("viewer"), -1), effect.get("viewer"))})
+    if effect.get("text"):
+        parts.append(f"«{effect['text']}»")
+    return " ".join(parts)
+
+
+def gm_effect_from_post(post) -> dict:
+    """A GM effect as card_gm_effect_add takes it; only the fields its op uses."""
+    op = str(post.get("op", ""))
+    effect: dict = {"op": op, "target": _target(post.get("target"))}
+    if op in ("damage", "armour", "draw", "discard", "restrict") or (op == "reveal" and post.get("what") == "deck_top"):
+        effect["n"] = _int(post.get("n"), 0)
+    if op == "draw":
+        effect["to"] = str(post.get("to") or "hand")
+    if op == "discard":
+        effect["zone"] = str(post.get("zone") or "hand")
+    if op == "reveal":
+        effect["what"] = str(post.get("what", ""))
+        effect["viewer"] = _target(post.get("viewer"))
+    if op == "message":
+        effect["text"] = str(post.get("text", "")).strip()
+    if op == "give":
+        effect["card"] = str(post.get("card", ""))
+        effect["to"] = str(post.get("to") or "sleeve")
+    return effect
+
+
+@login_required
+@require_POST
+def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
+    """The dashboard's forms: apply a primitive by hand, remove one, close the phase now."""
+    from games.services.cards import card_gm_effect_add, card_gm_effect_remove
+    from games.services.resolution import phase_close
+
+    game = _game(pk)
+    permissions.check_gm_cards(request.user, game)
+    phase = game.current_phase
+    action = request.POST.get("action", "add")
+    try:
+        if phase is None:
+            raise ActionRefused(_("No phase is going on."), code="no_phase")
+        if action == "add":
+            card_gm_effect_add(phase=phase, gm=request.user, effect=gm_effect_from_post(request.POST))
+            messages.success(request, _("The effect is added; it applies at the close of the phase."))
+        elif action == "remove":
+            card_gm_effect_remove(phase=phase, gm=request.user, index=_int(request.POST.get("index"), -1))
+            messages.success(request, _("The effect is removed."))
+        elif action == "close":
+            if not phase_close(phase_id=phase.pk, now=timezone.now(), by=request.user):
+                raise ActionRefused(_("The phase is already closed."), code="closed")
+            messages.success(request, _("The phase is closed and the results are published."))
+        else:
+            raise ActionRefused(_("Unknown action."), code="bad_action")
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    return redirect("games:gm_cards", pk=game.pk)
