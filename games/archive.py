@@ -65,6 +65,18 @@ GM_ACTION_LABELS = {
     "co_gm_remove": gettext_lazy("removed a co-GM"),
     "anonymous_approve": gettext_lazy("delivered an anonymous message"),
     "anonymous_reject": gettext_lazy("rejected an anonymous message"),
+    "card_effect_add": gettext_lazy("applied a card effect by hand"),
+    "card_effect_remove": gettext_lazy("removed a card effect"),
+    "communication": gettext_lazy("changed who may talk to whom"),
+    "collection": gettext_lazy("changed the card collection"),
+    # Written by the site at a close (no GM's hand): games.services.private.card_messages_screen.
+    "card_message_refused": gettext_lazy("refused a card's message"),
+}
+
+# Why a card's message was refused (games.services.private.card_message_check).
+CARD_MESSAGE_REFUSALS = {
+    "card_link": gettext_lazy("the message contains a link"),
+    "card_empty": gettext_lazy("the message is empty"),
 }
 
 GM_DATA_LABELS = {
@@ -85,6 +97,7 @@ GM_DATA_LABELS = {
     "players": gettext_lazy("number of players"),
     "accepted": gettext_lazy("accepted"),
     "message": gettext_lazy("anonymous message"),
+    "sender": gettext_lazy("sender"),
 }
 
 
@@ -247,6 +260,13 @@ def _orders(user, game: Game) -> list[Order]:
     return rows
 
 
+def gm_log_rows(user, game: Game, seats: list[Seat] | None = None) -> list[GMLogRow]:
+    """The GM log in words, oldest first, as the viewer may read it (the GM dashboard's and the
+    archive's)."""
+    seats = seats if seats is not None else _seats(game)
+    return _gm_log(user, game, {s.pk: s for s in seats}, {p.pk: p for p in game.phases.all()})
+
+
 def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[int, Phase]) -> list[GMLogRow]:
     from accounts.models import User
 
@@ -263,7 +283,7 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
     for action in actions:
         details = []
         for key, value in (action.data or {}).items():
-            if key in ("seat", "target", "source"):
+            if key in ("seat", "target", "source", "sender"):
                 shown = seat_name(value)
             elif key == "phase":
                 shown = phase_label(phases_by_id.get(value)) or str(value)
@@ -281,6 +301,8 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
                 shown = _("yes") if value else _("no")
             elif key == "reason" and action.action == "order_override":
                 shown = order_reason_text(str(value)) if value else "—"
+            elif key == "reason" and action.action == "card_message_refused":
+                shown = str(CARD_MESSAGE_REFUSALS.get(str(value), value))
             elif key == "message":
                 shown = f"#{value}"
             elif value in (None, ""):

@@ -52,7 +52,7 @@ def duties_of(user, *, now: datetime | None = None) -> list[Duty]:
                 duties.append(Duty(game, seat, phase, "vote"))
         if game.state:
             ruleset = get_ruleset(game.ruleset)
-            if ruleset.allowed_actions(GameState.from_json(game.state), seat.pk) and not Order.objects.filter(
+            if ruleset.owed_actions(GameState.from_json(game.state), seat.pk) and not Order.objects.filter(
                     phase=phase, actor=seat, valid=True).exists():
                 duties.append(Duty(game, seat, phase, "order"))
     far = now + timedelta(days=3650)

@@ -136,8 +136,34 @@ def role_help(ruleset: str, role: str) -> str:
     return str(ROLE_HELP.get(ruleset, {}).get(role, ""))
 
 
-def faction_goal(faction: str) -> str:
-    return str(FACTION_GOALS.get(faction, ""))
+# The cards rule set's win conditions (001 «Условия победы» and the neutrals' descriptions).
+CARDS_FACTION_GOALS = {
+    "law": gettext_lazy("The Law wins when the whole Mafia, the Traitor and the Maniac are dead and at least one "
+                        "member of the Law is alive."),
+    "mafia": gettext_lazy("The Mafia and the Traitor win when the whole Law and the Maniac are dead and at least one "
+                          "mafioso or the Traitor is alive."),
+    "traitor": gettext_lazy("You lead the Mafia to victory: you win with it when the whole Law and the Maniac are "
+                            "dead and a mafioso or you are alive."),
+    "maniac": gettext_lazy("You win when everybody else is dead."),
+    "joker": gettext_lazy("You win at once when your list of every player's overt and secret roles is right; a wrong "
+                          "list takes you out of the game. Left the last one alive, you lose like everybody."),
+    "hero": gettext_lazy("You win with the Law if you live to its victory or fulfil one of your two goals; with "
+                         "both goals fulfilled you win and leave the game."),
+}
+SEAT_STATUSES = {
+    "active": gettext_lazy("in play"), "killed": gettext_lazy("killed"), "jailed": gettext_lazy("in jail"),
+    "dead": gettext_lazy("dead"), "removed": gettext_lazy("removed"), "left": gettext_lazy("left the game"),
+    "executed": gettext_lazy("executed"), "enslaved": gettext_lazy("enslaved"),
+}
+
+
+def faction_goal(faction: str, ruleset: str = "") -> str:
+    goals = CARDS_FACTION_GOALS if ruleset == "cards" else FACTION_GOALS
+    return str(goals.get(faction, ""))
+
+
+def seat_status_label(status: str) -> str:
+    return str(SEAT_STATUSES.get(status, status))
 
 
 def role_label(ruleset: str, role: str) -> str:
@@ -357,6 +383,17 @@ def _phase_report(data: dict) -> str:
     if not parts:
         return _("Nothing happened to your cards this phase.")
     return _("Your phase: %(parts)s.") % {"parts": "; ".join(parts)}
+
+
+VECHE_REASONS = {
+    "two_left": gettext_lazy("two players are left"),
+    "peace_majority": gettext_lazy("a strict majority for peace"),
+    "no_votes": gettext_lazy("no votes"),
+}
+
+
+def veche_reason_label(reason: str) -> str:
+    return str(VECHE_REASONS.get(reason, reason))
 
 
 def _veche_text(data: dict) -> str:

@@ -93,3 +93,26 @@ class GameCreateForm(forms.Form):
                 self.add_error("roles", _("The role list has %(roles)d roles for %(players)d players.")
                                % {"roles": len(roles), "players": size})
         return cleaned
+
+
+class CommunicationForm(forms.Form):
+    """How the players of one game may talk (games.services.games.game_set_communication)."""
+
+    private_messages = forms.ChoiceField(
+        label=_("[private] messages in game posts"),
+        choices=[("anyone", _("to any player")), ("neighbours", _("to the neighbours in the seating ring only")),
+                 ("off", _("not allowed"))])
+    rooms = forms.BooleanField(label=_("Chat rooms agreed in the post comment field («комната: …»)"), required=False)
+    team_chat = forms.BooleanField(label=_("A chat for each team that knows itself (set before the start)"),
+                                   required=False)
+    anonymous_limit = forms.IntegerField(label=_("Anonymous messages through the GM, per player (0: none)"),
+                                         min_value=0, max_value=50)
+    anonymous_approval = forms.BooleanField(label=_("The GM reads anonymous messages before they are delivered"),
+                                            required=False)
+
+
+class CollectionForm(forms.Form):
+    """A game's card collection as YAML (games.services.games.game_set_collection)."""
+
+    text = forms.CharField(label=_("The collection (YAML)"), widget=forms.Textarea(attrs={"rows": 30, "spellcheck": "false"}),
+                           required=False, max_length=400_000)

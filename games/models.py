@@ -142,6 +142,13 @@ class Seat(models.Model):
     role = models.CharField(_("role"), max_length=32, blank=True)
     faction = models.CharField(_("faction"), max_length=32, blank=True)
     status = models.CharField(_("status"), max_length=16, default="active")
+
+    def get_status_display(self) -> str:
+        # The statuses are the engines' (each rule set adds its own), so they have no choices here.
+        from games.eventtext import seat_status_label
+
+        return seat_status_label(self.status)
+
     # What the player asked for at signup (the overt role wish of the card rule set), for the GM.
     application = models.TextField(_("application"), blank=True)
     # The card rule set's application fields (001): «Класс», the overt role the player asks for

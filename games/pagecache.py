@@ -9,59 +9,73 @@ Two layers, both in the shared cache:
    else each seat alone; else nobody). What differs per viewer inside the list (the Report and
    Edit links, the CSRF token of the moderators' forms, the "just posted" mark) is left as a
    placeholder and filled per request from the posts' numbers kept beside the HTML.
-2. **The whole page** of one session (a reload of the same URL by the same browser): served with
-   no SQL query and no template at all, as long as nothing was written to the database since it
-   was rendered (below) and none of its clocks ran out (a scheduled lock, an edit window, a ban's
-   end, at most `PAGE_SECONDS`).
+2. **The whole page** of one browser session (a reload of the same URL by the same browser):
+   answered by `games.middleware.ThreadPageCacheMiddleware` before the rest of the middleware
+   runs, with no SQL query and no template, as long as the session is the one the page was
+   rendered for, nothing it shows was written since, and none of its clocks ran out (a
+   scheduled lock, an edit window, a ban's end, at most `PAGE_SECONDS`).
 
-Invalidation does not rely on every service remembering to call a hook. A wrapper on every
-database connection (`install`, from GamesConfig.ready) watches the SQL each process sends: an
-INSERT, UPDATE or DELETE bumps two counters in the cache, right after the statement and again
-when its transaction commits (the first for the writing connection itself and for tests, which
-never commit; the second so that a page rendered from the data before the commit is never kept
-under the new counter):
+**Invalidation: write counters, scoped.** A wrapper on every database connection (`install`,
+from GamesConfig.ready) watches the SQL each process sends. Each INSERT, UPDATE or DELETE bumps
+counters in the cache, right after the statement and again when its transaction commits (the
+first for the writing connection itself and for tests, which never commit; the second so that a
+page rendered from the data before the commit is never kept under the new counter). Which
+counters depends on the table written and on what the code around it declared (`writing`):
 
-- `site`: any write to any table except the sessions and the read marks (which the page shows
-  nothing of). It stamps whole pages: a page is served again only if not a row changed.
-- `posts`: writes to the posts, their revisions and private messages, and to users (names and
-  avatars; a login's `last_login` alone does not count). It stamps post lists. The rest of what a
-  list shows is in its key (the GM, the replaced players, the viewer class, the number of posts
-  on the page).
+- `thread:<pk>`: the posts, revisions and private messages of that thread and its own row,
+  written inside `writing(thread=pk)` (post_create).
+- `game:<pk>`: the game's state (the game row, phases, votes, orders, seats, events, bans, ...)
+  and the rows of its threads, written inside `writing(game=pk)` (post_create's votes,
+  phase_open, phase_close, order_submit).
+- `user:<pk>`: a user's notifications (the bell), inside `writing(users=...)` (notify).
+- `site`: every other write, and every write the code around it did not place: a write nobody
+  declared invalidates every page (the fallback is always correct, only slower). Writes to the
+  sessions and the read marks (which the page shows nothing of) and a login's `last_login`
+  change no counter.
 
-Both counters are site-wide: a post in one thread also invalidates the lists of the others
-(docs/performance.md says what that costs and what would scope it).
+A page of thread T of game G seen by user U is stamped with (site, thread:T, game:G, user:U),
+read before the data it shows; its post list with (site, thread:T, game:G). A post in one game
+leaves the pages of every other game (and the other threads of its own game) cached.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import time
-from dataclasses import dataclass
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.db import transaction
 from django.utils import timezone, translation
 
 SITE_KEY = "pagecache:gen:site"
-POSTS_KEY = "pagecache:gen:posts"
 PAGE_SECONDS = 300  # the longest a whole page is kept (and served, if nothing changed)
 LIST_SECONDS = 3600
 
-# Tables whose writes never change what a thread page shows.
-_IGNORED_TABLES = ('"django_session"', '"games_threadreadmark"')
-# Tables whose writes change what a post list shows.
-_POST_TABLES = ('"games_post"', '"games_postrevision"', '"games_privatemessage"', '"games_replacement"',
-                '"accounts_user"')
-_WRITES = ("INSERT", "UPDATE", "DELETE")
+
+def thread_key(pk: int) -> str:
+    return f"pagecache:gen:t:{pk}"
+
+
+def game_key(pk: int) -> str:
+    return f"pagecache:gen:g:{pk}"
+
+
+def user_key(pk: int) -> str:
+    return f"pagecache:gen:u:{pk}"
 
 
 # --- The counters ------------------------------------------------------------------------------
 def _start() -> int:
-    # A counter that is lost (the cache was cleared, Redis restarted) must not restart at a value
-    # that stamped an older entry: start it from the clock.
-    return int(time.time() * 1000)
+    # A counter that is lost (the cache was cleared, Redis restarted or evicted it) must not
+    # restart at a value that stamped an older entry: start it from the clock, in microseconds
+    # (an old value is ahead of the clock only after more than a million bumps a second).
+    return time.time_ns() // 1000
 
 
 def _bump(key: str) -> None:
@@ -75,66 +89,205 @@ def _bump(key: str) -> None:
             pass
 
 
+def generations(keys) -> dict[str, int]:
+    """The current value of each counter (a missing one is started)."""
+    keys = list(keys)
+    found = cache.get_many(keys)
+    for key in keys:
+        if found.get(key) is None:
+            value = _start()
+            if not cache.add(key, value, timeout=None):
+                value = cache.get(key) or value
+            found[key] = value
+    return found
+
+
 def generation(key: str) -> int:
-    value = cache.get(key)
-    if value is None:
-        value = _start()
-        if not cache.add(key, value, timeout=None):
-            value = cache.get(key) or value
-    return value
+    return generations([key])[key]
 
 
-def _bump_site() -> None:
-    _bump(SITE_KEY)
+def changed(*, thread: int | None = None, game: int | None = None, user: int | None = None, **_ignored) -> None:
+    """Invalidate by hand: the pages of one thread, game or user, or with no argument every page
+    (what the SQL watcher does for a write it cannot place)."""
+    keys = [thread_key(thread)] if thread else []
+    keys += [game_key(game)] if game else []
+    keys += [user_key(user)] if user else []
+    for key in keys or [SITE_KEY]:
+        _bump(key)
 
 
-def _bump_posts() -> None:
-    _bump(POSTS_KEY)
+# --- Where a write belongs ---------------------------------------------------------------------
+def _user_ids(users) -> tuple[int, ...]:
+    """users, user ids, or a queryset of users or user ids (values or values_list)."""
+    ids = set()
+    for item in users:
+        if isinstance(item, dict):
+            item = next(iter(item.values()), None)
+        elif isinstance(item, tuple):
+            item = item[0] if item else None
+        item = getattr(item, "pk", item)
+        if item is not None:
+            ids.add(int(item))
+    return tuple(sorted(ids))
 
 
-def changed(*, posts: bool = True) -> None:
-    """Invalidate by hand (what the SQL watcher does on every write)."""
-    _bump_site()
-    if posts:
-        _bump_posts()
+@dataclass(frozen=True)
+class _Frame:
+    thread: int | None = None
+    game: int | None = None
+    users: tuple[int, ...] | None = None
 
 
-def _classify(sql: str) -> tuple[bool, bool]:
-    """(changes pages, changes post lists) for one SQL statement."""
-    head = sql.lstrip()[:7].upper()
-    if not head.startswith(_WRITES):
-        return False, False
-    start = sql[:80]
-    if any(table in start for table in _IGNORED_TABLES):
-        return False, False
-    posts = any(table in start for table in _POST_TABLES)
-    if posts and '"accounts_user"' in start and head.startswith("UPDATE"):
-        # A login's bookkeeping (UPDATE "accounts_user" SET "last_login" = ... WHERE ...).
-        rest = sql.split(" SET ", 1)[-1]
-        if rest.startswith('"last_login" = ') and " = " not in rest.split(" WHERE ", 1)[0][len('"last_login" = '):]:
-            posts = False
-    return True, posts
+_frames: ContextVar[tuple[_Frame, ...]] = ContextVar("pagecache_frames", default=())
 
 
-def _on_commit_once(connection, func) -> None:
+def _pk(value) -> int | None:
+    value = getattr(value, "pk", value)
+    return int(value) if value is not None else None
+
+
+@contextmanager
+def writing(*, thread=None, game=None, users=None):
+    """Declare what the writes inside belong to: `thread` (a thread or its id) for the rows of
+    that thread alone (its posts, revisions, private messages, its own row); `game` for the
+    game's state and the rows of its threads; `users` (users, ids, or a queryset of ids) for
+    their notifications. Only what is declared is placed; any other write inside still bumps the
+    site counter. Frames nest: the innermost one that covers a table places its writes."""
+    frame = _Frame(thread=_pk(thread), game=_pk(game), users=_user_ids(users) if users is not None else None)
+    token = _frames.set((*_frames.get(), frame))
+    try:
+        yield
+    finally:
+        _frames.reset(token)
+
+
+def game_scoped(resolve):
+    """Decorator for a service whose writes all belong to one game: `resolve(kwargs)` names the
+    game (an instance or an id) from the service's keyword arguments."""
+    def decorator(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with writing(game=resolve(kwargs)):
+                return func(*args, **kwargs)
+        return wrapper
+    return decorator
+
+
+def game_of_phase(phase_id) -> int | None:
+    from games.models import Phase
+
+    return Phase.objects.filter(pk=phase_id).values_list("game_id", flat=True).first()
+
+
+THREAD, GAME, USER, IGNORED, USER_ROW = "thread", "game", "user", "ignored", "user row"
+
+
+@functools.cache
+def _categories() -> dict[str, str]:
+    """Quoted table name -> what its rows belong to (the apps are loaded when the first
+    statement runs)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+
+    from games import models as m
+
+    def tables(*models):
+        return [f'"{model._meta.db_table}"' for model in models]
+
+    out = {}
+    for table in tables(m.Thread, m.Thread.members.through, m.Post, m.PostRevision, m.PrivateMessage):
+        out[table] = THREAD
+    for table in tables(m.Game, m.Game.co_gms.through, m.Seat, m.Phase, m.VoteRecord, m.Order, m.GameEvent,
+                        m.GMAction, m.Replacement, m.GameBan, m.Prod, m.AnonymousMessage, m.RoomProposal,
+                        m.BestPlayerVote, m.RatingDecision):
+        out[table] = GAME
+    out.update(dict.fromkeys(tables(m.Notification), USER))
+    out.update(dict.fromkeys(tables(Session, m.ThreadReadMark), IGNORED))
+    out.update(dict.fromkeys(tables(get_user_model()), USER_ROW))  # names, avatars, bans: every page
+    return out
+
+
+# Statements that may write, and how to find the table of the usual ones.
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "TRUNCATE", "MERGE", "COPY", "WITH", "ALTER", "DROP", "CREATE")
+_TARGET_RE = re.compile(r'\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM)\s+("[\w.]+"|[\w.]+)', re.I)
+_SET_RE = re.compile(r'"(\w+)" = %s(?:, "(\w+)" = %s)*$')
+# A user's columns that no page shows (a login's bookkeeping, the digest's clock).
+_UNSHOWN_USER_COLUMNS = {"last_login", "last_digest_at"}
+
+
+def _target(sql: str) -> str | None:
+    """The quoted table a write statement writes to, or None when it cannot tell."""
+    match = _TARGET_RE.match(sql)
+    if not match:
+        return None
+    table = match.group(1)
+    return table if table.startswith('"') else f'"{table}"'
+
+
+def _unshown_user_update(sql: str) -> bool:
+    """UPDATE "<users>" SET "last_login" = %s WHERE ...: nothing a page shows."""
+    head, sep, rest = sql.partition(" SET ")
+    if not sep or not head.lstrip().upper().startswith("UPDATE"):
+        return False
+    clause = rest.split(" WHERE ", 1)[0]
+    if not _SET_RE.match(clause):
+        return False
+    columns = set(re.findall(r'"(\w+)" = %s', clause))
+    return bool(columns) and columns <= _UNSHOWN_USER_COLUMNS
+
+
+def placement(sql: str) -> tuple[str, ...]:
+    """The counters one SQL statement bumps, given the frames declared around it."""
+    if not sql.lstrip()[:8].upper().startswith(_WRITES):
+        return ()
+    table = _target(sql)
+    category = _categories().get(table) if table else None
+    if category == IGNORED:
+        return ()
+    if category == USER_ROW:
+        return () if _unshown_user_update(sql) else (SITE_KEY,)
+    if category is not None:
+        for frame in reversed(_frames.get()):
+            if category == THREAD and frame.thread is not None:
+                return (thread_key(frame.thread),)
+            if category in (THREAD, GAME) and frame.game is not None:
+                return (game_key(frame.game),)
+            if category == USER and frame.users is not None:
+                return tuple(user_key(pk) for pk in frame.users)
+    return (SITE_KEY,)
+
+
+_bumpers: dict[str, object] = {}
+
+
+def _bumper(key: str):
+    """One callable per counter, so that a transaction registers each counter's on-commit bump once."""
+    func = _bumpers.get(key)
+    if func is None:
+        if len(_bumpers) > 20_000:
+            _bumpers.clear()
+        func = _bumpers[key] = functools.partial(_bump, key)
+    return func
+
+
+def _after_write(connection, keys) -> None:
+    for key in keys:
+        _bump(key)
     if not connection.in_atomic_block:
         return  # autocommit: the statement is committed already, and was bumped after it
-    if any(entry[1] is func for entry in connection.run_on_commit):
-        return
-    transaction.on_commit(func, using=connection.alias)
+    for key in keys:
+        func = _bumper(key)
+        if not any(entry[1] is func for entry in connection.run_on_commit):
+            transaction.on_commit(func, using=connection.alias)
 
 
 def _watcher(connection):
     def watch(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
         if isinstance(sql, str):
-            site, posts = _classify(sql)
-            if site:
-                _bump_site()
-                _on_commit_once(connection, _bump_site)
-            if posts:
-                _bump_posts()
-                _on_commit_once(connection, _bump_posts)
+            keys = placement(sql)
+            if keys:
+                _after_write(connection, keys)
         return result
 
     watch.pagecache = True
@@ -160,6 +313,75 @@ def _connection_created(sender, connection, **kwargs):
     _install_on(connection)
 
 
+# --- What a thread page is stamped with ---------------------------------------------------------
+# Per process, what never changes: a thread's game (None: a standalone thread), a session's user.
+_thread_games: dict[int, int | None] = {}
+_session_users: dict[str, int | None] = {}
+_MEMO_MAX = 50_000
+
+
+def _remember(memo: dict, key, value) -> None:
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = value
+
+
+@dataclass
+class Stamps:
+    """The counters a thread page depends on, read before the data they stamp."""
+    thread_id: int
+    values: dict[str, int] = field(default_factory=dict)
+    game_id: int | None = None
+    game_known: bool = False  # False: the thread's game was not known when the counters were read
+    user_id: int | None = None
+
+    @property
+    def list_part(self) -> str:
+        keys = [SITE_KEY, thread_key(self.thread_id)] + ([game_key(self.game_id)] if self.game_id else [])
+        return "|".join(str(self.values.get(key)) for key in keys)
+
+
+def _session_user_id(request) -> int | None:
+    from django.contrib.auth import SESSION_KEY
+
+    session = getattr(request, "session", None)
+    try:
+        value = session.get(SESSION_KEY) if session is not None else None
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def read_stamps(request, thread_id: int) -> Stamps:
+    """The page's counters, read first thing (before the thread, the game or the posts)."""
+    stamps = Stamps(thread_id=thread_id)
+    keys = [SITE_KEY, thread_key(thread_id)]
+    if thread_id in _thread_games:
+        stamps.game_known, stamps.game_id = True, _thread_games[thread_id]
+        if stamps.game_id:
+            keys.append(game_key(stamps.game_id))
+    stamps.user_id = _session_user_id(request)
+    if stamps.user_id is not None:
+        keys.append(user_key(stamps.user_id))
+    stamps.values = generations(keys)
+    return stamps
+
+
+def complete_stamps(stamps: Stamps, game) -> None:
+    """Once the thread is loaded: its game. If the game was not known beforehand, its counter is
+    read now: good for the post list (whose key names the game's GM, and which reads the rest of
+    the game after this) but not for a whole page (it showed the game as read before), which is
+    then not kept (`Stamps.game_known`)."""
+    game_id = game.pk if game is not None else None
+    _remember(_thread_games, stamps.thread_id, game_id)
+    if stamps.game_known and stamps.game_id == game_id:
+        return
+    stamps.game_known = game_id is None  # a thread's game never changes: with none, none was needed
+    stamps.game_id = game_id
+    if game_id:
+        stamps.values.update(generations([game_key(game_id)]))
+
+
 # --- Layer 1: the post list --------------------------------------------------------------------
 CSRF_SENTINEL = "pagecache-csrf-token"
 ACTIONS_RE = re.compile(r"<!--pc-actions:(\d+)-->")
@@ -177,9 +399,9 @@ def _digest(value: str) -> str:
     return hashlib.blake2b(value.encode(), digest_size=9).hexdigest()
 
 
-def list_key(*, thread, low: int, high: int, viewer: str, extra: str, audience: str | None) -> str:
+def list_key(*, thread, stamps: Stamps, low: int, high: int, viewer: str, extra: str, audience: str | None) -> str:
     created = thread.created_at.timestamp() if thread.created_at else 0
-    parts = [str(thread.pk), str(created), str(generation(POSTS_KEY)), str(low), str(high),
+    parts = [str(thread.pk), str(created), stamps.list_part, str(low), str(high),
              translation.get_language() or "", timezone.get_current_timezone_name(), viewer, extra]
     if audience is not None:
         parts.append(audience)
@@ -256,70 +478,201 @@ def edit_window_end(posts, user):
     return min(ends) if ends else None
 
 
-# --- Layer 2: the whole page of one session ----------------------------------------------------
+# --- Layer 2: the whole page of one browser session ----------------------------------------------
 @dataclass
 class Page:
-    generation: int
+    stamps: dict[str, int]  # every counter the page depends on, as read before its data
+    session: str | None  # digest of the session's data it was rendered with; None: no session
     valid_until: float
+    status: int
+    headers: list[tuple[str, str]]
     body: bytes
-    content_type: str
 
 
-def _session_part(request) -> str | None:
-    """What ties a cached page to one browser: its session and its CSRF cookie (the tokens in the
-    page are masked from that cookie's secret). None: not cacheable (no CSRF cookie yet, or
-    messages waiting to be shown)."""
-    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
-    if not csrf or "messages" in request.COOKIES:
-        return None
-    session = getattr(request, "session", None)
-    session_key = getattr(session, "session_key", None) or ""
-    if session_key and "_messages" in session:
-        return None
-    return f"{session_key}|{csrf}"
+_SESSION_KEY_RE = re.compile(r"[a-z0-9]{8,64}")
 
 
-def page_key(request) -> str | None:
+@functools.cache
+def _thread_path_re() -> re.Pattern:
+    from django.urls import reverse
+
+    head, _zero, tail = reverse("games:thread", args=[0]).rpartition("/0/")
+    return re.compile(re.escape(head) + r"/([1-9][0-9]{0,17})/" + re.escape(tail) + r"\Z")
+
+
+@functools.cache
+def _constant_part() -> str:
+    # Whatever a deployment changes that the page depends on: the settings it reads, and the
+    # secret key (sessions are checked against it, and the CSRF tokens made with it).
+    return _digest("|".join(str(v) for v in (
+        settings.MAFIA_POSTS_PER_PAGE, settings.MAFIA_POST_EDIT_WINDOW_SECONDS, settings.MAFIA_THREAD_POLL_SECONDS,
+        settings.MAFIA_VOTE_POLL_SECONDS, settings.SECRET_KEY, settings.LANGUAGE_CODE, settings.TIME_ZONE)))
+
+
+@dataclass
+class Candidate:
+    """A GET of a thread page that a kept page may answer."""
+    key: str
+    thread_id: int
+    session_key: str | None
+
+
+def candidate(request) -> Candidate | None:
+    """For a GET of a thread page, the page key from what the request carries: the session and
+    CSRF cookies, the host, scheme and URL, the language cookie, the htmx headers. None: this
+    request is never answered from (nor kept in) the page cache: another URL or method, no CSRF
+    cookie yet (the page would set one), Django messages in a cookie (the page would show them),
+    a session cookie of a form no session has."""
     if request.method != "GET":
         return None
-    who = _session_part(request)
-    if who is None:
+    match = _thread_path_re().match(request.path)
+    if match is None:
         return None
-    htmx = getattr(request, "htmx", None)
-    target = (htmx.target or "") if htmx else ""
-    parts = [who, request.get_full_path(), translation.get_language() or "", timezone.get_current_timezone_name(),
-             "htmx" if htmx else "", target, str(settings.MAFIA_POSTS_PER_PAGE),
-             str(settings.MAFIA_POST_EDIT_WINDOW_SECONDS), str(settings.MAFIA_THREAD_POLL_SECONDS),
-             str(settings.MAFIA_VOTE_POLL_SECONDS)]
-    return f"pagecache:page:{_digest('|'.join(parts))}"
+    cookies = request.COOKIES
+    csrf = cookies.get(settings.CSRF_COOKIE_NAME)
+    if not csrf or "messages" in cookies or settings.DISALLOWED_USER_AGENTS:
+        return None
+    session_key = cookies.get(settings.SESSION_COOKIE_NAME) or None
+    if session_key is not None and not _SESSION_KEY_RE.fullmatch(session_key):
+        return None
+    from django.core.exceptions import DisallowedHost
+
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return None  # CommonMiddleware answers that
+    meta = request.META
+    parts = [session_key or "", csrf, host, request.scheme, request.get_full_path(),
+             cookies.get(settings.LANGUAGE_COOKIE_NAME, ""), meta.get("HTTP_HX_REQUEST", ""),
+             meta.get("HTTP_HX_TARGET", ""), meta.get("HTTP_HX_BOOSTED", ""),
+             meta.get("HTTP_HX_HISTORY_RESTORE_REQUEST", ""), _constant_part()]
+    return Candidate(key=f"pagecache:page:{_digest(chr(31).join(parts))}", thread_id=int(match.group(1)),
+                     session_key=session_key)
 
 
-def csrf_secret_unchanged(request) -> bool:
-    """The page's tokens were masked from the secret of the CSRF cookie the request sent (not
-    from a new one the response is about to set)."""
-    return bool(request.META.get("CSRF_COOKIE")) and request.META.get("CSRF_COOKIE") == request.COOKIES.get(
-        settings.CSRF_COOKIE_NAME)
+def session_digest(data) -> str:
+    return _digest(repr(sorted(data.items())))
 
 
-def page_get(key: str):
-    """The cached response for this key, if nothing was written since it was rendered."""
+@functools.cache
+def _session_store(engine: str):
+    from importlib import import_module
+
+    return import_module(engine).SessionStore
+
+
+def _session_cache_key(session_key: str) -> tuple[str, str] | None:
+    """(cache key, cache alias) where the session engine keeps this session's data, for the
+    engines that read sessions from the cache first (cache, cached_db); None for the others."""
+    prefix = getattr(_session_store(settings.SESSION_ENGINE), "cache_key_prefix", None)
+    if prefix is None:
+        return None
+    return prefix + session_key, settings.SESSION_CACHE_ALIAS
+
+
+def _session_data(session_key: str):
+    """The session's data as the session middleware would load it, or None if it is gone."""
+    store = _session_store(settings.SESSION_ENGINE)(session_key)
+    data = store.load()
+    return data if store.session_key == session_key else None
+
+
+def page_lookup(request, found: Candidate):
+    """The kept response for this request, or None. One round trip to the cache when this
+    process knows the thread's game and the session's user (else two): the page, the session,
+    and the counters."""
     from django.http import HttpResponse
 
-    found = cache.get_many([key, SITE_KEY])
-    page = found.get(key)
-    if page is None or found.get(SITE_KEY) != page.generation or time.time() >= page.valid_until:
+    keys = [found.key, SITE_KEY, thread_key(found.thread_id)]
+    game_id = _thread_games.get(found.thread_id)
+    if game_id:
+        keys.append(game_key(game_id))
+    session_cache = None
+    if found.session_key is not None:
+        user_id = _session_users.get(found.session_key)
+        if user_id:
+            keys.append(user_key(user_id))
+        session_cache = _session_cache_key(found.session_key)
+        if session_cache is not None and session_cache[1] == DEFAULT_CACHE_ALIAS:
+            keys.append(session_cache[0])
+    values = cache.get_many(keys)
+    page = values.get(found.key)
+    if page is None or time.time() >= page.valid_until:
         return None
-    return HttpResponse(page.body, content_type=page.content_type)
+    if found.session_key is None:
+        if page.session is not None:
+            return None
+    else:
+        if session_cache is None:
+            data = _session_data(found.session_key)
+        elif session_cache[1] == DEFAULT_CACHE_ALIAS:
+            data = values.get(session_cache[0])
+        else:
+            data = caches[session_cache[1]].get(session_cache[0])
+        # A session that is gone (logged out, expired, flushed) or changed (a login, a
+        # language, a message waiting) is never answered from the cache.
+        if data is None or "_messages" in data or page.session != session_digest(data):
+            return None
+    missing = [key for key in page.stamps if key not in keys]
+    if missing:
+        values.update(cache.get_many(missing))
+    for key, value in page.stamps.items():
+        if values.get(key) != value:
+            return None
+    response = HttpResponse(page.body, status=page.status)
+    for name, value in page.headers:
+        response[name] = value
+    return response
 
 
-def page_set(key: str, response, *, generation_before: int, valid_until: float | None) -> None:
-    if response.status_code != 200 or response.streaming or response.cookies:
+def offer(request, *, stamps: Stamps, valid_until: float | None) -> None:
+    """The view's page may be kept (the middleware decides, once the response is complete)."""
+    if not stamps.game_known:
         return
+    request._pagecache_offer = (stamps, valid_until)
+
+
+def page_store(request, found: Candidate, response) -> None:
+    """Keep the response for this request's key, if the view offered it and it is the page of
+    exactly this session, as the browser will ask for it again."""
+    offered = getattr(request, "_pagecache_offer", None)
+    if offered is None:
+        return
+    stamps, valid_until = offered
+    if response.status_code != 200 or response.streaming:
+        return
+    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+    if request.META.get("CSRF_COOKIE") != csrf:
+        return  # the page's tokens were not made from the cookie the browser sends
+    for name, morsel in response.cookies.items():
+        # A cookie set (a new CSRF secret, a session saved) makes the next request differ. The
+        # one exception: Django sends the same CSRF cookie again whenever a page uses its token,
+        # to renew its expiry (a year); a kept page does not, a rendered one (at least every
+        # PAGE_SECONDS while the page is read) still does.
+        if name != settings.CSRF_COOKIE_NAME or morsel.value != csrf:
+            return
+    session = getattr(request, "session", None)
+    if session is None or session.modified:
+        return
+    data = session._session  # loads it, if the view did not (then a missing one has no key)
+    if session.session_key != found.session_key:
+        return  # not the session the cookie names (gone, or a new one)
+    user = getattr(request, "user", None)
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    if user_id is not None and user_id != stamps.user_id:
+        return
+    session_part = None
+    if found.session_key is not None:
+        if "_messages" in data:
+            return
+        session_part = session_digest(data)
+        _remember(_session_users, found.session_key, stamps.user_id)
     until = time.time() + PAGE_SECONDS
     if valid_until is not None:
         until = min(until, valid_until)
     seconds = until - time.time()
     if seconds < 1:
         return
-    cache.set(key, Page(generation=generation_before, valid_until=until, body=response.content,
-                        content_type=response["Content-Type"]), timeout=int(seconds) + 1)
+    cache.set(found.key, Page(stamps=dict(stamps.values), session=session_part, valid_until=until,
+                              status=response.status_code, headers=list(response.items()), body=response.content),
+              timeout=int(seconds) + 1)

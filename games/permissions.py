@@ -90,8 +90,8 @@ def _knows_team(game: Game, role: str) -> bool:
 
 def can_see_thread(user, thread: Thread) -> bool:
     """Game, discussion and forum threads are public. A team chat is read by the team where the
-    rules make it know itself; letters to the GM by that seat's player; the lounge by everyone
-    who is not a living player of the game. The GMs read all; after the game everyone does."""
+    rules make it know itself; letters to the GM by that seat's player; the lounge by every
+    logged-in user who is not a living player of the game. The GMs read all; after the game everyone does."""
     if thread.kind not in Thread.PRIVATE_KINDS:
         return True
     game = game_of(thread)
@@ -106,7 +106,9 @@ def can_see_thread(user, thread: Thread) -> bool:
         return seat is not None and seat.pk == thread.seat_id
     if thread.kind == Thread.Kind.ROOM:
         return seat is not None and thread.members.filter(pk=seat.pk).exists()
-    return seat is None or seat.status != "active"  # the lounge
+    # The lounge: the fallen and the spectators, logged in (else a living player would read it by
+    # logging out).
+    return user.is_authenticated and (seat is None or seat.status != "active")
 
 
 def check_see_thread(user, thread: Thread) -> None:
@@ -124,7 +126,7 @@ def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
         return threads
     visible = ~Q(kind__in=Thread.PRIVATE_KINDS) | Q(game__status=Game.Status.FINISHED)
     if not user.is_authenticated:
-        return threads.filter(visible | Q(kind=Thread.Kind.LOUNGE))
+        return threads.filter(visible)
     visible |= Q(game__gm=user) | Q(game__co_gms=user) | Q(kind=Thread.Kind.GM_CHAT, seat__user=user)
     visible |= Q(kind=Thread.Kind.ROOM, members__user=user)
     seats = list(Seat.objects.filter(user=user).select_related("game").only("game__ruleset", "faction", "role", "status"))
@@ -266,7 +268,7 @@ def filter_visible_private_messages(user, game: Game, messages: QuerySet) -> Que
     from django.db.models import Q
 
     messages = messages.filter(post__thread__game_as_game_thread=game)
-    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+    if can_read_private_texts(user, game):
         return messages
     seat = seat_of(user, game)
     return messages.filter(Q(recipient=seat) | Q(sender=seat)) if seat is not None else messages.none()
@@ -340,6 +342,8 @@ def is_seated(user, game: Game) -> bool:
 
 # --- Doing -------------------------------------------------------------------------------------
 def can_post(user, thread: Thread, *, now=None) -> Verdict:
+    """Who writes where. The order of the checks is the order of the reasons a refused poster reads:
+    the account first, then the thread, then the game's rules about the living and the dead."""
     now = now or timezone.now()
     if not user.is_authenticated:
         return Verdict(False, _("Log in to post."))
@@ -349,49 +353,117 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         return Verdict(False, _("You are banned until %(when)s: %(reason)s") % {
             "when": timezone.localtime(user.banned_until).strftime("%d.%m.%Y %H:%M"), "reason": user.ban_reason})
     moderator = is_moderator(user, thread)
+    private = thread.kind in Thread.PRIVATE_KINDS
+    # A thread one may not read is not one to write in, whoever asks (a site moderator who is not
+    # the game's GM does not read its private threads while it runs).
+    if private and not can_see_thread(user, thread):
+        return Verdict(False, _("This thread is not yours."))
+    game = game_of(thread)
+    if private and not moderator and game.status == Game.Status.FINISHED:
+        # The private threads are the archive once the game is over: unsealed for all to read,
+        # written by nobody but the moderators (post-game talk goes to the public threads).
+        return Verdict(False, _("The game is over: its private threads are kept as they were, read-only."))
     if (thread.is_locked or (thread.lock_at is not None and thread.lock_at <= now)) and not moderator:
         return Verdict(False, _("The thread is locked."))
-    game = game_of(thread)
     if game is not None and not moderator and game.bans.filter(user=user).exists():
         return Verdict(False, _("You are banned from this game."))
-    if thread.kind in Thread.PRIVATE_KINDS and not moderator:
-        if not can_see_thread(user, thread):
-            return Verdict(False, _("This thread is not yours."))
+    if private and not moderator:
         seat = seat_of(user, game)
-        if thread.kind in (Thread.Kind.FACTION, Thread.Kind.ROOM) and (seat is None or seat.status != "active"):
+        if thread.kind == Thread.Kind.FACTION and (seat is None or seat.status != "active"):
             return Verdict(False, _("Only the team's players still in play write in the team chat."))
-        if thread.kind == Thread.Kind.LOUNGE and game.status != Game.Status.FINISHED and seat is not None \
-                and seat.status == "active":
+        if thread.kind == Thread.Kind.ROOM and (seat is None or (seat.status != "active"
+                                                                  and not talks_when_dead(game, seat))):
+            return Verdict(False, _("Only the room's members still in play write in the room."))
+        if thread.kind == Thread.Kind.LOUNGE and seat is not None and seat.status == "active":
             return Verdict(False, _("Living players do not write in the lounge."))
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
         if game.status != Game.Status.FINISHED and not is_seated(user, game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))
-    if game is not None and not moderator and game.ruleset == Game.Ruleset.CARDS:
-        verdict = _cards_silence(user, thread, game)
+    if game is not None and not moderator and game.status == Game.Status.RUNNING:
+        rule = _RULESET_TALK.get(game.ruleset)
+        verdict = rule(user, thread, game, now) if rule is not None else None
         if verdict is not None:
             return verdict
     return ALLOWED
+
+
+AVENGER = "Мститель"
+
+
+def talks_when_dead(game: Game, seat) -> bool:
+    """The cards rule set's overt role «Мститель»: «Будучи мертвым, может продолжать публично
+    общаться с другими игроками и участвовать в старых и новых чат-комнатах». Dead (the cards
+    status `dead`, not a joker who left nor a GM's modkill), he keeps the game thread, the
+    discussion and his rooms — not the team chat, which is neither public nor a room. The overt
+    role is the seat's «Класс» as dealt, compared through the engine's normalised lookup."""
+    if game.ruleset != Game.Ruleset.CARDS or seat is None or seat.status != "dead":
+        return False
+    from games.engine.rulesets.cards.roles import overt_role
+
+    role = overt_role(seat.overt_role)
+    return role is not None and role.name == AVENGER
 
 
 # The threads where a cards game's players talk to each other (not letters to the GM, not the lounge).
 _CARDS_TALK_KINDS = (Thread.Kind.GAME, Thread.Kind.DISCUSSION, Thread.Kind.FACTION, Thread.Kind.ROOM)
 
 
-def _cards_silence(user, thread: Thread, game: Game) -> Verdict | None:
+def _cards_silence(user, thread: Thread, game: Game, now) -> Verdict | None:
     """The cards rule set (001): «Также недопустима любая, в том числе публичная, коммуникация до
     начала первой ночи, пока идет сбор колод» — while the decks are built nobody but the GMs posts
     in the game's threads; and the dead «не должны продолжать общение со все еще участвующими в
     игре»: a dead player does not post in the game thread, the discussion, team chats or rooms
-    while the game runs (the lounge stays his)."""
-    if game.status != Game.Status.RUNNING or thread.kind not in _CARDS_TALK_KINDS:
+    while the game runs (the lounge stays his) — except the Avenger (`talks_when_dead`), who keeps
+    the game thread, the discussion and his rooms."""
+    if thread.kind not in _CARDS_TALK_KINDS:
         return None
     phase = game.current_phase
     if phase is not None and phase.kind == "deckbuilding":
         return Verdict(False, _("Radio silence: nobody writes while the decks are being built."))
     seat = seat_of(user, game)
     if seat is not None and seat.status != "active":
+        if thread.kind != Thread.Kind.FACTION and talks_when_dead(game, seat):
+            return None
         return Verdict(False, _("The dead do not talk to the players still in the game."))
     return None
+
+
+# How a club seat leaves play with its «30 секунд на прощание с городом»: voted out (day or
+# re-vote), or taken to the grave by the voted-out don. The engine's public events say which.
+_CLUB_FAREWELL_EVENTS = ("executed", "taken")
+
+
+def _club_farewell(user, thread: Thread, game: Game, now) -> Verdict | None:
+    """The club rule set (003): «Убитый днём игрок имеет 30 секунд на прощание с городом», and
+    «У игрока, которого забирает дон, так же есть 30 секунд на прощание с городом»; but «У игроков,
+    убитых ночью нет 30 секунд для прощания с городом. Они покидают стол без звуков и без жестов»,
+    and a player removed for fouls «не имеет 30 секунд на прощание». On the forum the thirty
+    seconds are one farewell post in the game thread, written before the phase after his death
+    closes; anyone else out of play does not post there. (The discussion, the lounge and the
+    letters to the GM are not the table: they keep their general rules.)"""
+    if thread.kind != Thread.Kind.GAME:
+        return None
+    seat = seat_of(user, game)
+    if seat is None or seat.status == "active":
+        return None
+    from games.models import GameEvent
+
+    deaths = (GameEvent.objects.filter(game=game, kind__in=_CLUB_FAREWELL_EVENTS, data__seat=seat.pk,
+                                       phase__voided_at__isnull=True, phase__closed_at__isnull=False)
+              .select_related("phase").order_by("-pk"))
+    death = next((e for e in deaths if not e.data.get("retracted")), None)
+    if death is None:
+        return Verdict(False, _("Players out of play do not post in the game thread: those killed at night or "
+                                "removed leave the table without a word."))
+    following = game.phases.filter(voided_at__isnull=True, pk__gt=death.phase_id).order_by("pk").first()
+    if following is None or following.closed_at is not None:
+        return Verdict(False, _("Your farewell time is over: players out of play do not post in the game thread."))
+    if Post.objects.filter(thread=thread, author=user, created_at__gte=death.phase.closed_at).exists():
+        return Verdict(False, _("You have said your farewell: one post is all a player out of play writes."))
+    return None
+
+
+_RULESET_TALK = {Game.Ruleset.CARDS: _cards_silence, Game.Ruleset.CLUB: _club_farewell}
 
 
 def can_start_thread(user, kind: str) -> Verdict:
@@ -423,6 +495,39 @@ def can_edit_post(user, post: Post, *, now=None) -> Verdict:
     if post.thread.is_locked:
         return Verdict(False, _("The thread is locked."))
     return ALLOWED
+
+
+def can_open_post_editor(user, post: Post, *, now=None) -> Verdict:
+    """The edit page (its form is filled with the post's raw BBCode): can_edit_post, and the text
+    holds no [private] tag. What was delivered stays as delivered (games.services.posts.post_edit
+    refuses such a save for everyone), so the page is refused too, for everyone, with the reason —
+    which is also what keeps the raw text of a running game's [private] messages from a site
+    moderator who is not its GM. Nothing is lost: a moderator still hides such a post. (The Edit
+    link itself follows can_edit_post: the cached post lists do not carry the bodies.)"""
+    verdict = can_edit_post(user, post, now=now)
+    if verdict and has_private_messages(post.body):
+        return Verdict(False, _("Posts with private messages cannot be edited."))
+    return verdict
+
+
+def has_private_messages(body: str) -> bool:
+    """Whether a post's BBCode holds a [private] tag (the same test post_edit makes)."""
+    return "[private" in (body or "").lower()
+
+
+def can_read_private_texts(user, game: Game | None) -> bool:
+    """Whether this viewer may read every [private] text of the game: its GMs while it runs,
+    everybody afterwards. (Others read the texts they sent or received, filter_visible_private_messages.)"""
+    return game is None or game.status == Game.Status.FINISHED or is_game_master(user, game)
+
+
+def can_see_post_source(user, post: Post, body: str) -> bool:
+    """The raw BBCode of a post or of an old version of it (the edit history's "BBCode" boxes):
+    for its thread's moderators — but a source that holds [private] texts only for those who may
+    read all of them, so that a site moderator who is not the game's GM reads none while it runs."""
+    if not is_moderator(user, post.thread):
+        return False
+    return not has_private_messages(body) or can_read_private_texts(user, game_of(post.thread))
 
 
 def can_delete_post(user, post: Post) -> Verdict:

@@ -272,10 +272,11 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             game.refresh_from_db()
             if "by" in item and "action" in item:
                 order_submit(game=game, user=users[item["by"]], action=item["action"],
-                             target=by_scenario.get(item.get("target")), source=by_scenario.get(item.get("from")), now=clock)
+                             target=by_scenario.get(item.get("target")), source=by_scenario.get(item.get("from")), now=clock,
+                             confirm=False)
             else:
                 who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
-                order_submit(game=game, user=users[who], text=str(text), now=clock)
+                order_submit(game=game, user=users[who], text=str(text), now=clock, confirm=False)
         if cards:
             _card_inputs(game, phase_spec, users, by_scenario, where, clock + timedelta(minutes=1))
             clock += timedelta(minutes=2)
@@ -356,13 +357,13 @@ def _card_inputs(game, phase_spec: dict, users: dict, by_scenario: dict, where: 
         detail = {"card": item.get("card"), "from": item.get("from", "hand"), "target": seat_pk(item.get("target")),
                   "target2": seat_pk(item.get("target2")), "message": item.get("message"), "pay": item.get("pay")}
         card_input_submit(game=game, user=users[item["by"]], action="play",
-                          detail={k: v for k, v in detail.items() if v is not None}, now=now)
+                          detail={k: v for k, v in detail.items() if v is not None}, now=now, confirm=False)
     for item in phase_spec.get("discards") or []:
         card_input_submit(game=game, user=users[item["by"]], action="discard", detail={"cards": item.get("cards")},
-                          now=now)
+                          now=now, confirm=False)
     for item in phase_spec.get("reorder") or []:
         card_input_submit(game=game, user=users[item["by"]], action="reorder", detail={"hand": item.get("hand")},
-                          now=now)
+                          now=now, confirm=False)
 
 
 def _rename(value, scenario_name: dict[int, str], seats: dict):

@@ -63,6 +63,9 @@ urlpatterns = [
     # The cards rule set (games.views.cards).
     path("cards/rules/", cards.cards_rules, name="cards_rules"),
     path("games/<int:pk>/cards/", cards.cards_page, name="cards"),
+    path("games/<int:pk>/cards/rules/", cards.cards_rules, name="game_cards_rules"),
+    path("games/<int:pk>/cards/collection/", play.cards_collection, name="cards_collection"),
+    path("games/<int:pk>/communication/", play.communication_options, name="communication"),
     path("games/<int:pk>/cards/deck/", cards.deck_page, name="deck"),
     path("games/<int:pk>/cards/deck/check/", cards.deck_check, name="deck_check"),
     path("games/<int:pk>/cards/input/", cards.card_input, name="card_input"),

@@ -1,19 +1,26 @@
 """The Russian catalogue: complete, compiled, with the placeholders the code fills in.
 
 The .po is parsed by the small reader below (no polib dependency); the compiled .mo is read with
-the standard library's gettext, which is what Django uses too.
+the standard library's gettext, which is what Django uses too. Section (e) runs Django's
+makemessages on a copy of the sources, so a string the code marks for translation cannot be left
+out of the catalogue (it needs GNU gettext's xgettext and msgmerge, which bin/test installs).
 """
 
 import ast
+import contextlib
 import gettext
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+from django.test import override_settings
 from django.utils import translation
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+LOCALE_DIR = PROJECT_DIR / "locale"
 PO_PATH = LOCALE_DIR / "ru" / "LC_MESSAGES" / "django.po"
 MO_PATH = PO_PATH.with_suffix(".mo")
 RU_NPLURALS = 4
@@ -214,3 +221,70 @@ def test_post_counts_use_russian_plural_forms(count, expected):
     with translation.override("ru"):
         text = translation.ngettext("%(counter)s post", "%(counter)s posts", count) % {"counter": count}
     assert text == expected
+
+
+# --- (e) every string the code marks for translation is in the catalogue -------------------------
+# The catalogue is made by exactly these commands (locations kept, gettext's default wrapping).
+MAKEMESSAGES_IGNORE = (".venv", "var", "tests")
+MAKEMESSAGES_COMMAND = ("python manage.py makemessages -l ru "
+                        + " ".join(f"--ignore={p}" for p in MAKEMESSAGES_IGNORE) + " --no-obsolete")
+COMPILEMESSAGES_COMMAND = "python manage.py compilemessages -l ru --ignore=.venv"
+HOW_TO_FIX = (f"run `{MAKEMESSAGES_COMMAND}`, translate the new, empty and fuzzy entries of "
+              f"locale/ru/LC_MESSAGES/django.po (every plural form; drop the fuzzy flag), then run "
+              f"`{COMPILEMESSAGES_COMMAND}`")
+SOURCE_SUFFIXES = {".py", ".html", ".txt"}  # makemessages' default extensions for the django domain
+
+
+def _copy_sources(src: Path, dst: Path) -> None:
+    """The files makemessages would read, copied (the real tree is never written to: makemessages
+    puts temporary files beside the templates it reads)."""
+    for path in src.iterdir():
+        if path.name.startswith(".") or path.name in MAKEMESSAGES_IGNORE or path.name == "locale":
+            continue
+        if path.is_dir():
+            shutil.copytree(path, dst / path.name, ignore=lambda folder, names: [
+                n for n in names if n == "__pycache__" or n in MAKEMESSAGES_IGNORE
+                or (Path(folder, n).is_file() and Path(n).suffix not in SOURCE_SUFFIXES)])
+        elif path.suffix in SOURCE_SUFFIXES:
+            shutil.copy2(path, dst / path.name)
+
+
+@pytest.fixture(scope="module")
+def merged_entries(tmp_path_factory) -> list[Entry]:
+    """The catalogue as makemessages would leave it for the current code (run on a temporary copy)."""
+    missing = [tool for tool in ("xgettext", "msgmerge", "msguniq") if shutil.which(tool) is None]
+    if missing:
+        pytest.fail(f"GNU gettext is not installed ({', '.join(missing)} missing): "
+                    "apt-get install gettext (bin/test does it)")
+    work = tmp_path_factory.mktemp("makemessages")
+    _copy_sources(PROJECT_DIR, work)
+    po = work / "locale" / "ru" / "LC_MESSAGES" / "django.po"
+    po.parent.mkdir(parents=True)
+    shutil.copyfile(PO_PATH, po)
+    with override_settings(LOCALE_PATHS=[str(work / "locale")]), contextlib.chdir(work):
+        call_command("makemessages", locale=["ru"], ignore_patterns=list(MAKEMESSAGES_IGNORE), no_obsolete=True,
+                     verbosity=0)
+    return parse_po(po)
+
+
+def _key(entry: Entry) -> tuple[str | None, str]:
+    return entry.msgctxt, entry.msgid
+
+
+def test_code_has_no_translatable_string_missing_from_the_catalogue_when_makemessages_runs(merged_entries):
+    known = {_key(e) for e in ALL_ENTRIES}
+    new = [e for e in merged_entries if _key(e) not in known]
+    assert not new, (f"{len(new)} translatable string(s) in the code are not in the Russian catalogue: "
+                     + "; ".join(repr(e.msgid) for e in new) + f". To fix it, {HOW_TO_FIX}.")
+
+
+def test_catalogue_has_no_untranslated_or_fuzzy_entry_when_makemessages_runs(merged_entries):
+    bad = []
+    for entry in merged_entries:
+        if entry.msgid == "" and entry.msgctxt is None:
+            continue
+        forms = [0] if entry.msgid_plural is None else list(range(RU_NPLURALS))
+        if "fuzzy" in entry.flags or any(not entry.msgstr.get(n, "").strip() for n in forms):
+            bad.append(entry)
+    assert not bad, (f"{len(bad)} entr(y/ies) would be untranslated or fuzzy after makemessages: "
+                     + "; ".join(repr(e.msgid) for e in bad) + f". To fix it, {HOW_TO_FIX}.")

@@ -281,10 +281,14 @@ def _check(state: GameState, phase: Phase, seat: Seat, action: str, detail: dict
 
 
 def card_input_submit(*, game: Game, user, action: str, detail: dict | None = None, now: datetime | None = None,
-                      as_gm=None, source: str | None = None) -> tuple[Order | None, CardConfirmation]:
+                      as_gm=None, source: str | None = None, confirm: bool = True) -> tuple[Order | None, CardConfirmation]:
     """Record one card input of `user`'s seat in the current phase (with `as_gm`, the GM enters it
     for that seat). Checked with the engine against the current state; a refused input is kept with
-    its reason (valid=False). ActionRefused if the user is not a player of this cards game."""
+    its reason (valid=False). ActionRefused if the user is not a player of this cards game. The
+    confirmation of an input the player sent from his own forms is also written in his letters to
+    the GM (games.services.private.order_confirmation_post); not for the GM's, not for the measure
+    read from a game-thread post (source TEXT: the post shows its own confirmation), nor with
+    `confirm=False` (scenario files)."""
     now = now or timezone.now()
     detail = dict(detail or {})
     if not _is_cards(game):
@@ -331,9 +335,14 @@ def card_input_submit(*, game: Game, user, action: str, detail: dict | None = No
         order = Order.objects.create(
             phase=phase, actor=seat, action=action[:32], target=target, text=text, detail=_jsonable(detail) or None,
             source=source, valid=not reason, reason=reason[:32], recorded_at=now, recorded_by=as_gm or user)
-    return order, CardConfirmation(
+    confirmation = CardConfirmation(
         accepted=not reason, action=action, reason=reason, refusals=refusals, detail=detail,
         target=target.user.display_name if target is not None else "")
+    if confirm and as_gm is None and source == Order.Source.FORM:
+        from games.services.private import order_confirmation_post
+
+        order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
+    return order, confirmation
 
 
 def _jsonable(value):
@@ -442,6 +451,7 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
         standing["colours"] = deck.get("colours") if isinstance(deck, dict) else None
         standing["mafia_message"] = standing_rows["mafia_messages"].get(seat.pk)
         standing["prison_keep"] = standing_rows["prison_keep"].get(seat.pk)
+        standing["joker_guess"] = standing_rows["joker_guess"].get(seat.pk)
     return CardView(
         hand=hand, sleeve=sleeve, deck_size=len(player.get("deck", [])),
         can_rebuild=bool(player.get("built")) and not player.get("deck"),

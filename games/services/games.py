@@ -75,3 +75,129 @@ def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_maj
     game.end_day_on_majority = end_day_on_majority
     game.save(update_fields=["vote_syntaxes", "end_day_on_majority"])
     return game
+
+
+# --- How the players of a game may talk (issue 6): the GM's choices, within the rule set's ------
+# Defaults per rule set. The cards mafia has no team chat: 001 allows only what the rules specify
+# («Любые способы коммуникации, не специфицированные правилами ... запрещены») and gives each
+# mafioso one message to another («Один раз каждый мафиози может прислать сообщение другому мафу»),
+# which a free chat would make pointless (docs/rulesets/cards.md, "Talking").
+TEAM_CHAT_DEFAULTS = {"cards": False}
+ANONYMOUS_LIMIT_MAX = 50
+
+
+def team_chat_enabled(game: Game) -> bool:
+    """Whether a team that knows itself gets a chat of its own."""
+    return bool((game.options or {}).get("team_chat", TEAM_CHAT_DEFAULTS.get(game.ruleset, True)))
+
+
+def communication_of(game: Game) -> dict:
+    """The game's communication settings as they apply now (the rule set's defaults filled in)."""
+    from games.services.private import anonymous_rules, private_mode, rooms_enabled
+
+    anonymous = anonymous_rules(game)
+    return {"private_messages": private_mode(game), "rooms": rooms_enabled(game), "team_chat": team_chat_enabled(game),
+            "anonymous_limit": anonymous["limit"] if anonymous else 0,
+            "anonymous_approval": bool(anonymous and anonymous["approval"])}
+
+
+def game_set_communication(*, game: Game, by, private_messages: str, rooms: bool, team_chat: bool,
+                           anonymous_limit: int, anonymous_approval: bool) -> Game:
+    """The GM sets who may talk to whom: [private] tags (anyone / neighbours / off), chat rooms by
+    agreement, the team chat (before the start only: it is made with the deal), anonymous
+    messages through the GM (a per-player limit, 0 for none, and whether he reads them first)."""
+    from games.services.lifecycle import gm_log
+    from games.services.private import MODES
+
+    if not is_game_master(by, game):
+        raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
+    if game.status == Game.Status.FINISHED:
+        raise ActionRefused(_("The game is over."), code="finished")
+    if private_messages not in MODES:
+        raise ActionRefused(_("Unknown private message mode."), code="bad_mode")
+    if not isinstance(anonymous_limit, int) or not 0 <= anonymous_limit <= ANONYMOUS_LIMIT_MAX:
+        raise ActionRefused(_("The limit of anonymous messages is a number from 0 to %(max)d.")
+                            % {"max": ANONYMOUS_LIMIT_MAX}, code="bad_limit")
+    if bool(team_chat) != team_chat_enabled(game) and game.status != Game.Status.SIGNUPS:
+        raise ActionRefused(_("The team chat is set before the start: it is opened with the deal."),
+                            code="team_chat_started")
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        options = dict(locked.options or {})
+        options.update({
+            "private_messages": private_messages, "rooms": bool(rooms), "team_chat": bool(team_chat),
+            "anonymous_messages": {"limit": anonymous_limit, "approval": bool(anonymous_approval)}
+            if anonymous_limit else None,
+        })
+        locked.options = options
+        locked.save(update_fields=["options"])
+        gm_log(game=locked, user=by, action="communication", data=communication_of(locked))
+    game.options = options
+    return game
+
+
+# --- The cards collection of one game (issue 9: «the GM may edit it ... before that») ----------
+def collection_text(game: Game) -> str:
+    """The game's collection as YAML for the GM's editor: his copy, or the shipped file."""
+    import yaml
+
+    from games.engine.rulesets.cards.collection import DEFAULT_COLLECTION_PATH
+
+    raw = (game.options or {}).get("collection")
+    if raw is None:
+        return DEFAULT_COLLECTION_PATH.read_text(encoding="utf-8")
+    return yaml.safe_dump(raw, allow_unicode=True, sort_keys=False, width=100)
+
+
+class CollectionRefused(ActionRefused):
+    """A collection the engine's loader refused: `problems` names each card and field (the
+    loader's own words, technical English like the YAML they describe)."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__(_("The collection is not valid; nothing was changed."), code="bad_collection")
+        self.problems = problems
+
+
+def game_set_collection(*, game: Game, by, text: str | None) -> Game:
+    """The GM replaces the game's card collection before the start (None or blank: back to the
+    shipped one). The text is YAML (or JSON) in the shape of games/engine/data/cards_collection.yaml
+    and is validated by the engine's own loader; a refusal lists every problem and changes
+    nothing. At the start the collection is frozen into the game's state."""
+    import yaml
+
+    from games.engine.rulesets.cards.collection import CollectionError, parse_collection
+    from games.services.lifecycle import gm_log
+
+    if not is_game_master(by, game):
+        raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
+    if game.ruleset != Game.Ruleset.CARDS:
+        raise ActionRefused(_("Only card mafia has a card collection."), code="not_cards")
+    if game.status != Game.Status.SIGNUPS:
+        raise ActionRefused(_("The collection is frozen at the start of the game."), code="started")
+    data = None
+    if text is not None and text.strip():
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            raise CollectionRefused([str(error)]) from None
+        try:
+            collection = parse_collection(data, source="collection")
+        except CollectionError as error:
+            raise CollectionRefused(list(error.errors)) from None
+        data = collection.to_json()
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.status != Game.Status.SIGNUPS:
+            raise ActionRefused(_("The collection is frozen at the start of the game."), code="started")
+        options = dict(locked.options or {})
+        if data is None:
+            options.pop("collection", None)
+        else:
+            options["collection"] = data
+        locked.options = options
+        locked.save(update_fields=["options"])
+        gm_log(game=locked, user=by, action="collection",
+               data={"cards": len(data["cards"]) if data else None, "default": data is None})
+    game.options = options
+    return game
+

@@ -184,15 +184,19 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
 
 
 def private_threads_create(*, game: Game, seats: list[Seat]) -> None:
-    """The game's private threads: a chat for each team that knows itself, letters to the GM for
-    each seat, and the lounge of the fallen and the spectators."""
+    """The game's private threads: a chat for each team that knows itself (where the game has team
+    chats: `team_chat_enabled`), letters to the GM for each seat, and the lounge of the fallen and
+    the spectators."""
     from games.eventtext import faction_label
     from games.models import Thread
+
+    from games.services.games import team_chat_enabled
 
     ruleset = get_ruleset(game.ruleset)
     with translation.override(settings.LANGUAGE_CODE):
         threads = []
-        for faction in sorted({s.faction for s in seats if s.faction and ruleset.roles[s.role].knows_team}):
+        teams = {s.faction for s in seats if s.faction and ruleset.roles[s.role].knows_team}
+        for faction in sorted(teams if team_chat_enabled(game) else ()):
             threads.append(Thread(kind=Thread.Kind.FACTION, game=game, faction=faction, created_by=game.gm,
                                   title=str(_("%(game)s: chat of %(team)s")) % {"game": game.title,
                                                                                  "team": faction_label(faction)}))
@@ -205,13 +209,16 @@ def private_threads_create(*, game: Game, seats: list[Seat]) -> None:
 
 
 def game_finish(*, game: Game, winner: str, now: datetime) -> None:
-    """Called inside the close that ended the game: reveal the commitment."""
+    """Called inside the close that ended the game: reveal the commitment, and lock every room
+    still open (the Conspirator's lasts «до конца игры»; the others closed with their phase)."""
     from games.services.posts import post_create
+    from games.services.private import rooms_close_all
 
     game.status = Game.Status.FINISHED
     game.winner = winner or "none"
     game.finished_at = now
     game.save(update_fields=["status", "winner", "finished_at"])
+    rooms_close_all(game=game)
     seats = list(game.seats.select_related("user").order_by("number"))
     with translation.override(settings.LANGUAGE_CODE):
         body = str(_("[b]The game is over.[/b] The role list and its salt, as committed at the start:\n"

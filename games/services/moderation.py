@@ -204,7 +204,7 @@ def prods_send(*, now: datetime | None = None) -> int:
             if now - max(last, phase.opened_at) >= silent_after:
                 kinds.append(Prod.Kind.SILENT)
             if (phase.deadline_at and timedelta(0) < phase.deadline_at - now <= timedelta(hours=6) and seat.pk not in acted
-                    and ruleset.allowed_actions(state, seat.pk)):
+                    and ruleset.owed_actions(state, seat.pk)):
                 kinds.append(Prod.Kind.NO_ACTION)
             for kind in kinds:
                 _, created = Prod.objects.get_or_create(seat=seat, phase=phase, kind=kind, defaults={"sent_at": now})
@@ -260,6 +260,7 @@ def resolution_rollback(*, game: Game, by, reason: str = "", now: datetime | Non
         for event in retracted:  # kept for the archive, marked as undone
             event.data = {**event.data, "retracted": True}
         GameEvent.objects.bulk_update(retracted, ["data"])
+        closed_at = last.closed_at
         Phase.objects.filter(pk=last.pk).update(closed_at=None, deadline_at=None, outcome={}, state_before={})
         gm_log(game=game, user=by, action="rollback", data={"phase": last.pk, "reason": reason[:300]}, now=now)
         with translation.override(settings.LANGUAGE_CODE):
@@ -268,6 +269,11 @@ def resolution_rollback(*, game: Game, by, reason: str = "", now: datetime | Non
             if reason:
                 text += " " + str(_("Reason: %(reason)s")) % {"reason": reason[:300]}
         _system_post(game, text, now)
+        # The private results and letters of that close stay where they were read; a correction
+        # follows them in each thread (docs/architecture.md, "Private communication").
+        from games.services.private import private_results_rolled_back
+
+        private_results_rolled_back(game=game, phase=last, closed_at=closed_at, now=now)
     last.refresh_from_db()
     return last
 

@@ -80,7 +80,10 @@ def notify(*, users, kind: str, text, params: dict | None = None, url: str = "",
     # The switched-off lists are JSON arrays of kind values; their text form contains "<kind>"
     # (quotes included) exactly when the kind is in the list, on SQLite and PostgreSQL alike.
     off = f'%"{kind}"%'
-    with connection.cursor() as cursor:
+    from games import pagecache
+
+    # The bells of these users alone (the page cache, games/pagecache.py).
+    with connection.cursor() as cursor, pagecache.writing(users=ids if not isinstance(users, QuerySet) else users):
         cursor.execute(_insert_sql(len(texts), ids_sql), [
             kind, getattr(game, "pk", game), *[p for pair in texts.items() for p in pair], default_text,
             url[:URL_MAX], key[:KEY_MAX], Notification._meta.get_field("created_at").get_db_prep_save(now, connection),
@@ -284,15 +287,21 @@ def unread_count(user) -> int:
 
 def notification_mark_read(*, user, pk: int, now: datetime | None = None) -> Notification | None:
     """The user's own notification, marked read; None when it is not his (or does not exist)."""
+    from games import pagecache
+
     notification = Notification.objects.filter(user=user, pk=pk).first() if user.is_authenticated else None
     if notification is not None and notification.read_at is None:
         notification.read_at = now or timezone.now()
-        Notification.objects.filter(pk=notification.pk, read_at__isnull=True).update(read_at=notification.read_at)
+        with pagecache.writing(users=[user]):
+            Notification.objects.filter(pk=notification.pk, read_at__isnull=True).update(read_at=notification.read_at)
     return notification
 
 
 def notifications_mark_all_read(*, user, now: datetime | None = None) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=now or timezone.now())
+    from games import pagecache
+
+    with pagecache.writing(users=[user]):
+        return Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=now or timezone.now())
 
 
 # --- E-mail digests ---------------------------------------------------------------------------

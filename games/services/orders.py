@@ -9,6 +9,7 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import pagecache
 from games.engine.orders import Order as EngineOrder
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
@@ -77,7 +78,9 @@ def order_reason_text(code: str) -> str:
 
 
 def action_label(action: str) -> str:
-    return str(ACTION_LABELS.get(action, action))
+    from games.services.cards import ACTION_LABELS as CARD_ACTION_LABELS  # the cards ledger's inputs
+
+    return str(ACTION_LABELS.get(action) or CARD_ACTION_LABELS.get(action, action))
 
 
 @dataclass
@@ -103,11 +106,15 @@ def _seat_of(game: Game, user) -> Seat | None:
     return game.seats.select_related("user").filter(user=user).first() if user.is_authenticated else None
 
 
+@pagecache.game_scoped(lambda kwargs: kwargs.get("game"))  # its writes are the game's (games/pagecache.py)
 def order_submit(*, game: Game, user, action: str | None = None, target: Seat | None = None,
                  source: Seat | None = None, text: str | None = None, now: datetime | None = None,
-                 as_gm=None, detail: dict | None = None) -> tuple[Order | None, OrderConfirmation]:
+                 as_gm=None, detail: dict | None = None, confirm: bool = True) -> tuple[Order | None, OrderConfirmation]:
     """Record an order from `user`'s seat (or, with `as_gm`, an override by the GM for that seat).
-    Every attempt in a phase is kept; the last accepted one stands at the close."""
+    Every attempt in a phase is kept; the last accepted one stands at the close. The confirmation
+    of a player's own order is also written in his letters to the GM
+    (games.services.private.order_confirmation_post); not for a GM's override, nor with
+    `confirm=False` (scenario files)."""
     from games.text.orders import parse_order
 
     now = now or timezone.now()
@@ -146,9 +153,14 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
         source=Order.Source.GM if as_gm is not None else (Order.Source.TEXT if text is not None else Order.Source.FORM),
         valid=not reason, reason=reason, recorded_at=now, recorded_by=as_gm or user,
     )
-    return order, OrderConfirmation(
+    confirmation = OrderConfirmation(
         accepted=not reason, action=action or "", target=target.user.display_name if target else "",
         source=source.user.display_name if source else "", reason=reason)
+    if confirm and as_gm is None:
+        from games.services.private import order_confirmation_post
+
+        order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
+    return order, confirmation
 
 
 def order_override(*, game: Game, gm, seat: Seat, action: str, target: Seat | None, source: Seat | None = None,

@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import permissions
+from games import pagecache, permissions
 from games.live import thread_state_remember
 from games.models import Post, PostRevision, Thread
 from games.services import ActionRefused
@@ -94,27 +94,32 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
         comment = " ".join((comment or "").split())[:300]
         room = room_check(thread=locked, author=author, comment=comment)
         number = locked.post_count + 1
-        post = Post.objects.create(
-            thread=locked,
-            number=number,
-            author=author,
-            body=body,
-            html=html,
-            search_text=bbcode.searchable_text(body),
-            renderer_version=bbcode.RENDERER_VERSION,
-            created_at=now,
-            comment=comment,
-        )
-        Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+        # The page cache (games/pagecache.py): these writes change this thread's pages alone...
+        with pagecache.writing(thread=locked.pk):
+            post = Post.objects.create(
+                thread=locked,
+                number=number,
+                author=author,
+                body=body,
+                html=html,
+                search_text=bbcode.searchable_text(body),
+                renderer_version=bbcode.RENDERER_VERSION,
+                created_at=now,
+                comment=comment,
+            )
+            Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+            private_store(post=post, pending=private, now=now)
         transaction.on_commit(partial(thread_state_remember, locked.pk, locked.kind, number))  # the poll (games/live.py)
-        private_store(post=post, pending=private, now=now)
-        room_store(post=post, pending=room, now=now)
         post.vote_confirmation = None
-        if locked.kind == Thread.Kind.GAME:
-            from games.services.votes import votes_record_for_post
-
-            game = permissions.game_of(locked)
+        game = permissions.game_of(locked) if locked.kind == Thread.Kind.GAME else None
+        # ... and these the game's (a room proposal, the votes, a close on majority).
+        with pagecache.writing(game=game):
+            room_store(post=post, pending=room, now=now)
             if game is not None:
+                from games.services.votes import votes_record_for_post
+
+                if game.current_phase is not None:
+                    game.current_phase.game = game  # the vote check reads the state from it: no second read
                 post.vote_confirmation = votes_record_for_post(post=post, game=game, now=now)
     thread.post_count = number
     thread.last_post_at = now

@@ -3,11 +3,14 @@ kept apart from the public HTML, and shown per viewer through games.permissions.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from html import unescape as html_unescape
 
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import permissions
@@ -139,6 +142,41 @@ def private_store(*, post: Post, pending: list[PendingPrivate], now: datetime) -
     notifications.notify_private_messages(post=post, pending=pending, now=now)
 
 
+@functools.lru_cache(maxsize=4096)
+def _label_name(name: str, language: str) -> str:
+    from games.text.names import inflect_name
+
+    return inflect_name(name, "gent") if language.split("-")[0] == "ru" else name
+
+
+def private_label_name(name: str) -> str:
+    """The recipient's name as the label "Private message to X" needs it in the active language:
+    the Russian translation puts it after «для», so it goes in the genitive («Личное сообщение
+    для Красной Шапочки», inflected by games.text.names like the vote button); English keeps the
+    name as written. Memoised per process (pymorphy3 is slow and names are few)."""
+    if not name:
+        return name
+    return _label_name(name, translation.get_language() or "")
+
+
+def _placeholders_rewrite(html: str, message_at) -> str:
+    """Each placeholder of `html` rendered through games/_private.html: the label, and the text
+    when `message_at(index)` returns (row, shown=True)."""
+    counter = iter(range(10_000))
+
+    def replace(match):
+        row, shown = message_at(next(counter))
+        recipient = re.search(r'data-recipient="([^"]*)"', match.group(0))
+        name = row.recipient.user.display_name if row is not None else (
+            html_unescape(recipient.group(1)) if recipient else "")
+        return render_to_string("games/_private.html", {
+            "recipient": private_label_name(name),
+            "html": row.html if row is not None and shown else None,
+        }).strip()
+
+    return PLACEHOLDER_RE.sub(replace, html)
+
+
 def private_display(*, user, thread: Thread, posts: list[Post]) -> None:
     """Rewrite the placeholders of the posts on a page for this viewer: everyone sees that a post
     holds a message and to whom; the recipient, the sender and the GMs also see its text."""
@@ -153,18 +191,25 @@ def private_display(*, user, thread: Thread, posts: list[Post]) -> None:
         for row in rows:
             messages[(row.post_id, row.index)] = (row, row.pk in visible)
     for post in marked:
-        counter = iter(range(10_000))
+        post.html = _placeholders_rewrite(post.html, lambda index, post=post: messages.get((post.pk, index),
+                                                                                             (None, False)))
 
-        def replace(match, post=post, counter=counter):
-            index = next(counter)
-            recipient = re.search(r'data-recipient="([^"]*)"', match.group(0))
-            row, shown = messages.get((post.pk, index), (None, False))
-            return render_to_string("games/_private.html", {
-                "recipient": row.recipient.user.display_name if row else (recipient.group(1) if recipient else ""),
-                "html": row.html if row is not None and shown else None,
-            }).strip()
 
-        post.html = PLACEHOLDER_RE.sub(replace, post.html)
+def private_display_posts(*, user, posts: list[Post]) -> None:
+    """private_display for posts of several threads (the reports queue): thread by thread."""
+    by_thread: dict[int, list[Post]] = {}
+    for post in posts:
+        by_thread.setdefault(post.thread_id, []).append(post)
+    for thread_posts in by_thread.values():
+        private_display(user=user, thread=thread_posts[0].thread, posts=thread_posts)
+
+
+def private_labels(html: str) -> str:
+    """The placeholders of HTML that no delivered message stands behind (an old version of a post
+    in its edit history): the same label as the thread shows, never a text."""
+    if "bb-private" not in html:
+        return html
+    return _placeholders_rewrite(html, lambda index: (None, False))
 
 
 # --- Anonymous messages through the GM (002: «отправлять анонимные сообщения через ведущего») ----
@@ -408,6 +453,21 @@ def rooms_close_all(*, game: Game) -> int:
 
 
 # --- Messages cards send (001): delivered by the GM at the end of the phase, without the sender --
+def card_message_check(*, text: str) -> str:
+    """A card message's text, trimmed, or ActionRefused with the reason: «Сообщение не должно
+    содержать ссылок (в т.ч. и косвенных ...) - это приравнивается к тайной коммуникации.» The
+    engine refuses a play whose message has a link (`has_link`); the service checks every message
+    it delivers again (defence in depth: a GM effect, a scheduled message, a future card)."""
+    from games.engine.rulesets.cards.ruleset import has_link
+
+    text = (text or "").strip()
+    if not text:
+        raise ActionRefused(_("The message is empty."), code="card_empty")
+    if has_link(text):
+        raise ActionRefused(_("A card's message may not contain a link."), code="card_link")
+    return text[:2000]
+
+
 def card_message_schedule(*, game: Game, sender: Seat, recipient: Seat, text: str, now: datetime | None = None):
     """Queue a card's message for delivery when the current phase closes (the cards rule set calls
     this when a card says "the GM passes a message")."""
@@ -417,20 +477,318 @@ def card_message_schedule(*, game: Game, sender: Seat, recipient: Seat, text: st
 
     if recipient.game_id != game.pk or sender.game_id != game.pk:
         raise ActionRefused(_("Choose a player of this game."), code="card_bad_recipient")
-    if not (text or "").strip():
-        raise ActionRefused(_("The message is empty."), code="card_empty")
+    text = card_message_check(text=text)
     return AnonymousMessage.objects.create(game=game, kind=AnonymousMessage.Kind.CARD, sender=sender,
-                                           recipient=recipient, phase=game.current_phase, text=text.strip()[:2000],
+                                           recipient=recipient, phase=game.current_phase, text=text,
                                            created_at=now or timezone.now())
 
 
 def card_messages_deliver(*, phase: Phase, now: datetime) -> int:
-    """Called by the phase close: every card message of the phase reaches its recipient."""
+    """Called by the phase close: every scheduled card message of the phase reaches its recipient
+    (a private event on his role page and a letter from the GM in his thread, without the
+    sender); one with a link is refused (status rejected, noted in the GM log)."""
+    from games.engine.events import Event, seat_audience
     from games.models import AnonymousMessage
+    from games.services.lifecycle import store_events
 
     pending = list(AnonymousMessage.objects.filter(phase=phase, kind=AnonymousMessage.Kind.CARD,
-                                                   status=AnonymousMessage.Status.PENDING).select_related("game"))
+                                                   status=AnonymousMessage.Status.PENDING)
+                   .select_related("game__gm", "recipient__user", "sender__user"))
+    delivered = 0
     for message in pending:
         message.decided_at = now
-        _anonymous_deliver(message, now)
-    return len(pending)
+        try:
+            card_message_check(text=message.text)
+        except ActionRefused as refused:
+            message.status = AnonymousMessage.Status.REJECTED
+            message.save(update_fields=["status", "decided_at"])
+            _card_message_refused_log(game=message.game, phase=phase, sender=message.sender,
+                                      recipient=message.recipient, code=refused.code, now=now)
+            continue
+        message.status = AnonymousMessage.Status.DELIVERED
+        message.save(update_fields=["status", "decided_at"])
+        store_events(game=message.game, phase=phase, now=now, events=[
+            Event("anonymous_message", seat_audience(message.recipient_id), {"text": message.text})])
+        _card_message_letter(game=message.game, recipient=message.recipient, text=message.text,
+                             key=f"anonymous:{message.pk}", now=now)
+        delivered += 1
+    return delivered
+
+
+# --- The player's letters to the GM (issue 6: «a private GM thread for each player: questions,
+# order confirmations, private results») -----------------------------------------------------------
+# The site writes there as the game's GM account, in the site's language: the private results of
+# each close, the confirmation of each order or card input the player sent himself, and the card
+# messages. docs/architecture.md ("Private communication") describes it.
+CONFIRMATION_LINES = 30  # a confirmation post takes at most this many lines, then a new one starts
+# The close's private events that are delivered as letters of their own, not in the results post.
+DELIVERED_APART = ("message", "mafia_message")
+
+
+def _as_written(text) -> str:
+    """A text shown in a GM post exactly as written: a zero-width space after every "[" keeps a
+    player's words (or a name) from becoming markup, a link or a [private] tag."""
+    return str(text).replace("[", "[\u200b")
+
+
+def _gm_post(*, game: Game, thread: Thread, body: str, now: datetime) -> Post | None:
+    """A post by the game's GM account in one of the game's private threads. A refusal (the GM's
+    account disabled) is logged and skipped: it must not undo a close or a player's order."""
+    import logging
+
+    from games.services.posts import post_create
+
+    try:
+        return post_create(thread=thread, author=game.gm, body=body, now=now)
+    except ActionRefused as refused:
+        logging.getLogger(__name__).warning("Could not post in thread %s of game %s: %s", thread.pk, game.pk,
+                                            refused.message)
+        return None
+
+
+def _tell(*, game: Game, post: Post | None, user_ids, text, now: datetime, key: str = "") -> None:
+    """The bell: a "private message" notification that links to the new letter (never its text);
+    once per letter (or per `key`)."""
+    if post is not None:
+        notifications.notify(users=list(user_ids), kind=notifications.Kind.PRIVATE_MESSAGE, text=text,
+                             url=post.get_absolute_url(), game=game, key=key or f"gm_post:{post.pk}", now=now)
+
+
+def _phase_name(phase: Phase) -> str:
+    return notifications.phase_label(phase)
+
+
+def private_results_post(*, game: Game, phase: Phase, events, now: datetime) -> list[Post]:
+    """Called by the close once its events are stored: each seat that received private events
+    (audience `seat:<pk>`) gets ONE post in its letters to the GM listing their texts; a team's
+    events (`faction:<f>`) go to the team chat when the game has one, else to each member's
+    letters. The role page keeps showing them as before. Card and mafia messages are letters of
+    their own (card_messages_from_events). Each reader is told by the bell."""
+    from django.conf import settings
+    from django.utils import translation
+
+    from games.eventtext import event_text
+
+    seats = {s.pk: s for s in game.seats.select_related("user")}
+    letters, chats = {}, {}
+    for thread in Thread.objects.filter(game=game, kind__in=(Thread.Kind.GM_CHAT, Thread.Kind.FACTION)):
+        if thread.kind == Thread.Kind.GM_CHAT:
+            letters[thread.seat_id] = thread
+        else:
+            chats[thread.faction] = thread
+    lines: dict[int, list[str]] = {}
+    targets: dict[int, tuple[Thread, set[int]]] = {}  # thread pk -> (thread, the user ids told)
+    with translation.override(settings.LANGUAGE_CODE):
+        for event in events:
+            if event.kind in DELIVERED_APART:
+                continue
+            kind, _sep, key = str(event.audience).partition(":")
+            if kind == "seat":
+                seat = seats.get(int(key)) if key.isdigit() else None
+                routes = [(letters[seat.pk], {seat.user_id})] if seat is not None and seat.pk in letters else []
+            elif kind == "faction" and key:
+                team = [s for s in seats.values() if s.faction == key]
+                if key in chats:
+                    routes = [(chats[key], {s.user_id for s in team})]
+                else:
+                    routes = [(letters[s.pk], {s.user_id}) for s in team if s.pk in letters]
+            else:
+                continue
+            text = event_text(game.ruleset, event.kind, dict(event.data))
+            if not text:
+                continue
+            for thread, readers in routes:
+                lines.setdefault(thread.pk, []).append(_as_written(text))
+                targets[thread.pk] = (thread, readers | targets.get(thread.pk, (thread, set()))[1])
+        posts = []
+        for thread_pk, (thread, readers) in targets.items():
+            header = (_("[b]%(phase)s: the team's results[/b]") if thread.kind == Thread.Kind.FACTION
+                      else _("[b]%(phase)s: your results[/b]")) % {"phase": _phase_name(phase)}
+            post = _gm_post(game=game, thread=thread, body="\n".join([str(header), *lines[thread_pk]]), now=now)
+            _tell(game=game, post=post, user_ids=readers, now=now,
+                  text=lambda: _("«%(game)s»: the GM sent you the results of %(phase)s.") % {
+                      "game": game.title, "phase": _phase_name(phase)})
+            if post is not None:
+                posts.append(post)
+    return posts
+
+
+def order_confirmation_post(*, game: Game, seat: Seat, phase: Phase, confirmation, now: datetime) -> Post | None:
+    """The confirmation a player got on screen for an order or a card input he sent himself (not
+    the GM's overrides, not scenario files) is also written in his letters to the GM, one line
+    per attempt with its time. Not to flood the thread, the lines of one phase are coalesced: when
+    the thread's last post is the GM account's confirmation post of this phase (and has fewer than
+    CONFIRMATION_LINES lines), the line is added to it (an edit, kept in its history); otherwise a
+    new post starts. `confirmation` is an OrderConfirmation or a CardConfirmation."""
+    from django.conf import settings
+    from django.db import transaction
+    from django.utils import timezone, translation
+
+    from games.services.posts import post_edit
+
+    thread = Thread.objects.filter(game=game, kind=Thread.Kind.GM_CHAT, seat=seat).first()
+    if thread is None or phase is None:
+        return None
+    with translation.override(settings.LANGUAGE_CODE):
+        header = str(_("[b]%(phase)s: confirmations[/b]")) % {"phase": _phase_name(phase)}
+        line = f"{timezone.localtime(now):%H:%M} — {_as_written(confirmation.message)}"
+    with transaction.atomic():
+        locked = Thread.objects.select_for_update().get(pk=thread.pk)
+        last = locked.posts.order_by("-number").first()
+        if (last is not None and not last.is_deleted and last.author_id == game.gm_id
+                and last.created_at >= phase.opened_at and last.body.startswith(header + "\n")
+                and last.body.count("\n") < CONFIRMATION_LINES):
+            try:
+                return post_edit(post=last, editor=game.gm, body=f"{last.body}\n{line}", now=now)
+            except ActionRefused:
+                pass  # e.g. the body grew past the post limit: a new post then
+        return _gm_post(game=game, thread=locked, body=f"{header}\n{line}", now=now)
+
+
+def _card_message_letter(*, game: Game, recipient: Seat, text: str, key: str, now: datetime,
+                         sender_name: str | None = None) -> Post | None:
+    """The letter that carries a message to its recipient: a post by the GM in his letters to the
+    GM, without the sender (a card's) or naming him (the mafia's); the bell tells him."""
+    from django.conf import settings
+    from django.utils import translation
+
+    from games.eventtext import event_text
+
+    thread = Thread.objects.filter(game=game, kind=Thread.Kind.GM_CHAT, seat=recipient).first()
+    if thread is None:
+        return None
+    with translation.override(settings.LANGUAGE_CODE):
+        if sender_name is None:
+            body = event_text("cards", "message", {"text": _as_written(text)})
+        else:
+            body = event_text("cards", "mafia_message", {"name": _as_written(sender_name), "text": _as_written(text)})
+    post = _gm_post(game=game, thread=thread, body=body, now=now)
+    if sender_name is None:
+        def told():
+            return _("A card's message reached you in «%(game)s».") % {"game": game.title}
+    else:
+        def told():
+            return _("A message from the mafia reached you in «%(game)s».") % {"game": game.title}
+    _tell(game=game, post=post, user_ids=[recipient.user_id], key=key, now=now, text=told)
+    return post
+
+
+def _card_message_refused_log(*, game: Game, phase: Phase | None, sender: Seat | None, recipient: Seat, code: str,
+                              now: datetime) -> None:
+    from games.services.lifecycle import gm_log
+
+    gm_log(game=game, user=None, action="card_message_refused", now=now,
+           data={"phase": phase.pk if phase is not None else None, "sender": sender.pk if sender else None,
+                 "target": recipient.pk, "reason": code})
+
+
+def card_message_deliver(*, game: Game, phase: Phase | None, recipient: Seat, text: str, sender: Seat | None = None,
+                         now: datetime):
+    """A card's message reaches its recipient now: «цель получит его в конце фазы в сообщении от
+    мастера. Цель не узнает, кто отправил сообщение.» A letter from the GM in the recipient's
+    thread, without the sender; kept as an AnonymousMessage of kind CARD (delivered), whose sender
+    the GMs see, and everyone in the archive and the export after the game. A message the GM
+    applies by hand (no sender) is delivered the same way and not kept as a row. ActionRefused
+    (nothing written) for an empty text or a link. Returns the row, or None."""
+    from games.models import AnonymousMessage
+
+    text = card_message_check(text=text)
+    message = None
+    if sender is not None:
+        message = AnonymousMessage.objects.create(
+            game=game, kind=AnonymousMessage.Kind.CARD, sender=sender, recipient=recipient, phase=phase, text=text,
+            status=AnonymousMessage.Status.DELIVERED, created_at=now, decided_at=now)
+    _card_message_letter(game=game, recipient=recipient, text=text, now=now,
+                         key=f"anonymous:{message.pk}" if message is not None else "")
+    return message
+
+
+def card_messages_screen(*, game: Game, phase: Phase, events, now: datetime) -> list:
+    """Before a cards close stores its events: a card's message whose text has a link is not
+    delivered at all (its `message` event to the recipient is dropped, so not even his role page
+    shows it); the GM's note of it says "not delivered" with the reason, the sender's attempt is
+    kept as a rejected card message and the GM log records the refusal."""
+    from games.engine.events import GM, Event
+    from games.engine.rulesets.cards.ruleset import has_link
+    from games.models import AnonymousMessage
+
+    if game.ruleset != Game.Ruleset.CARDS:
+        return list(events)
+    seats = {s.pk: s for s in game.seats.all()}
+    kept = []
+    for event in events:
+        linked = event.kind == "message" and has_link(str((event.data or {}).get("text") or ""))
+        if linked and event.audience.startswith("seat:"):
+            continue
+        if linked and event.audience == GM and event.data.get("delivered"):
+            sender, recipient = seats.get(event.data.get("sender")), seats.get(event.data.get("target"))
+            if recipient is not None:
+                if sender is not None:
+                    AnonymousMessage.objects.create(
+                        game=game, kind=AnonymousMessage.Kind.CARD, sender=sender, recipient=recipient, phase=phase,
+                        text=str(event.data.get("text") or "")[:2000], status=AnonymousMessage.Status.REJECTED,
+                        created_at=now, decided_at=now)
+                _card_message_refused_log(game=game, phase=phase, sender=sender, recipient=recipient,
+                                          code="card_link", now=now)
+            event = Event(event.kind, event.audience, {**event.data, "delivered": False, "refused": "card_link"})
+        kept.append(event)
+    return kept
+
+
+def card_messages_from_events(*, game: Game, phase: Phase, events, now: datetime) -> int:
+    """After a cards close stored its events: every message the engine delivered reaches its
+    recipient through card_message_deliver (read from the GM's note of it, which names the
+    sender), and every mafia message (`mafia_message`: «Один раз каждый мафиози может прислать
+    сообщение другому мафу») the same way, as a letter from the GM that names the mafioso who
+    wrote it — the mafia know each other, so it is not anonymous, and it is kept as the engine's
+    events only (not an AnonymousMessage). Returns how many letters were written."""
+    from games.engine.events import GM
+
+    if game.ruleset != Game.Ruleset.CARDS:
+        return 0
+    seats = {s.pk: s for s in game.seats.select_related("user")}
+    written = 0
+    for event in events:
+        data = event.data or {}
+        if event.audience != GM or not data.get("delivered"):
+            continue
+        recipient = seats.get(data.get("target"))
+        if recipient is None:
+            continue
+        if event.kind == "message":
+            try:
+                card_message_deliver(game=game, phase=phase, recipient=recipient, text=str(data.get("text") or ""),
+                                     sender=seats.get(data.get("sender")), now=now)
+            except ActionRefused:
+                continue  # card_messages_screen has recorded it
+            written += 1
+        elif event.kind == "mafia_message" and data.get("result") == "done":
+            sender = seats.get(data.get("sender"))
+            name = data.get("sender_name") or (sender.user.display_name if sender is not None else "?")
+            _card_message_letter(game=game, recipient=recipient, text=str(data.get("text") or ""),
+                                 sender_name=str(name), key="", now=now)
+            written += 1
+    return written
+
+
+def private_results_rolled_back(*, game: Game, phase: Phase, closed_at: datetime | None, now: datetime) -> int:
+    """The GM rolled back the close of `phase` (games.services.moderation.resolution_rollback):
+    every private thread where that close wrote (its results, its letters: the GM account's posts
+    made at the very moment of the close) gets a correction after them. The posts themselves
+    stay, as the public results post does: the players have read them, and the archive keeps what
+    happened. Returns how many threads were told."""
+    from django.conf import settings
+    from django.utils import translation
+
+    if closed_at is None:
+        return 0
+    threads = list(Thread.objects.filter(game=game, kind__in=(Thread.Kind.GM_CHAT, Thread.Kind.FACTION),
+                                         posts__author_id=game.gm_id, posts__created_at=closed_at)
+                   .distinct().order_by("pk"))
+    with translation.override(settings.LANGUAGE_CODE):
+        body = str(_("[b]Correction:[/b] the GM rolled back the close of %(phase)s. The results and messages "
+                     "posted here at that close no longer stand; what stands will be sent again when the phase "
+                     "closes.")) % {"phase": _phase_name(phase)}
+    for thread in threads:
+        _gm_post(game=game, thread=thread, body=body, now=now)
+    return len(threads)

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils import timezone
 
+from games import pagecache
 from games.engine.orders import Order as EngineOrder
 from games.engine.orders import PhaseInputs
 from games.engine.rulesets import get_ruleset
@@ -82,6 +83,7 @@ def phase_preview(*, phase: Phase, now: datetime | None = None) -> Preview | Non
                    inputs=inputs)
 
 
+@pagecache.game_scoped(lambda kwargs: pagecache.game_of_phase(kwargs.get("phase_id")))  # games/pagecache.py
 def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool = False, by=None) -> bool:
     """Close the phase. True only for the one call that closed it: a duplicate task, the sweep,
     a late ETA task and the GM's button may all call this at once."""
@@ -140,10 +142,17 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     phase.save(update_fields=["outcome", "state_before"])
     game.state = new_state.to_json()
     game.save(update_fields=["state"])
-    store_events(game=game, phase=phase, events=resolution.events, now=now)
+    from games.services.private import card_messages_from_events, card_messages_screen, private_results_post
+
+    # A card's message with a link is refused before anything is stored (docs/rulesets/cards.md).
+    events = card_messages_screen(game=game, phase=phase, events=resolution.events, now=now)
+    store_events(game=game, phase=phase, events=events, now=now)
     with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
-        body = results_bbcode(game, phase, resolution.events)
+        body = results_bbcode(game, phase, events)
     post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
+    # Then each player's private results, and the messages, as letters from the GM in his thread.
+    private_results_post(game=game, phase=phase, events=events, now=now)
+    card_messages_from_events(game=game, phase=phase, events=events, now=now)
     from games.services.private import rooms_open
 
     if new_state.over:

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import permissions
@@ -29,6 +29,7 @@ from games.engine.state import GameState
 from games.eventtext import event_text, role_label
 from games.models import Game, GameEvent, Order, Seat
 from games.services import ActionRefused
+from games.services.orders import action_label
 
 WHEN_LABELS = {
     "night": gettext_lazy("at night only"),
@@ -45,7 +46,7 @@ ZONE_LABELS = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve")}
 # The primitives the GM applies by hand (docs/rulesets/cards.md, "GM decisions").
 GM_OPS = ("damage", "armour", "draw", "discard", "reveal", "message", "give", "block", "restrict")
 GM_OP_LABELS = {
-    "damage": gettext_lazy("damage"), "armour": gettext_lazy("armour"), "draw": gettext_lazy("draw"),
+    "damage": gettext_lazy("damage"), "armour": gettext_lazy("armour"), "draw": pgettext_lazy("cards: the GM's effect", "draw cards"),
     "discard": gettext_lazy("discard"), "reveal": gettext_lazy("reveal"), "message": gettext_lazy("message"),
     "give": gettext_lazy("give a card"), "block": gettext_lazy("block"), "restrict": gettext_lazy("restrict"),
 }
@@ -126,17 +127,38 @@ def _rules_groups(collection: Collection) -> list[dict]:
              "cards": [card_info(c) for c in collection.of_colour(colour)]} for colour in COLOURS]
 
 
+def game_collection(game: Game) -> Collection:
+    """The collection a game is played with: frozen in its state once started, else the GM's copy
+    (games.services.games.game_set_collection), else the shipped one."""
+    from games.engine.rulesets.cards.collection import parse_collection
+
+    if game.state:
+        return collection_of(_state(game))
+    raw = (game.options or {}).get("collection")
+    return parse_collection(raw, source="the game's collection") if raw is not None else default_collection()
+
+
 @require_GET
-def cards_rules(request: HttpRequest) -> HttpResponse:
-    """The default collection, every card by colour, and the deck rules (public)."""
-    collection = default_collection()
+def cards_rules(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    """A collection, every card by colour, and the deck rules (public): the shipped one, or with
+    a game's id the one that game is played with."""
+    game = None
+    if pk is not None:
+        game = _game(pk)
+        if game.ruleset != Game.Ruleset.CARDS:  # the collection is public from the sign-ups on
+            raise Http404
+        collection = game_collection(game)
+    else:
+        collection = default_collection()
     roles = [{"key": key, "name": role_label("cards", key), "colours": [COLOUR_LABELS[c] for c in spec.colours],
               "chooses": spec.chooses_colours, "off_colour_max": spec.off_colour_max,
               "per_colour_max": spec.per_colour_max, "banned": [COLOUR_LABELS[c] for c in spec.banned_colours],
               "start_sleeve": list(spec.start_sleeve)}
              for key, spec in SECRET_ROLES.items()]
     return render(request, "games/cards_rules.html", {"groups": _rules_groups(collection), "roles": roles,
-                                                      "count": len(collection.names)})
+                                                      "count": len(collection.names), "game": game,
+                                                      "is_gm": game is not None and permissions.is_game_master(
+                                                          request.user, game)})
 
 
 # --- Deck building -----------------------------------------------------------------------------
@@ -321,7 +343,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
                    and permissions.can_see_role_of(request.user, game, s) and s.faction == "mafia"]
     standing = dict(view.standing or {})
     names = _names(game)
-    order = list(standing.get("reorder") or view.hand)
+    order = list(standing.get("reorder") or [card.name for card in view.hand])
     payable = [card for card, overt in view.sleeve if not overt or (collection.get(card.name) and collection[card.name].payable)]
     allowed = set(view.allowed) if not pov_seat else set()
     phase = game.current_phase
@@ -333,22 +355,67 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
                           "target": names.get(_int(detail.get("target"), -1), ""),
                           "target2": names.get(_int(detail.get("target2"), -1), ""),
                           "message": detail.get("message") or "", "pay": detail.get("pay") or []})
+    kind = phase.kind if phase is not None and phase.is_open else None
+
+    def why_not(card: Card, zone: str) -> str:
+        """Why this card cannot be played now, said before the player tries (the service checks
+        it all again); empty when it may be."""
+        if kind not in ("night", "day"):
+            return _("Cards are played at night and by day.")
+        if card.when == "night" and kind == "day":
+            return _("Played only at night.")
+        if card.when == "day" and kind == "night":
+            return _("Played only by day.")
+        if card.target != "self" and view.restricted:
+            return _("No targeted cards while the prison lasts.")
+        if card.target in ("other", "two") and len(others) < (2 if card.target == "two" else 1):
+            return _("Nobody to target.")
+        if card.target == "dead" and not dead:
+            return _("Nobody is dead yet.")
+        means = len(payable) - (1 if zone == "sleeve" and card in payable else 0)
+        if card.price > means:
+            return _("Not enough cards in the Sleeve to pay the Price.")
+        return ""
+
     return {
         "game": game, "seat": seat, "pov_seat": pov_seat, "view": view, "phase": phase,
-        "hand": [{**card_info(c), "position": i} for i, c in enumerate(view.hand)],
+        "hand": [{**card_info(c), "position": i, "why_not": why_not(c, "hand")} for i, c in enumerate(view.hand)],
         "order": [_info(collection, name) for name in order],
-        "sleeve": [{**card_info(c), "overt": overt, "position": i} for i, (c, overt) in enumerate(view.sleeve)],
+        "sleeve": [{**card_info(c), "overt": overt, "position": i, "why_not": why_not(c, "sleeve")}
+                   for i, (c, overt) in enumerate(view.sleeve)],
         "payable": [c.name for c in payable],
         "others": others, "dead": dead, "mafia_mates": mafia_mates, "plays": plays,
         "discard": standing.get("discard"), "reordered": bool(standing.get("reorder")),
         "can_play": "play" in allowed, "can_discard": "discard" in allowed, "can_reorder": "reorder" in allowed,
         "can_rebuild": "rebuild" in allowed, "can_build": "deck" in allowed,
         "can_mafia_message": "mafia_message" in allowed and bool(mafia_mates),
+        "joker_guess": _joker_guess_rows(seats, seat, standing) if "joker_guess" in allowed else None,
+        "secret_roles": [(key, role_label(game.ruleset, key)) for key in SECRET_ROLES],
+        "prison_keep": _prison_keep_choices(view, standing)
+        if not pov_seat and seat.role == "maniac" and seat.status == "active" and phase is not None
+        and phase.kind == "day" and phase.is_open else None,
         "alive": seat.status == "active",
         "results": _results(request.user, game, seat),
         "secret_role": role_label(game.ruleset, seat.role), "overt_role": view.overt_role,
         "colours": [COLOUR_LABELS.get(c, c) for c in view.colours],
     }
+
+
+def _joker_guess_rows(seats: list[Seat], seat: Seat, standing: dict) -> list[dict]:
+    """The joker's list form: every other player (the dead too: «всех игроков») with his overt
+    role and the secret role the joker names for him (his standing list, if any)."""
+    guessed = {str(k): v for k, v in ((standing.get("joker_guess") or {}).items())}
+    return [{"pk": s.pk, "name": s.user.display_name, "overt": s.overt_role, "role": guessed.get(str(s.pk), "")}
+            for s in seats if s.pk != seat.pk]
+
+
+def _prison_keep_choices(view, standing: dict) -> dict:
+    """The maniac's Sleeve cards that prison would take (not Aces, not his overt role's), and the
+    one he keeps if the Veche imprisons him («Маньяк сохраняет ещё одну карту на выбор»)."""
+    from games.engine.rulesets.cards.collection import ACE
+
+    cards = [card.name for card, overt in view.sleeve if not overt and card.name != ACE]
+    return {"cards": list(dict.fromkeys(cards)), "chosen": standing.get("prison_keep") or ""}
 
 
 @require_GET
@@ -401,6 +468,16 @@ def card_detail_from_post(post, view) -> tuple[str, dict]:
         detail = {"cards": [str(c) for c in post.getlist("cards")]}
     elif action == "reorder":
         detail = {"hand": _reorder(post, view)}
+    elif action == "joker_guess":
+        if post.get("confirm") != "on":
+            raise ActionRefused(_("Confirm that a wrong list takes you out of the game."), code="not_confirmed")
+        roles = {}
+        for key, value in post.items():
+            if key.startswith("role_") and value:
+                roles[key.removeprefix("role_")] = str(value)
+        detail = {"roles": roles}
+    elif action == "prison_keep":
+        detail = {"card": str(post.get("card", ""))}
     elif action == "mafia_message":
         detail = {"target": _target(post.get("target")), "to": _target(post.get("target")),
                   "text": str(post.get("text", "")).strip()}
@@ -507,10 +584,11 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
                 elif e.kind == "gm_resolve":
                     gm_resolve.append(data)
                 elif e.kind == "veche_result":
-                    from games.eventtext import measure_label
+                    from games.eventtext import measure_label, veche_reason_label
 
                     veche = data
                     veche["measure_label"] = measure_label(data.get("measure")) if data.get("measure") else ""
+                    veche["reason_label"] = veche_reason_label(data["reason"]) if data.get("reason") else ""
                     veche["measure_rows"] = [(measure_label(m), n) for m, n in (data.get("measure_tally") or {}).items()]
                     for vote in veche.get("votes") or []:
                         vote["measure_label"] = measure_label(vote.get("measure")) if vote.get("measure") else ""
@@ -523,6 +601,7 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
         for o in mine:
             o.summary = _order_text(o, names)
             o.reason_text = card_reason_text(o.reason) if o.reason else ""
+            o.action_text = action_label(o.action)
         rows.append({
             "seat": seat, "role": role_label(game.ruleset, seat.role), "view": view,
             "sleeve": [(c.name, overt) for c, overt in view.sleeve] if view else [],

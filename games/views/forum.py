@@ -11,12 +11,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import permissions, selectors
-from games.forms import PostForm, ThreadForm
+from games.forms import CommunicationForm, PostForm, ThreadForm
 from games.models import Game, Post, Thread
 from games.services import ActionRefused
 from games.services.posts import (
@@ -27,17 +27,19 @@ from games.services.posts import (
     post_set_deleted,
     posts_refresh_html,
 )
+from games.services.games import communication_of
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
 from games.views.votes import SYNTAX_LABELS
 
 
 @functools.lru_cache(maxsize=4096)
-def _vote_button_text(name: str, ruleset: str) -> str:
-    """The vote button's text for a player (pymorphy3 inflects the name: memoised per process)."""
-    from games.services.votes import vote_button_text
+def _vote_buttons(name: str, ruleset: str, language: str) -> tuple[tuple[str, str], ...]:
+    """A player's vote buttons (pymorphy3 inflects the name, about 0.7 ms a player: memoised per
+    process; the labels are in the active language, part of the key)."""
+    from games.services.votes import vote_buttons
 
-    return vote_button_text(name, ruleset)
+    return tuple(vote_buttons(name, ruleset))
 
 
 def _parse_page(value: str | None) -> int | None:
@@ -129,10 +131,18 @@ def thread_new(request: HttpRequest, kind: str) -> HttpResponse:
 
 
 def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, form: PostForm | None = None,
-                    error=None, preview_html: str | None = None, just_posted: int | None = None) -> dict:
+                    error=None, preview_html: str | None = None, just_posted: int | None = None,
+                    stamps=None) -> dict:
+    """The thread page's context. `stamps`: the page cache's counters, read before the thread
+    (games/pagecache.py); read here if not (then only the post list's key uses them)."""
+    from games import pagecache
+
     iso = _iso_ids(request)
     user = request.user
     game = permissions.game_of(thread)
+    if stamps is None:
+        stamps = pagecache.read_stamps(request, thread.pk)
+    pagecache.complete_stamps(stamps, game)
     has_votes = game is not None and thread.kind == Thread.Kind.GAME and (
         game.current_phase_id is not None or game.phases.exists())
     seats = []
@@ -157,19 +167,21 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
 
         if game.current_phase is not None:
             game.current_phase.game = game  # the count and the vote button read the rule set's state from it
-        vote_count_html = current_count_html(request, game)
+        # The thread region alone (an htmx reply or page change) does not show the count: it is
+        # not computed for it (after a vote, the recount of the day). The reply's
+        # "votes-changed" trigger makes the page fetch the count itself.
+        vote_count_html = "" if _region_only(request) else current_count_html(request, game)
         phase = voting_phase(game=game)
         seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
             voters, targets = voters_and_targets(phase, seats)
             if seat.pk in voters:
-                from games.services.votes import vote_buttons
-
+                language = translation.get_language() or ""
                 vote_targets = [button for s in seats if s.pk in targets
-                                for button in vote_buttons(s.user.display_name, game.ruleset)]
+                                for button in _vote_buttons(s.user.display_name, game.ruleset, language)]
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=iso, moderator=moderator,
                                            can_post=bool(can_post), show_votes=vote_count_html is not None,
-                                           just_posted=just_posted)
+                                           just_posted=just_posted, stamps=stamps)
     read_up_to = selectors.read_up_to(user=user, thread=thread)
     return {
         "thread": thread,
@@ -220,7 +232,7 @@ def _private_audience(request: HttpRequest, game, marked: list[int]) -> str:
 
 
 def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, iso: list[int], moderator: bool,
-               can_post: bool, show_votes: bool, just_posted: int | None):
+               can_post: bool, show_votes: bool, just_posted: int | None, stamps):
     """The page's posts and their list's HTML for this viewer: from the cache (games/pagecache.py)
     when a viewer of the same class saw it since the last write to the posts, else rendered."""
     from games import pagecache
@@ -243,8 +255,8 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
     viewer = f"{int(moderator)}{int(can_post)}"
 
     def key(audience=None):
-        return pagecache.list_key(thread=thread, low=page_data.low, high=high, viewer=viewer, extra=extra,
-                                  audience=audience)
+        return pagecache.list_key(thread=thread, stamps=stamps, low=page_data.low, high=high, viewer=viewer,
+                                  extra=extra, audience=audience)
 
     base_key = key()
     cached = pagecache.list_get(base_key)
@@ -310,33 +322,33 @@ def _render_thread(request: HttpRequest, context: dict, *, status: int = 200) ->
     context["prev_url"] = _thread_url(context["thread"], page=page.page - 1, iso=context["iso"]) if page.has_previous else None
     context["next_url"] = _thread_url(context["thread"], page=page.page + 1, iso=context["iso"]) if page.has_next else None
     template = "games/thread.html"
-    if request.htmx and request.htmx.target == "thread-region":
+    if _region_only(request):
         template += "#thread-region"
     return render(request, template, context, status=status)
+
+
+def _region_only(request: HttpRequest) -> bool:
+    """An htmx request for the thread region alone (games/thread.html#thread-region)."""
+    return bool(request.htmx) and request.htmx.target == "thread-region"
 
 
 @require_GET
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     from games import pagecache
 
-    # The same browser reloading the same page with nothing written since: the page it was
-    # served, with no query and no template (games/pagecache.py).
-    key = pagecache.page_key(request)
-    if key is not None:
-        cached = pagecache.page_get(key)
-        if cached is not None:
-            return cached
-        generation = pagecache.generation(pagecache.SITE_KEY)  # read before the data it stamps
+    # A reload of a page kept for this browser is answered before this view, by
+    # games.middleware.ThreadPageCacheMiddleware. The counters the page depends on are read
+    # first, before the data they stamp; the middleware keeps the response if it may.
+    stamps = pagecache.read_stamps(request, pk)
     thread = _visible_thread(request, pk)
     page_param = request.GET.get("page")
     page = selectors.page_count(thread.post_count, _per_page()) if page_param == "last" else _parse_page(page_param)
-    context = _thread_context(request, thread, page=page)
+    context = _thread_context(request, thread, page=page, stamps=stamps)
     last_number = context["page"].last_number
     if not context["iso"] and (context["read_up_to"] is None or context["read_up_to"] < last_number):
         thread_mark_read(user=request.user, thread=thread, number=last_number)
     response = _render_thread(request, context)
-    if key is not None and pagecache.csrf_secret_unchanged(request):
-        pagecache.page_set(key, response, generation_before=generation, valid_until=context["valid_until"])
+    pagecache.offer(request, stamps=stamps, valid_until=context["valid_until"])
     return response
 
 
@@ -431,7 +443,7 @@ def _visible_post(request: HttpRequest, post_pk: int) -> Post:
 @require_http_methods(["GET", "POST"])
 def post_edit_view(request: HttpRequest, post_pk: int) -> HttpResponse:
     post = _visible_post(request, post_pk)
-    verdict = permissions.can_edit_post(request.user, post)
+    verdict = permissions.can_open_post_editor(request.user, post)
     if not verdict:
         messages.error(request, verdict.reason)
         return redirect(post)
@@ -450,17 +462,23 @@ def post_edit_view(request: HttpRequest, post_pk: int) -> HttpResponse:
 
 @require_GET
 def post_history(request: HttpRequest, post_pk: int) -> HttpResponse:
+    from games.services.private import private_display, private_labels
+
     post = _visible_post(request, post_pk)
     if not permissions.can_see_post_body(request.user, post):
         return render(request, "404.html", status=404)
+    # The current text as the thread shows it to this viewer ([private] labels, and the texts he
+    # may read); old versions with the labels only. Their raw BBCode is the moderators', and a
+    # source holding [private] texts only theirs who may read them all (permissions).
+    posts_refresh_html(posts=[post])
+    private_display(user=request.user, thread=post.thread, posts=[post])
     revisions = [
-        {"html": bbcode.render(rev.body), "body": rev.body, "replaced_at": rev.replaced_at, "replaced_by": rev.replaced_by}
+        {"html": private_labels(bbcode.render(rev.body)), "replaced_at": rev.replaced_at,
+         "replaced_by": rev.replaced_by,
+         "body": rev.body if permissions.can_see_post_source(request.user, post, rev.body) else None}
         for rev in post.revisions.select_related("replaced_by").order_by("-replaced_at", "-pk")
     ]
-    # The raw text of old versions is for moderators only: it holds [private] texts that the
-    # rendered HTML replaces with a placeholder.
-    return render(request, "games/post_history.html", {"post": post, "revisions": revisions,
-                                                       "is_moderator": permissions.is_moderator(request.user, post.thread)})
+    return render(request, "games/post_history.html", {"post": post, "revisions": revisions})
 
 
 @login_required
@@ -554,6 +572,8 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if permissions.is_game_master(viewer, game) else [],
         "overt_role_names": _overt_role_names() if game.ruleset == "cards" else [],
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
+        "communication": communication_of(game) if permissions.is_game_master(viewer, game) else None,
+        "communication_modes": CommunicationForm.base_fields["private_messages"].choices,
     })
 
 

@@ -33,6 +33,9 @@ def post_report(request: HttpRequest, post_pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Thank you: the moderators will look at the post."))
             return redirect(post)
+    from games.services.private import private_display
+
+    private_display(user=request.user, thread=post.thread, posts=[post])  # the thread's [private] labels
     return render(request, "games/report.html", {"post": post, "error": error}, status=400 if error else 200)
 
 
@@ -44,8 +47,14 @@ def _check_site_moderator(user) -> None:
 @login_required
 @require_GET
 def reports_queue(request: HttpRequest) -> HttpResponse:
+    from games.services.private import private_display_posts
+
     _check_site_moderator(request.user)
-    return render(request, "games/reports.html", {"reports": open_reports()[:100]})
+    reports = list(open_reports()[:100])
+    # The reported posts as their threads show them to this moderator: [private] labels, and the
+    # texts only where he may read them (a site moderator who is not the game's GM may not).
+    private_display_posts(user=request.user, posts=[r.post for r in reports])
+    return render(request, "games/reports.html", {"reports": reports})
 
 
 @login_required

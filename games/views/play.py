@@ -17,8 +17,9 @@ from games import permissions
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
 from games.eventtext import event_text, faction_goal, faction_label, role_help, role_label
-from games.forms import GameCreateForm
-from games.models import Game, GameEvent, GMAction, Order, Replacement, Seat
+from games.forms import CollectionForm, CommunicationForm, GameCreateForm
+from games.models import Game, GameEvent, Order, Replacement, Seat
+from games.archive import audience_label, gm_log_rows
 from games.services import ActionRefused
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start, game_withdraw, gm_log
@@ -149,6 +150,8 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     team = [s for s in game.seats.select_related("user").order_by("number")
             if s.pk != seat.pk and permissions.can_see_role_of(viewer, game, s)]
     actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
+    if game.ruleset == Game.Ruleset.CARDS:
+        actions = ()  # every card input has its form on the cards page (games.views.cards)
     targets = [s for s in game.seats.select_related("user").order_by("number")] if actions else []
     orders = permissions.filter_visible_orders(viewer, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
     for order in orders:
@@ -157,7 +160,7 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/role.html", {
         "game": game, "seat": seat, "role_name": role_label(game.ruleset, seat.role), "team": team,
         "role_help": role_help(game.ruleset, seat.role), "faction_name": faction_label(seat.faction),
-        "goal": faction_goal(seat.faction),
+        "goal": faction_goal(seat.faction, game.ruleset),
         "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
         "kill_and_freeze": "kill" in actions and "freeze" in actions,
         "private_threads": permissions.filter_visible_threads(viewer, game.private_threads.all()).order_by("kind", "pk"),
@@ -194,6 +197,7 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     permissions.check_gm(request.user, game)
     phase = game.current_phase
     seats = list(game.seats.select_related("user").order_by("number"))
+    seats_by_id = {s.pk: s for s in seats}
     count = vote_count(phase=phase) if phase is not None and phase.kind == "day" else None
     orders = standing_orders(phase) if phase is not None else {}
     ruleset = get_ruleset(game.ruleset)
@@ -203,14 +207,17 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
         order = orders.get(seat.pk)
         rows.append({"seat": seat, "role": role_label(game.ruleset, seat.role), "actions": actions, "order": order,
-                     "order_text": action_label(order.action) if order else "", "owes_order": bool(actions) and order is None})
+                     "order_text": action_label(order.action) if order else "",
+                     "owes_order": order is None and bool(state and game.status == Game.Status.RUNNING
+                                                          and ruleset.owed_actions(state, seat.pk))})
     preview = None
     if phase is not None and phase.is_open and state is not None:
         result = phase_preview(phase=phase)
         if result is not None:
             preview = {
                 "outcome": dict(result.resolution.outcome),
-                "events": [{"audience": e.audience, "text": event_text(game.ruleset, e.kind, dict(e.data))}
+                "events": [{"audience": e.audience, "audience_label": audience_label(e.audience, seats_by_id),
+                            "text": event_text(game.ruleset, e.kind, dict(e.data))}
                            for e in result.resolution.events],
             }
     refused = Order.objects.filter(phase=phase, valid=False).select_related("actor__user").order_by("-recorded_at")[:20] if phase else []
@@ -228,8 +235,9 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         "activity": inactivity_table(game=game),
         "game": game, "phase": phase, "rows": rows, "count": count, "preview": preview, "refused": refused,
         "winner_label": faction_label(game.winner) if game.winner else "",
-        "log": GMAction.objects.filter(game=game).select_related("user").order_by("-created_at", "-pk")[:50],
-        "events": _event_rows(request.user, game)[-50:], "all_actions": [(a, action_label(a)) for a in
+        "log": list(reversed(gm_log_rows(request.user, game, seats)))[:50],
+        "events": [{**row, "audience_label": audience_label(row["event"].audience, seats_by_id)}
+                   for row in _event_rows(request.user, game)[-50:]], "all_actions": [(a, action_label(a)) for a in
                                                                           sorted({a for r in ruleset.roles.values() for a in r.actions})],
         "seats": seats,
     })
@@ -420,3 +428,66 @@ def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The message is sent through the GM."))
     return redirect("games:role", pk=game.pk)
+
+
+@login_required
+@require_POST
+def communication_options(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM's form on the game page: [private] messages, rooms, team chat, anonymous messages."""
+    from games.services.games import game_set_communication
+
+    game = get_object_or_404(Game, pk=pk)
+    if not permissions.is_game_master(request.user, game):
+        raise Http404
+    form = CommunicationForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect(game)
+    try:
+        game_set_communication(game=game, by=request.user, **form.cleaned_data)
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("The communication settings are saved."))
+    return redirect(game)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def cards_collection(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM edits his game's card collection before the start (YAML, validated by the engine's
+    loader; every problem listed, nothing changed on a refusal); «reset» goes back to the shipped
+    collection."""
+    from games.services.games import CollectionRefused, collection_text, game_set_collection
+
+    game = get_object_or_404(Game, pk=pk)
+    if not permissions.is_game_master(request.user, game) or game.ruleset != Game.Ruleset.CARDS:
+        raise Http404
+    editable = game.status == Game.Status.SIGNUPS
+    problems: list[str] = []
+    status = 200
+    if request.method == "POST":
+        form = CollectionForm(request.POST)
+        reset = request.POST.get("action") == "reset"
+        try:
+            if not form.is_valid():
+                raise ActionRefused(" ".join(str(e) for errors in form.errors.values() for e in errors), code="bad_form")
+            game_set_collection(game=game, by=request.user, text=None if reset else form.cleaned_data["text"])
+        except CollectionRefused as refused:
+            messages.error(request, refused.message)
+            problems, status = refused.problems, 400
+        except ActionRefused as refused:
+            messages.error(request, refused.message)
+            status = 400
+        else:
+            messages.success(request, _("The collection is back to the shipped one.") if reset
+                             else _("The collection is saved; it is frozen when the game starts."))
+            return redirect("games:cards_collection", pk=game.pk)
+    else:
+        form = CollectionForm(initial={"text": collection_text(game)})
+    return render(request, "games/cards_collection.html", {
+        "game": game, "form": form, "problems": problems, "editable": editable,
+        "custom": "collection" in (game.options or {}),
+    }, status=status)

@@ -36,7 +36,7 @@ def test_private_message_and_team_chat_in_the_browser(live_server, browser, tran
         page = logged_in_page(browser, live_server.url, players[name])
         page.goto(thread_url)
         text = page.inner_text("ol.posts")
-        assert "Личное сообщение для Красная Шапочка" in text
+        assert "Личное сообщение для Красной Шапочки" in text
         assert (SECRET in text) is sees, name
         page.context.close()
     gm_page = logged_in_page(browser, live_server.url, gm)

@@ -67,6 +67,8 @@ def test_deck_allows_two_off_colour_cards_and_refuses_a_third():
 
 
 def test_neutral_cards_are_always_allowed():
+    """«Карт цветов, не соответствующих роли и не нейтральных, можно взять не более 2 в сумме.»
+    Neutral cards do not count against the two."""
     deck = SHERIFF_DECK[:-4] + ["Анонимка", "Осторожность", "Передышка", "Сделка"]
     assert check(deck) == []
 

@@ -399,6 +399,7 @@ def test_a_target_is_any_living_character_but_oneself(play, reason):
 
 
 def test_a_dead_character_is_no_target():
+    """«Целью можно выбрать любого живого персонажа, кроме себя.» «Мертвые персонажи не участвуют в игре»."""
     state = table(*FIVE)
     dead = close(state, gm={"damage": {"Петя": 6}}).state
     assert dead.by_name("Петя").status == "dead"
@@ -763,6 +764,9 @@ def test_veche_leader_is_executed_with_six_damage():
 
 
 def test_execution_damage_meets_the_days_armour():
+    """«По окончании дня персонаж, набравший больше всего голосов, получает 6 урона, если была выбрана
+    казнь.» «Каждая единица брони предотвращает один сброс карты из-за урона.» «Если он играет карты
+    из Руки в эту фазу, то вместо сброса карт он просто не добирает новых.»"""
     state = day_table(player("Вася", "sheriff"), player("Петя", "boss", hand=HAND + ["Из последних сил"]),
                       *FIVE[2:])
     resolution = close(state, votes={"Вася": "Петя", "Маша": "Петя"}, measures={"Вася": "execution"},
@@ -798,6 +802,8 @@ def test_prison_takes_the_sleeve_but_aces_and_overt_cards_and_forbids_targeted_c
 
 
 def test_prison_lasts_exactly_four_phases():
+    """«...и в следующие 4 фазы не может играть целевых карт.» The four phases after the day of the
+    Veche; the fifth allows targeted cards again."""
     state = day_table(player("Вася", "sheriff"), player("Петя", "boss", hand=HAND + ["Боевое искусство"]),
                       *FIVE[2:])
     after = close(state, votes={"Вася": "Петя", "Маша": "Петя"}).state
@@ -882,6 +888,8 @@ def test_a_tie_for_the_lead_goes_by_overt_role_name_in_alphabetical_order():
 
 
 def test_night_has_no_veche():
+    """«Днем каждый персонаж может публично отдать голос за любого персонажа.» «Кроме этого днём
+    проводится голосование за меру наказания» — by day only; a night has no Veche."""
     state = table(*FIVE)
     assert CARDS.voters(state) == ()
     resolution = close(state)
@@ -944,6 +952,7 @@ def test_who_wins(alive, winner):
 
 
 def test_everybody_dead_is_nobodys_win():
+    """«В случае ситуации "умерли все" не выигрывает никто.»"""
     state = table(player("Вася", "sheriff"), player("Петя", "boss"), player("Маша", "doctor"))
     resolution = close(state, gm={"damage": {"Вася": 6, "Петя": 6, "Маша": 6}})
     assert resolution.state.over and resolution.state.winner == "none" and resolution.outcome["winner"] == "none"
@@ -1022,3 +1031,17 @@ def test_state_round_trips_through_json_between_phases():
     state = table(*FIVE)
     after = close(state, plays=[{"by": "Вася", "card": "Пистолет", "from": "hand", "target": "Петя"}]).state
     assert GameState.from_json(json.loads(json.dumps(after.to_json()))) == after
+
+
+def test_only_the_deck_is_owed_the_plays_are_a_choice():
+    """«В начале игры, узнав свою Тайную роль, каждый персонаж составляет себе колоду» — the deck is
+    owed (one is dealt at the deadline otherwise); «Каждую фазу (День или Ночь) можно сыграть не
+    более одной карты из Руки и не более одной карты из Рукава» — may, not must: nobody owes a play."""
+    from games.engine.rulesets.cards import CARDS
+
+    state, _events = CARDS.new_game([(1, "Вася", "sheriff"), (2, "Петя", "boss"), (3, "Маша", "doctor")], seed=1)
+    assert all(CARDS.owed_actions(state, s) == ("deck",) for s in (1, 2, 3))
+    built, _ = CARDS.new_game([(1, "Вася", "sheriff"), (2, "Петя", "boss"), (3, "Маша", "doctor")], seed=1,
+                              seat_data={i: {"hand": ["Кофе"] * 6, "deck": ["Совет"]} for i in (1, 2, 3)})
+    assert "play" in CARDS.allowed_actions(built, 1)
+    assert CARDS.owed_actions(built, 1) == ()

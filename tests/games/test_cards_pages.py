@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -25,6 +26,16 @@ from tests.conftest import client_for, make_user
 pytestmark = pytest.mark.django_db
 
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+
+
+@pytest.fixture(autouse=True)
+def _english(client, anonymous_client):
+    """The pages are read in English: the site takes its language from the language cookie
+    (accounts.middleware.choose_language), not from Accept-Language."""
+    for each in (client, anonymous_client):
+        each.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
 # Seat order and secret roles: law (sheriff, doctor, commissioner), mafia (boss, killer), maniac.
 PLAYERS = [("Вася", "sheriff"), ("Негодяй", "boss"), ("Маньяк", "maniac"), ("Фроло", "doctor"),
            ("Петя", "commissioner"), ("Киллер", "killer")]
@@ -51,6 +62,7 @@ class CardsWorld:
             who, self.users.get(who))
         client = client_for(user)
         client.defaults.update(EN)
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
         return client
 
     def state(self) -> GameState:

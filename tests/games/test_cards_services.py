@@ -34,10 +34,10 @@ NAMES = ["Вася", "Петя", "Маша", "Глаша", "Паша"]
 ROLES = ["sheriff", "boss", "doctor", "judge", "killer"]
 
 
-def cards_game(*, hands=True, overt=None, sleeve=None):
+def cards_game(*, hands=True, overt=None, sleeve=None, options=None):
     """A started five-player cards game: given Hands skip deck building (night 1 opens)."""
     gm = make_user("Ведущий")
-    game = game_create(title="Карты", gm=gm, ruleset="cards", size=len(NAMES))
+    game = game_create(title="Карты", gm=gm, ruleset="cards", size=len(NAMES), options=options)
     users = {n: make_user(n) for n in NAMES}
     for name in NAMES:
         game_signup(game=game, user=users[name], overt_role=(overt or {}).get(name, ""), contacts=f"tg @{name}")
@@ -360,17 +360,36 @@ def test_the_new_game_form_offers_the_cards_rule_set(client):
     assert game.ruleset == "cards" and game.options == {"hero": True, "extra_neutral": "traitor"}
 
 
+# --- Talking ---------------------------------------------------------------------------------------
+@pytest.mark.django_db
+def test_the_cards_mafia_has_no_team_chat_unless_the_gm_opens_one():
+    """«Любые способы коммуникации, не специфицированные правилами игры - личка, криптография,
+    заглядывание через плечо и т.д. - запрещены.» The mafia knows itself («После получения ролей
+    члены Мафии узнают личности друг друга») and has one message each («Один раз каждый мафиози
+    может прислать сообщение другому мафу»), not a chat: none by default; a GM may open one
+    before the start."""
+    game, gm, users, seats = cards_game(hands=False)
+    assert not game.private_threads.filter(kind="faction").exists()
+    assert game.private_threads.filter(kind="gm_chat").count() == len(NAMES)
+
+
+@pytest.mark.django_db
+def test_the_cards_mafia_gets_a_team_chat_when_the_gm_opens_one():
+    game, gm, users, seats = cards_game(hands=False, options={"team_chat": True})
+    assert game.private_threads.filter(kind="faction", faction="mafia").count() == 1
+
+
 # --- Radio silence and the dead -----------------------------------------------------------------
 @pytest.mark.django_db
 def test_deck_building_is_radio_silence_for_everyone_but_the_gm():
     """«Также недопустима любая, в том числе публичная, коммуникация до начала первой ночи, пока идет
     сбор колод.» «Во время набора колоды должно поддерживаться радиомолчание.»"""
-    game, gm, users, seats = cards_game(hands=False)
+    game, gm, users, seats = cards_game(hands=False, options={"team_chat": True})
     team = game.private_threads.get(kind="faction")
     for thread in (game.game_thread, game.discussion_thread, team):
         with translation.override("en"):
             verdict = can_post(users["Петя"], thread)
-        assert not verdict and "Radio silence" in str(verdict.reason)
+            assert not verdict and "Radio silence" in str(verdict.reason)
     assert can_post(gm, game.game_thread)
     assert can_post(users["Вася"], game.private_threads.get(kind="gm_chat", seat=seats["Вася"]))
     with pytest.raises(ActionRefused):

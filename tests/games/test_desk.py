@@ -309,3 +309,23 @@ def test_the_query_count_grows_by_a_small_bounded_amount_per_game(db, django_ass
     # The GM's desk: the hosted list is a fixed number of queries whatever the number of games.
     host_five = _queries_for(gm, django_assert_max_num_queries, 20)
     assert host_five <= 20
+
+
+@pytest.mark.django_db
+def test_a_cards_player_owes_his_deck_and_then_no_order():
+    """Card mafia: the deck is owed while decks are built; afterwards playing a card is a choice,
+    so a living player owes no order at night (and by day only his Veche vote)."""
+    from games.duties import duties_of
+    from games.services.resolution import phase_close
+
+    gm = make_user("Ведущий")
+    game = game_create(title="Карты", gm=gm, ruleset="cards", size=3)
+    users = [make_user(n) for n in ("Вася", "Петя", "Маша")]
+    for user in users:
+        game_signup(game=game, user=user)
+    game_start(game=game, by=gm, seed=2, roles_in_seat_order=["sheriff", "boss", "doctor"])
+    assert [d.kind for d in duties_of(users[0])] == ["order"]
+    assert phase_close(phase_id=Game.objects.get(pk=game.pk).current_phase_id, by=gm)  # decks dealt: night 1
+    assert duties_of(users[0]) == []
+    assert phase_close(phase_id=Game.objects.get(pk=game.pk).current_phase_id, by=gm)  # day 1: the Veche
+    assert [d.kind for d in duties_of(users[0])] == ["vote"]

@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from django.contrib.auth.models import Group
 from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 
 from accounts.models import User
 from games.models import Game, Post, Report, Seat, Thread
+from games.permissions import MODERATORS_GROUP
 from games.services.games import game_create, seat_set_aliases
 from games.services.lifecycle import game_set_co_gm, game_signup, game_start
 from games.services.moderation import report_create, seat_modkill
@@ -33,7 +35,7 @@ C_ORDER = "зябликприказ"          # the text of Вася's order
 C_TEAM = "зябликмафия"            # a post in the mafia's team chat (Кикимора)
 C_GM_LETTER = "зябликписьмо"      # a post in Вася's letters to the GM
 C_ANON = "зябликаноним"           # an anonymous message Негодяй → Красная Шапочка
-C_ROOM = "зябликкомната"          # a post in the chat room of Вася, Красная Шапочка and Негодяй
+C_ROOM = "зябликкомната"          # a post in the chat room of Вася, Красная Шапочка and Фроло (modkilled later)
 C_LOUNGE = "зябликгостиная"       # a post in the lounge (Фроло, after his modkill)
 C_EVENT_GM = "зябликсобытиегм"    # a GM's manual event for the GMs only
 C_EVENT_TEAM = "зябликсобытиемафия"  # a GM's manual event for the mafia
@@ -57,8 +59,10 @@ ALL_CANARIES = (C_PRIVATE, C_ORDER, C_TEAM, C_GM_LETTER, C_ANON, C_ROOM, C_LOUNG
 GMS = {"gm", "co_gm", "staff"}  # staff are GMs of every game (permissions.is_game_master)
 PLAYERS = {"Вася": "vasya", "Маленький Джон": "john", "Красная Шапочка": "shapka", "Кикимора": "kikimora",
            "Негодяй": "thief", "Фроло": "frolo", "Эсмеральда": "esmeralda"}
+# "moderator": a site moderator (the Moderators group) who is not this game's GM — he moderates every
+# thread, so he reads deleted posts and the reports, but no secret of a running game.
 PERSPECTIVES = ("anonymous", "spectator", "vasya", "john", "shapka", "kikimora", "thief", "frolo", "other_gm",
-                "gm", "co_gm", "staff")
+                "moderator", "gm", "co_gm", "staff")
 EVERYBODY = set(PERSPECTIVES)
 LIVING = {"vasya", "john", "shapka", "kikimora", "thief"}
 
@@ -69,14 +73,14 @@ RUNNING_ALLOWED: dict[str, set[str]] = {
     C_TEAM: {"kikimora"} | GMS,
     C_GM_LETTER: {"vasya"} | GMS,
     C_ANON: {"thief", "shapka"} | GMS,   # the sender's list of what he sent; the recipient's event
-    C_ROOM: {"vasya", "shapka", "thief"} | GMS,
-    C_LOUNGE: EVERYBODY - LIVING,        # the lounge of the fallen and the spectators
+    C_ROOM: {"vasya", "shapka", "frolo"} | GMS,  # Фроло, out of play, still reads his old room
+    C_LOUNGE: EVERYBODY - LIVING - {"anonymous"},  # the fallen and the spectators, logged in
     C_EVENT_GM: GMS,
     C_EVENT_TEAM: {"kikimora"} | GMS,
     C_APPLICATION: GMS,                  # shown to them while signups are open, not after
     C_REPLACE: {"john"} | GMS,
-    C_REPORT: {"staff"},                 # the report queue is the site moderators'; a game's GM is not one
-    C_DELETED: GMS,                      # a game's GMs moderate its threads
+    C_REPORT: {"staff", "moderator"},    # the report queue is the site moderators'; a game's GM is not one
+    C_DELETED: GMS | {"moderator"},      # a game's GMs moderate its threads, site moderators every thread
     C_ALIAS: EVERYBODY,
     C_ELSEWHERE: {"other_gm", "staff"},
     R_RECRUITER: {"vasya", "john"} | GMS,  # Джон is told that the recruiter checked him, not who
@@ -95,8 +99,8 @@ FINISHED_ALLOWED: dict[str, set[str]] = {
     **{canary: EVERYBODY for canary in RUNNING_ALLOWED},
     C_APPLICATION: GMS,
     C_REPLACE: {"john"} | GMS,
-    C_REPORT: {"staff"},
-    C_DELETED: GMS,
+    C_REPORT: {"staff", "moderator"},
+    C_DELETED: GMS | {"moderator"},
     C_ELSEWHERE: {"other_gm", "staff"},
 }
 # Canaries the finished pass does not require everybody to find (they are allowed, not promised):
@@ -169,6 +173,8 @@ def build_world() -> World:
     game_start(game=game, by=gm, seed=5, roles_in_seat_order=ROLES)
     game.refresh_from_db()
     co_gm, staff, spectator = make_user("Соведущий"), make_user("Админ", staff=True), make_user("Зритель")
+    moderator = make_user("Модератор")
+    moderator.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     game_set_co_gm(game=game, by=gm, name="Соведущий", add=True)
     other, other_gm = _other_game()
     p = {name: _player(game, name) for name in NAMES}
@@ -179,9 +185,9 @@ def build_world() -> World:
     thread = game.game_thread
     posts = {}
     posts["private"] = post_create(thread=thread, author=p["Вася"], body=f'{MARKER} Всем привет. [private="Маленький Джон"]{C_PRIVATE}[/private]',
-                                   comment="комната: Красная Шапочка, Негодяй")
-    post_create(thread=thread, author=p["Красная Шапочка"], body="Я за комнату.", comment="комната: Вася, Негодяй")
-    post_create(thread=thread, author=p["Негодяй"], body="Идёт.", comment="комната: Вася и Красная Шапочка")
+                                   comment="комната: Красная Шапочка, Фроло")
+    post_create(thread=thread, author=p["Красная Шапочка"], body="Я за комнату.", comment="комната: Вася, Фроло")
+    post_create(thread=thread, author=p["Фроло"], body="Идёт.", comment="комната: Вася и Красная Шапочка")
     order_submit(game=game, user=p["Вася"], text=f"Проверяю Маленького Джона. {C_ORDER}")
     posts["team"] = post_create(thread=game.private_threads.get(kind=Thread.Kind.FACTION), author=p["Кикимора"],
                                 body=f"{MARKER} Стреляем в Васю. {C_TEAM}")
@@ -216,7 +222,7 @@ def build_world() -> World:
     lobby, _post = thread_create(kind=Thread.Kind.LOBBY, title="Лобби", author=spectator, body="Кто играет?")
 
     users = {"anonymous": None, "spectator": spectator, "other_gm": other_gm, "gm": gm, "co_gm": co_gm,
-             "staff": staff, **{key: p[name] for name, key in PLAYERS.items()}}
+             "staff": staff, "moderator": moderator, **{key: p[name] for name, key in PLAYERS.items()}}
     for seat in seats.values():
         seat.refresh_from_db()
     return World(game=game, other=other, users=users, seats=seats, posts=posts, report=report, lobby=lobby)
@@ -227,16 +233,15 @@ def world(db) -> World:
     return build_world()
 
 
-@pytest.fixture(scope="module")
-def shared_world(django_db_setup, django_db_blocker) -> World:
-    """build_world() once for a whole test module (the URL sweeps read it hundreds of times), in
-    a transaction rolled back after the module. Each test still runs in its own savepoint (the
-    `db` fixture), so what a test writes is undone before the next one."""
+def module_world(django_db_blocker, build):
+    """build() once for a whole test module (the URL sweeps read it hundreds of times), in a
+    transaction rolled back after the module. Each test still runs in its own savepoint (the `db`
+    fixture), so what a test writes is undone before the next one. A generator for a fixture."""
     with django_db_blocker.unblock():
         outer = transaction.atomic()
         outer.__enter__()
         try:
-            world = build_world()
+            world = build()
         except BaseException:
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
@@ -245,6 +250,12 @@ def shared_world(django_db_setup, django_db_blocker) -> World:
     with django_db_blocker.unblock():
         transaction.set_rollback(True)
         outer.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup, django_db_blocker) -> World:
+    """build_world() once for the module (module_world)."""
+    yield from module_world(django_db_blocker, build_world)
 
 
 def fingerprint() -> dict:

@@ -79,7 +79,8 @@ CASES: dict[str, list[Case]] = {
                               expect_404=True)],
     "games:gm_card_effect": [Case(data={"action": "add", "op": "damage", "target": "{seat}", "n": "2"},
                                   expect_404=True)],
-    "games:deck": [], "games:deck_check": [],
+    "games:deck": [], "games:deck_check": [], "games:game_cards_rules": [], "games:cards_collection": [],
+    "games:communication": [],
     # No ids but the game's:
     "games:game_join": [], "games:game_start": [], "games:co_gm": [], "games:replacement_request": [],
     "games:archive": [], "games:replay": [], "games:export": [], "games:gm_dashboard": [], "games:commitment": [],

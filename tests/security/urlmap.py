@@ -236,6 +236,9 @@ ROUTES: dict[str, Route] = {
     "games:deck_check": _r("POST", _games, login=True),
     "games:card_input": _r("POST", _games, login=True),
     "games:gm_cards": _r("GET", _games, _pov_one),
+    "games:game_cards_rules": _r("GET", _games),
+    "games:cards_collection": _r("GET POST", _games, login=True),
+    "games:communication": _r("POST", _games, login=True),
     "games:gm_card_effect": _r("POST", _games, login=True),
     # Avatars, served by Django only in development (django.views.static.serve answers any
     # method, and only ever reads a file).

@@ -476,6 +476,10 @@ class ClubRuleset:
         blacks = [s.id for s in state.active() if s.faction == BLACK]
         return blacks == [seat_id]
 
+    def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
+        """Every action a role has is expected of it (a role acts every night it can)."""
+        return self.allowed_actions(state, actor)
+
     def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
         if state.over or not state.has_seat(actor):
             return ()

@@ -241,6 +241,10 @@ class ForumRuleset:
         """The forum speaks in no fixed order; the seating order of the players in play is shown."""
         return () if state.over else tuple(s.id for s in state.active())
 
+    def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
+        """Every action a role has is expected of it (a role acts every night it can)."""
+        return self.allowed_actions(state, actor)
+
     def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
         if state.over or not state.has_seat(actor):
             return ()

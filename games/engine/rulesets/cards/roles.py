@@ -134,15 +134,17 @@ class OvertRole:
     seed: str  # the seed's description
     aliases: tuple[str, ...] = ()
     start_sleeve: tuple[str, ...] = ()  # «В начале игры получает 1 карту "X" в Рукав»
-    vote_weight: float = 1.0  # part 2: Авторитет 2, Политик 1.5
+    vote_weight: float = 1.0  # Авторитет 2, Политик 1.5 (his first-time prison is part 2)
     opening_hand: int | None = None  # part 2: Здоровяк 7, Гик 5
     deck_rules: Mapping[str, Any] = field(default_factory=dict)  # part 2: Крупье, Гений, Мот
     implemented: bool = False  # True once every part of the ability is in the engine
 
 
-def _overt(name: str, seed: str, *, sleeve: Iterable[str] = (), aliases: Iterable[str] = ()) -> OvertRole:
+def _overt(name: str, seed: str, *, sleeve: Iterable[str] = (), aliases: Iterable[str] = (),
+           vote_weight: float = 1.0, implemented: bool | None = None) -> OvertRole:
     sleeve = tuple(sleeve)
-    return OvertRole(name, seed, tuple(aliases), sleeve, implemented=bool(sleeve))
+    done = bool(sleeve) if implemented is None else implemented
+    return OvertRole(name, seed, tuple(aliases), sleeve, vote_weight=vote_weight, implemented=done)
 
 
 OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
@@ -156,7 +158,7 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
             _overt("Инженер", "Собирая Колоду, может выбрать из нее две карты. Эти карты гарантированно будут среди "
                               "6 сданных карт.", aliases=("Механик", "Инженер/Механик")),
             _overt("Прокурор", "Один раз за игру, голосуя, может получить на этот день +2 к силе голоса."),
-            _overt("Авторитет", "+1 к силе голоса (голос считается за 2)"),
+            _overt("Авторитет", "+1 к силе голоса (голос считается за 2)", vote_weight=2.0, implemented=True),
             _overt("Менеджер", "Может создавать чат-комнаты на двух или четырех персонажей."),
             _overt("Заговорщик", "Один раз за игру при создании чат-комнаты днем может создать ее на любое количество "
                                  "персонажей."),
@@ -199,7 +201,7 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
             _overt("Боец", "В начале игры получает 1 карту \"Боевое искусство\" в Рукав.", sleeve=("Боевое искусство",)),
             _overt("Наркоман", "В начале игры получает 1 карту \"Укол стимулятора\" в Рукав", sleeve=("Укол стимулятора",)),
             _overt("Политик", "+0,5 к силе голоса (голос считается за 1,5). Если он становится лидером голосования в "
-                              "первый раз, попадает в тюрьму вместо казни."),
+                              "первый раз, попадает в тюрьму вместо казни.", vote_weight=1.5),
             _overt("Социопат", "Не может быть целью карт и голосования в первые сутки"),
             _overt("Мститель", "Будучи мертвым, может продолжать публично общаться с другими игроками и участвовать в "
                                "старых и новых чат-комнатах. Если умер весь город, победителем становится команда Мстителя."),

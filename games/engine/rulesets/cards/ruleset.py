@@ -515,6 +515,11 @@ class CardsRuleset:
             actions.append("joker_guess")
         return tuple(actions)
 
+    def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
+        """Only the deck is owed («каждый персонаж составляет себе колоду»; one is dealt at the
+        deadline otherwise): playing a card, discarding or reordering is each player's choice."""
+        return tuple(a for a in self.allowed_actions(state, actor) if a == "deck")
+
     def check_order(self, state: GameState, order: Order) -> str | None:
         """One input checked as it comes in (the close checks them all again, together):
         `play` (target, detail {"card", "from", "target2", "message", "pay"}), `discard` (detail
