@@ -417,7 +417,9 @@ def list_set(key: str, value: PostList) -> None:
 
 
 def meta_of(posts) -> list[tuple]:
-    return [(p.pk, p.number, p.author_id, p.created_at, p.is_deleted) for p in posts]
+    from games.permissions import has_private_messages
+
+    return [(p.pk, p.number, p.author_id, p.created_at, p.is_deleted, has_private_messages(p.body)) for p in posts]
 
 
 def posts_from_meta(meta: list[tuple], thread) -> list:
@@ -426,10 +428,11 @@ def posts_from_meta(meta: list[tuple], thread) -> list:
     from games.models import Post
 
     posts = []
-    for pk, number, author_id, created_at, is_deleted in meta:
+    for pk, number, author_id, created_at, is_deleted, *rest in meta:
         post = Post(pk=pk, number=number, author_id=author_id, created_at=created_at, is_deleted=is_deleted,
                     thread_id=thread.pk)
         post.thread = thread
+        post.has_private = bool(rest and rest[0])
         posts.append(post)
     return posts
 
@@ -455,7 +458,11 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
             if post.author_id != user.pk:
                 bits.append(format_html('<a href="{}" class="muted">{}</a>', reverse("games:post_report", args=[post.pk]),
                                         report))
-            if permissions.can_edit_post(user, post):
+            # A post with [private] messages is never edited (permissions.can_open_post_editor).
+            has_private = getattr(post, "has_private", None)
+            if has_private is None:
+                has_private = permissions.has_private_messages(post.body)
+            if permissions.can_edit_post(user, post) and not has_private:
                 bits.append(format_html('<a href="{}">{}</a>', reverse("games:post_edit", args=[post.pk]), edit))
             if bits:
                 actions[post.pk] = "\n    ".join(bits)

@@ -293,7 +293,25 @@ def _anonymous_deliver(message, now: datetime) -> None:
     message.save(update_fields=["status", "decided_at", "decided_by"])
     store_events(game=message.game, phase=message.game.current_phase, now=now,
                  events=[Event("anonymous_message", seat_audience(message.recipient_id), {"text": message.text})])
+    _anonymous_letter(message, now)
     notifications.notify_anonymous_delivered(message=message, now=now)
+
+
+def _anonymous_letter(message, now: datetime) -> None:
+    """The message also reaches the recipient's letters to the GM, as a post by the GM without the
+    sender («отправлять анонимные сообщения через ведущего»), like the cards' messages."""
+    from django.conf import settings
+    from django.utils import translation
+
+    from games.eventtext import event_text
+
+    game = message.game
+    thread = Thread.objects.filter(game=game, kind=Thread.Kind.GM_CHAT, seat_id=message.recipient_id).first()
+    if thread is None:
+        return
+    with translation.override(settings.LANGUAGE_CODE):
+        body = event_text(game.ruleset, "anonymous_message", {"text": _as_written(message.text)})
+    _gm_post(game=game, thread=thread, body=body, now=now)
 
 
 # --- Chat rooms (001: three characters name the same room in their posts' comment field) --------

@@ -112,3 +112,18 @@ def test_card_messages_are_delivered_at_the_close_without_the_sender(started):
     event = GameEvent.objects.get(kind="anonymous_message")
     assert set(event.data) == {"text"}
     assert "берегись" not in client_for(user_named(started, "Кикимора")).get(role).content.decode()
+
+
+def test_a_delivered_message_is_also_a_letter_in_the_recipients_gm_thread(started):
+    """«...отправлять анонимные сообщения через ведущего»: the recipient finds it among his letters
+    to the GM, posted by the GM, without the sender's name; nobody else reads it there."""
+    from games.models import Post, Thread
+
+    sender, recipient = seat_named(started, "Вася"), seat_named(started, "Фроло")
+    anonymous_send(game=started, user=sender.user, recipient=recipient, text="Берегись рекрутёра")
+    letters = Thread.objects.get(game=started, kind=Thread.Kind.GM_CHAT, seat=recipient)
+    post = Post.objects.filter(thread=letters).order_by("-number").first()
+    assert post is not None and post.author_id == started.gm_id and "Берегись рекрутёра" in post.body
+    assert "Вася" not in post.body
+    assert not Post.objects.filter(thread__kind=Thread.Kind.GM_CHAT, thread__seat=sender,
+                                   body__contains="Берегись").exists()

@@ -185,3 +185,17 @@ def test_history_shows_old_sources_to_moderators_but_private_texts_only_to_those
     for user in (None, user_named(started, "Маленький Джон")):  # the history is public, its sources are not
         page = client_for(user).get(url).content.decode()
         assert "старая версия без секретов" in page and SECRET not in page and "bb-source" not in page
+
+
+def test_no_edit_link_is_offered_on_a_post_with_private_messages(started):
+    """The thread offers Edit only where the edit page opens: the author's plain post has the link,
+    his post with a [private] message has none (first render and from the cached post list)."""
+    from django.urls import reverse
+
+    plain = write(started, "Вася", "Просто пост.")
+    private = write(started, "Вася", f'[private="Кикимору"]{SECRET}[/private]')
+    client = english(client_for(user_named(started, "Вася")))
+    for _ in range(2):  # rendered, then served from the cache
+        page = client.get(started.game_thread.get_absolute_url()).content.decode()
+        assert reverse("games:post_edit", args=[plain.pk]) in page
+        assert reverse("games:post_edit", args=[private.pk]) not in page
