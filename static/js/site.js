@@ -61,3 +61,35 @@ document.addEventListener("click", function (event) {
   tick();
   setInterval(tick, 1000);
 })();
+
+// The deck page's colour filter: with JavaScript the colour list becomes buttons that show one
+// colour (or the player's own and Neutral) and hide the other groups; their counts stay in the
+// form, so the deck is checked and sent whole. Without JavaScript the list stays anchors. The
+// choice survives the htmx swaps of the form.
+(function () {
+  var current = "all";
+  function apply(root) {
+    root.querySelectorAll("[data-colour-filter]").forEach(function (nav) {
+      var buttons = nav.querySelector(".cards-filter-buttons"), anchors = nav.querySelector(".cards-filter-anchors");
+      if (buttons) buttons.hidden = false;
+      if (anchors) anchors.hidden = true;
+      nav.querySelectorAll("[data-show-colour]").forEach(function (b) {
+        b.setAttribute("aria-pressed", b.dataset.showColour === current ? "true" : "false");
+      });
+    });
+    root.querySelectorAll(".cards-group[data-colour]").forEach(function (group) {
+      var colour = group.dataset.colour;
+      group.hidden = !(current === "all" || colour === current ||
+                       (current === "mine" && (group.classList.contains("mine") || colour === "neutral")));
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-show-colour]");
+    if (!button) return;
+    event.preventDefault();
+    current = button.dataset.showColour;
+    apply(document);
+  });
+  document.addEventListener("DOMContentLoaded", function () { apply(document); });
+  document.addEventListener("htmx:afterSwap", function () { apply(document); });
+})();

@@ -39,6 +39,13 @@ def test_build_a_deck_play_a_card_and_the_gm_closes_the_night(live_server, brows
     page = logged_in_page(browser, live_server.url, vasya)
     page.goto(f"{live_server.url}/games/{game.pk}/cards/deck/")
     page.evaluate("window.__noReload = true")
+    # The colour filter: one colour shown, the others hidden; "all" brings them back.
+    page.click("[data-show-colour='damage']")
+    assert page.is_visible("#colour-damage") and page.is_hidden("#colour-recon")
+    page.click("[data-show-colour='mine']")
+    assert page.is_visible("#colour-neutral") and page.is_hidden("#colour-control")  # a sheriff: Урон, Разведка
+    page.click("[data-show-colour='all']")
+    assert page.is_visible("#colour-recon")
     page.click("tr[data-card='Пистолет'] button[value$=':1']")
     page.wait_for_selector("tr[data-card='Пистолет'] input[value='1']")
     assert page.locator("#deck-status .cards-refusals li").count() >= 1
