@@ -28,6 +28,9 @@ PLAYERS = [
     ("villain@example.com", "Негодяй"),
 ]
 GAME_TITLE = "Демо: Город засыпает"
+CARDS_TITLE = "Демо: Карточная мафия (набор)"
+# «Класс» of each demo player in the cards game (the overt role; one holder each).
+CARDS_CLASSES = ["Патрульный", "Авторитет", "Параноик", "Гадалка", "Почтальон", "Менеджер", "Качок", "Мститель"]
 
 GAME_POSTS = [
     ("Ведущий", "[b]День 1.[/b] Город просыпается. Голосуйте жирным: [b]В тюрьму Имя[/b]. "
@@ -49,7 +52,8 @@ LOBBY_POSTS = [
 
 
 class Command(BaseCommand):
-    help = "Create demo users, a lobby thread and a running demo game (safe to run again)."
+    help = ("Create demo users, a lobby thread, a running demo game and a card game in its sign-ups "
+            "(safe to run again).")
 
     def handle(self, *args, **options):
         with transaction.atomic():
@@ -60,6 +64,7 @@ class Command(BaseCommand):
                 admin.save(update_fields=["is_staff", "is_superuser"])
             self._lobby(users)
             self._game(users)
+            self._cards(users)
         self.stdout.write(self.style.SUCCESS("Demo data is ready. Logins (e-mail / password):"))
         for email, name in [ADMIN, GM, *PLAYERS]:
             role = " (admin)" if email == ADMIN[0] else " (GM)" if email == GM[0] else ""
@@ -101,3 +106,12 @@ class Command(BaseCommand):
             post_create(thread=game.game_thread, author=users[name], body=text, now=start + timedelta(minutes=17 * index))
         post_create(thread=game.discussion_thread, author=users[ADMIN[1]],
                     body="Зрители, обсуждаем здесь. [b]Не подсказываем игрокам![/b]")
+
+    def _cards(self, users: dict[str, User]) -> None:
+        """A `cards` game with every demo player's application in: the GM can look at the
+        applications and contacts, set the communication and the collection, and start it."""
+        if Game.objects.filter(title=CARDS_TITLE).exists():
+            return
+        game = game_create(title=CARDS_TITLE, gm=users[GM[1]], ruleset=Game.Ruleset.CARDS, size=len(PLAYERS))
+        for (_email, name), overt in zip(PLAYERS, CARDS_CLASSES):
+            game_signup(game=game, user=users[name], overt_role=overt, contacts=f"Telegram @{_email.split('@')[0]}")
