@@ -292,7 +292,14 @@ class Phase(models.Model):
         indexes = [models.Index(fields=["closed_at", "deadline_at"], name="games_phase_due_idx")]
 
     def __str__(self) -> str:
-        return f"{self.game}: {self.get_kind_display()} {self.number}"
+        return f"{self.game}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        """«День 2», «Ночь 0» (club's acquaintance night); deck building has no number."""
+        if self.kind == self.Kind.DECKBUILDING:
+            return str(self.get_kind_display())
+        return f"{self.get_kind_display()} {self.number}"
 
     @property
     def is_open(self) -> bool:
