@@ -103,9 +103,7 @@ GM_DATA_LABELS = {
 
 # --- Small readable labels ---------------------------------------------------------------------
 def phase_label(phase: Phase | None) -> str:
-    if phase is None:
-        return ""
-    return f"{phase.get_kind_display()} {phase.number}"
+    return phase.label if phase is not None else ""
 
 
 def audience_label(audience: str, seats_by_id: dict[int, Seat]) -> str:

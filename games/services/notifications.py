@@ -120,9 +120,8 @@ def _thread_url(game: Game) -> str:
 
 
 def phase_label(phase: Phase) -> str:
-    """"Day 2", "Night 0", "Deck building" in the active language."""
-    label = str(Phase.Kind(phase.kind).label)
-    return label if phase.kind == Phase.Kind.DECKBUILDING else f"{label} {phase.number}"
+    """"Day 2", "Night 0", "Deck building" in the active language (Phase.label)."""
+    return phase.label
 
 
 # --- Hooks (one line each in the services that make things happen) ---------------------------
