@@ -335,22 +335,28 @@ def _reveal_value(what: str, value) -> str:
     return str(value)
 
 
+def _play_outcome(play: dict, *, reason_only_if_refused: bool) -> str:
+    """A play's targets, result, reason and the cards that paid for it, after its first words."""
+    text = ""
+    if play.get("target_name"):
+        text += f" → {play['target_name']}"
+    if play.get("target2_name"):
+        text += f", {play['target2_name']}"
+    result = play.get("result")
+    text += ": " + str(PLAY_RESULTS.get(result, result))
+    if play.get("reason") and (result == "refused" or not reason_only_if_refused):
+        text += f" ({_card_reason(play['reason'])})"
+    if play.get("paid"):
+        text += "; " + _("paid with %(cards)s") % {"cards": _cards(play["paid"])}
+    return text
+
+
 def _phase_report(data: dict) -> str:
     parts = []
     for play in data.get("plays") or ():
         line = _("you played %(card)s (%(zone)s)") % {"card": play.get("card"),
                                                        "zone": str(CARD_ZONES.get(play.get("from"), play.get("from")))}
-        if play.get("target_name"):
-            line += f" → {play['target_name']}"
-        if play.get("target2_name"):
-            line += f", {play['target2_name']}"
-        result = play.get("result")
-        line += ": " + str(PLAY_RESULTS.get(result, result))
-        if result == "refused" and play.get("reason"):
-            line += f" ({_card_reason(play['reason'])})"
-        if play.get("paid"):
-            line += "; " + _("paid with %(cards)s") % {"cards": _cards(play["paid"])}
-        parts.append(line)
+        parts.append(line + _play_outcome(play, reason_only_if_refused=True))
     discard = data.get("discard")
     if isinstance(discard, dict):
         if discard.get("result") == "done":
@@ -521,16 +527,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
         text = _("%(by)s plays %(card)s (%(zone)s)") % {
             "by": data.get("by_name", "?"), "card": data.get("card"),
             "zone": str(CARD_ZONES.get(data.get("from"), data.get("from")))}
-        if data.get("target_name"):
-            text += f" → {data['target_name']}"
-        if data.get("target2_name"):
-            text += f", {data['target2_name']}"
-        result = data.get("result")
-        text += ": " + str(PLAY_RESULTS.get(result, result))
-        if data.get("reason"):
-            text += f" ({_card_reason(data['reason'])})"
-        if data.get("paid"):
-            text += "; " + _("paid with %(cards)s") % {"cards": _cards(data["paid"])}
+        text += _play_outcome(data, reason_only_if_refused=False)
         if data.get("resolved_by_gm"):
             text += "; " + _("resolved by the GM")
         return text + "."

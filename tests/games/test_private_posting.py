@@ -145,15 +145,7 @@ def test_forum_players_out_of_play_post_in_the_game_thread_but_not_in_rooms_or_t
 
 # --- Club (003): one farewell after a day's death --------------------------------------------------
 from tests.games.test_club import club  # noqa: E402,F401 - the twelve-seat club game fixture
-
-
-def club_close(game):
-    game.refresh_from_db()
-    phase = game.current_phase
-    phase_close(phase_id=phase.pk, now=phase.deadline_at)
-    game.refresh_from_db()
-    phase.refresh_from_db()
-    return phase
+from tests.games.test_club import close as club_close  # noqa: E402
 
 
 def club_say(game, name, text):
