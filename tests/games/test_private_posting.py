@@ -19,6 +19,8 @@ from games.services import ActionRefused
 from games.services.posts import post_create
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
+from tests.games.test_club import club  # noqa: F401 - the twelve-seat club game fixture
+from tests.games.test_club import close as club_close
 from tests.games.test_lifecycle import seat_named, user_named
 
 def site_moderator(name="Модератор"):
@@ -87,21 +89,11 @@ def test_public_threads_stay_open_after_the_game(started):
     post_create(thread=started.game_thread, author=spectator, body="Хорошая была игра")
 
 
-def test_every_room_still_open_is_locked_when_the_game_ends(db):
+def test_every_room_still_open_is_locked_when_the_game_ends(club):
     """«Заговорщик: ... чат-комнату ... которая не уничтожается до конца игры» — and at the end it
     is locked with the rest (docs/architecture.md). The club game ends by forfeit through the real
     close."""
-    from tests.games.test_club import NAMES, ROLES
-
-    from games.services.games import game_create
-    from games.services.lifecycle import game_signup, game_start
-
-    gm = make_user("Судья")
-    game = game_create(title="Клуб", gm=gm, ruleset="club", size=12)
-    for name in NAMES:
-        game_signup(game=game, user=make_user(name))
-    game_start(game=game, by=gm, seed=7, roles_in_seat_order=ROLES)
-    game.refresh_from_db()
+    game, gm = club, club.gm
     conspiracy = room_of(game, "Анна", "Борис", "Вера", "Глеб", conspiracy=True)
     assert not conspiracy.is_locked
     response = client_for(gm).post(reverse("games:gm_action", args=[game.pk]), {"action": "forfeit", "faction": "black"})
@@ -144,8 +136,6 @@ def test_forum_players_out_of_play_post_in_the_game_thread_but_not_in_rooms_or_t
 
 
 # --- Club (003): one farewell after a day's death --------------------------------------------------
-from tests.games.test_club import club  # noqa: E402,F401 - the twelve-seat club game fixture
-from tests.games.test_club import close as club_close  # noqa: E402
 
 
 def club_say(game, name, text):
