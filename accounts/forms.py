@@ -1,9 +1,11 @@
 """Forms of the accounts app: the extra signup field and the profile."""
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.timezones import time_zone_choices
 from accounts.validators import (
     normalise_display_name,
     validate_avatar,
@@ -33,9 +35,21 @@ class SignupExtraForm(forms.Form):
 
 
 class ProfileForm(forms.ModelForm):
+    # The featured zones first, then by region (accounts/timezones.py); static/js/site.js adds a
+    # search box over the options (data-filter). A value not in the list is refused by the field.
+    time_zone = forms.ChoiceField()
+
     class Meta:
         model = User
         fields = ["display_name", "avatar", "time_zone", "language"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["time_zone"]
+        field.label = capfirst(User._meta.get_field("time_zone").verbose_name)
+        field.choices = time_zone_choices(current=self.instance.time_zone if self.instance else None)
+        field.widget.attrs.update({"data-filter": "", "data-filter-label": _("Find a city, a country or UTC+3"),
+                                   "data-filter-empty": _("Nothing found")})
 
     def clean_display_name(self) -> str:
         value = normalise_display_name(self.cleaned_data["display_name"])

@@ -7,6 +7,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.confusables import confusable_key
+
 TIME_ZONE_CHOICES = sorted((name, name) for name in zoneinfo.available_timezones() if "/" in name)
 
 
@@ -17,6 +19,10 @@ class User(AbstractUser):
     # The name folded for comparison (case, ё/е). Computed in Python because SQLite's lower()
     # and LIKE fold only ASCII, so a Lower() constraint would let "Вася" and "ВАСЯ" coexist.
     display_name_key = models.CharField(max_length=40, unique=True, editable=False)
+    # The name as it looks (accounts/confusables.py): `Aнтон` with a Latin A has the key of
+    # `Антон`, so nobody can take a look-alike of another player's name. Longer than the name:
+    # a few characters look like two.
+    display_name_confusable_key = models.CharField(max_length=160, unique=True, editable=False)
     avatar = models.ImageField(_("avatar"), upload_to="avatars/", blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, default=settings.TIME_ZONE, choices=TIME_ZONE_CHOICES)
     # A site ban: the account can log in to read, but posts nothing until the date.
@@ -46,8 +52,9 @@ class User(AbstractUser):
         if not self.display_name:
             self.display_name = self.username
         self.display_name_key = display_name_key(self.display_name)
+        self.display_name_confusable_key = confusable_key(self.display_name)
         if kwargs.get("update_fields") is not None and "display_name" in kwargs["update_fields"]:
-            kwargs["update_fields"] = {*kwargs["update_fields"], "display_name_key"}
+            kwargs["update_fields"] = {*kwargs["update_fields"], "display_name_key", "display_name_confusable_key"}
         super().save(*args, **kwargs)
 
 

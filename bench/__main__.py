@@ -141,15 +141,50 @@ def measure_queries(game, cookies: dict[str, str]) -> dict[str, int]:
     with override_settings(MAFIA_POSTS_PER_PAGE=100):
         out["thread_page_100"] = count("GET", thread_url, 200)
         out["thread_page_100_rendered"] = count("GET", thread_url, 200, rendered=True)
+    out["thread_page_cold"] = out["thread_page_rendered"]
     out["fragment"] = count("GET", f"/games/{game.game_id}/votes/live/", 200)
     client.post(f"/threads/{game.thread_id}/reply/", {"body": game.vote_bodies[0], "post": "1"}, **htmx)  # warm-up
     out["vote_post"] = count("POST", f"/threads/{game.thread_id}/reply/", 200,
                              data={"body": game.vote_bodies[1], "post": "1"}, **htmx)
+    out["plain_post"] = count("POST", f"/threads/{game.thread_id}/reply/", 200,
+                              data={"body": game.plain_bodies[0], "post": "1"}, **htmx)
     from games.models import Thread
 
     last = Thread.objects.get(pk=game.thread_id).post_count
     out["poll"] = count("GET", f"/threads/{game.thread_id}/poll/?after={last}", 204)
     return out
+
+
+class WritesMeanwhile:
+    """While active, marks the thread written every `interval` seconds, as a busy game's posts
+    do (games/pagecache.py's thread counter): every page request then finds the cached page out
+    of date and renders it afresh, which is the cold path under load."""
+
+    def __init__(self, thread_id: int, interval: float = 0.002):
+        import threading
+
+        self.thread_id, self.interval = thread_id, interval
+        self.stop = threading.Event()
+        self.worker = threading.Thread(target=self._run, daemon=True)
+        self.bumps = 0
+
+    def _run(self) -> None:
+        from games import pagecache
+
+        while not self.stop.wait(self.interval):
+            pagecache.changed(thread=self.thread_id)
+            self.bumps += 1
+
+    def __enter__(self):
+        self.worker.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.worker.join()
+        from django.db import connections
+
+        connections.close_all()
 
 
 def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: str, workdir: Path) -> tuple[dict, dict, dict]:
@@ -158,13 +193,18 @@ def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: st
     from games.models import Post, Thread, VoteRecord
 
     cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    post_headers = {"Cookie": cookie, "X-CSRFToken": cookies["csrftoken"], "HX-Request": "true",
+                    "HX-Target": "thread-region", "Content-Type": "application/x-www-form-urlencoded"}
+
+    def posting(bodies) -> str:
+        return lua_script(method="POST", expect_status=200, expect_header="HX-Push-Url", headers=post_headers,
+                          bodies=[urlencode({"body": body, "post": "1"}) for body in bodies])
+
     scripts = {
         "anonymous": lua_script(),
         "player": lua_script(headers={"Cookie": cookie}),
-        "vote": lua_script(method="POST", expect_status=200, expect_header="HX-Push-Url", headers={
-            "Cookie": cookie, "X-CSRFToken": cookies["csrftoken"], "HX-Request": "true", "HX-Target": "thread-region",
-            "Content-Type": "application/x-www-form-urlencoded"},
-            bodies=[urlencode({"body": body, "post": "1"}) for body in game.vote_bodies]),
+        "vote": posting(game.vote_bodies),
+        "plain": posting(game.plain_bodies),
     }
     paths = {}
     for name, text in scripts.items():
@@ -173,15 +213,21 @@ def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: st
     last = Thread.objects.get(pk=game.thread_id).post_count
     plan = [
         ("thread_page", f"/threads/{game.thread_id}/?page=last", "player"),
+        # The same page while the thread is written meanwhile: rendered afresh every time.
+        ("thread_page_cold", f"/threads/{game.thread_id}/?page=last", "player"),
         ("poll", f"/threads/{game.thread_id}/poll/?after={last}", "player"),
         ("fragment", f"/games/{game.game_id}/votes/live/", "player"),
+        ("plain_post", f"/threads/{game.thread_id}/reply/", "plain"),
         ("vote_post", f"/threads/{game.thread_id}/reply/", "vote"),
     ]
 
-    def run(path: str, script: str, seconds: float) -> WrkResult:
+    def run(path: str, script: str, seconds: float, *, cold: bool = False) -> WrkResult:
         command = wrk_command(wrk, server.base + path, seconds=seconds, connections=args.connections,
                               threads=args.threads, script=str(paths[script]))
-        return run_wrk(command, timeout=seconds + 30)
+        if not cold:
+            return run_wrk(command, timeout=seconds + 30)
+        with WritesMeanwhile(game.thread_id):
+            return run_wrk(command, timeout=seconds + 30)
 
     def show(name: str, result: WrkResult) -> None:
         log(f"  {name:12} {result.rps:8.1f} req/s  p50 {result.p50_ms:7.2f} ms  p99 {result.p99_ms:7.2f} ms"
@@ -204,23 +250,29 @@ def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: st
         run("/healthz/", "anonymous", args.warmup)
     for name, path, script in plan:
         before = Thread.objects.get(pk=game.thread_id).post_count
+        cold = name == "thread_page_cold"
         if args.warmup >= 1:
-            settle(run(path, script, args.warmup))
+            settle(run(path, script, args.warmup, cold=cold))
         measured_from = Thread.objects.get(pk=game.thread_id).post_count
         endpoint_slices, baseline_slices = [], []
         for _ in range(args.rounds):
             baseline_slices.append(run("/healthz/", "anonymous", args.baseline_seconds))
-            endpoint_slices.append(settle(run(path, script, slice_seconds)))
+            endpoint_slices.append(settle(run(path, script, slice_seconds, cold=cold)))
         results[name], baselines[name] = merge(endpoint_slices), merge(baseline_slices)
         show(name, results[name])
         log(f"  {'':12} baseline in the same turns: {baselines[name].rps:8.1f} req/s  (p99 of its slices: "
             + ", ".join(f"{r.p99_ms:.1f}" for r in baseline_slices) + " ms)")
+        if name == "plain_post":
+            time.sleep(0.5)
+            stored = Thread.objects.get(pk=game.thread_id).post_count - measured_from
+            checks["plain_post_stored"] = stored
+            log(f"  plain posts: {results[name].ok} answered with the new post, {results[name].bad} did not; {stored} stored")
         if name == "vote_post":
             time.sleep(0.5)  # requests still in flight when wrk stopped
             after = Thread.objects.get(pk=game.thread_id).post_count
             new_posts = Post.objects.filter(thread_id=game.thread_id, number__gt=measured_from)
             result = results[name]
-            checks = {
+            checks |= {
                 "vote_post_accepted": result.ok,
                 "vote_post_failed": result.bad,
                 "vote_post_stored": after - measured_from,

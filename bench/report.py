@@ -12,8 +12,10 @@ from bench.wrk import WrkResult
 ENDPOINTS = [
     ("baseline", "empty Django view /healthz/"),
     ("thread_page", "game thread, last page (player)"),
+    ("thread_page_cold", "the same, rendered afresh (written meanwhile)"),
     ("poll", "live-update poll (nothing new)"),
     ("fragment", "vote-count fragment"),
+    ("plain_post", "posting a plain post (htmx reply)"),
     ("vote_post", "posting a vote (htmx reply)"),
 ]
 
@@ -23,13 +25,25 @@ class Goal:
     text: str
     min_ratio: float | None = None
     max_queries: int | None = None
+    # For a post: its time per request (1 / req/s) at most this many times a plain post's.
+    max_time_vs_plain: float | None = None
 
 
 GOALS = {
     "thread_page": Goal(">= 0.40 x baseline, <= 12 queries", min_ratio=0.40, max_queries=12),
+    "thread_page_cold": Goal(">= 0.10 x baseline", min_ratio=0.10),
     "poll": Goal(">= 0.80 x baseline, 0 queries", min_ratio=0.80, max_queries=0),
+    "vote_post": Goal("<= 1.5 x a plain post's time, <= 15 queries", max_queries=15, max_time_vs_plain=1.5),
 }
 RECOUNT_GOAL_MS = 100.0
+
+
+def time_vs(result_rps: float | None, other_rps: float | None) -> float | None:
+    """How many times longer a request takes than another's, from their throughputs under the
+    same load (time per request = 1 / req/s): `other_rps / result_rps`, rounded to 3 places."""
+    if not result_rps or not other_rps:
+        return None
+    return round(other_rps / result_rps, 3)
 
 
 def ratio(value: float | None, baseline: float | None) -> float | None:
@@ -39,15 +53,19 @@ def ratio(value: float | None, baseline: float | None) -> float | None:
     return round(value / baseline, 3)
 
 
-def goal_met(name: str, ratio_to_baseline: float | None, queries: int | None, *, extra_queries: list[int] | None = None) -> bool | None:
+def goal_met(name: str, ratio_to_baseline: float | None, queries: int | None, *, extra_queries: list[int] | None = None,
+             time_vs_plain: float | None = None) -> bool | None:
     """Whether an endpoint meets its goal; None when it has none. `extra_queries`: other query
-    counts that must also stay within the limit (the thread page at another page size)."""
+    counts that must also stay within the limit (the thread page at another page size);
+    `time_vs_plain`: a post's time per request over a plain post's."""
     goal = GOALS.get(name)
     if goal is None:
         return None
     ok = True
     if goal.min_ratio is not None:
         ok = ok and ratio_to_baseline is not None and ratio_to_baseline >= goal.min_ratio
+    if goal.max_time_vs_plain is not None:
+        ok = ok and time_vs_plain is not None and time_vs_plain <= goal.max_time_vs_plain
     if goal.max_queries is not None:
         counts = [queries, *(extra_queries or [])]
         ok = ok and all(q is not None and q <= goal.max_queries for q in counts)
@@ -82,12 +100,18 @@ def summarize(results: dict[str, WrkResult], queries: dict[str, int], *, recount
     out["thread_page_queries_rendered"] = queries.get("thread_page_rendered")
     out["thread_page_queries_100_rendered"] = queries.get("thread_page_100_rendered")
     out["recount_10k_ms"] = recount_ms
+    # What a vote costs over a plain post: time per request (from req/s) and p50, same load.
+    out["vote_post_time_vs_plain"] = time_vs(out.get("vote_post_rps"), out.get("plain_post_rps"))
+    vote_p50, plain_p50 = out.get("vote_post_p50_ms"), out.get("plain_post_p50_ms")
+    out["vote_post_p50_vs_plain"] = round(vote_p50 / plain_p50, 3) if vote_p50 and plain_p50 else None
     out["goals"] = {
         "thread_page": goal_met("thread_page", out["thread_page_vs_baseline"], out["thread_page_queries"],
                                 extra_queries=[out["thread_page_queries_100"],
                                                *[q for q in (out["thread_page_queries_rendered"],
                                                              out["thread_page_queries_100_rendered"]) if q is not None]]),
+        "thread_page_cold": goal_met("thread_page_cold", out["thread_page_cold_vs_baseline"], None),
         "poll": goal_met("poll", out["poll_vs_baseline"], out["poll_queries"]),
+        "vote_post": goal_met("vote_post", None, out["vote_post_queries"], time_vs_plain=out["vote_post_time_vs_plain"]),
         "recount": recount_ms is not None and recount_ms <= RECOUNT_GOAL_MS,
     }
     out.update(extra or {})
@@ -110,6 +134,8 @@ def table(summary: dict) -> str:
             if summary.get("thread_page_queries_rendered") is not None:
                 queries += (f"; rendered {summary['thread_page_queries_rendered']}"
                             f" ({summary.get('thread_page_queries_100_rendered')})")
+        if name == "vote_post" and summary.get("vote_post_time_vs_plain") is not None:
+            queries = f"{queries} ({summary['vote_post_time_vs_plain']:.2f} x plain)"
         rows.append((
             label,
             _cell(summary.get(f"{name}_rps"), "{:.0f}"),

@@ -41,6 +41,11 @@ class BenchGame:
     player_id: int
     post_count: int
     vote_bodies: list[str]
+    # Plain posts (no vote) of the same player, for the cost of a vote over a post.
+    plain_bodies: tuple[str, ...] = (
+        "Пока присматриваюсь. [i]Вечером[/i] скажу, кого подозреваю.",
+        "Согласен с предыдущим оратором, но не во всём: [b]подождём[/b] ночных итогов.",
+    )
 
 
 def seed(*, posts: int = 10_000) -> BenchGame:

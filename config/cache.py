@@ -1,5 +1,8 @@
-"""Django's Redis cache, made to fail soft: with Redis down (refusing connections) or hung (not
-answering within the socket timeout), reads miss and writes are dropped, so pages still render
+"""The site's two cache backends: the embedded default's disk cache, shared by every process of
+the machine (`SharedDiskCache`), and Django's Redis cache, made to fail soft (`FailSoftRedisCache`).
+
+The Redis one: with Redis down (refusing connections) or hung (not answering within the socket
+timeout), reads miss and writes are dropped, so pages still render
 and posts are still accepted from the database alone. Django's own RedisCache raises instead,
 which turns every page that touches the cache (sessions, vote counts, the thread poll) into a 500.
 
@@ -23,6 +26,7 @@ import time
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from diskcache import DjangoCache
 
 logger = logging.getLogger(__name__)
 
@@ -149,3 +153,19 @@ class FailSoftRedisCache(RedisCache):
 
     def clear(self):
         return self._run(lambda: super(FailSoftRedisCache, self).clear(), False)
+
+
+class SharedDiskCache(DjangoCache):
+    """The embedded default (no REDIS_URL): diskcache's Django backend, SQLite files in
+    `var/cache/`, one cache for every process of the machine (the gunicorn workers, the Celery
+    worker and beat, manage.py). Its increments are atomic across processes (an SQLite
+    transaction), as the page cache's write counters, the vote count's version and the posting
+    rate limit need; a write waits for a busy shard (it retries) rather than being dropped, and a
+    read that finds a shard busy is a miss (docs/architecture.md, "Settings").
+
+    Django closes every cache at the end of each request; diskcache's close drops its SQLite
+    connections, which the next request would open again (eight files, each with its pragmas).
+    The connections are per thread and reopened after a fork, so they are kept."""
+
+    def close(self, **kwargs):
+        pass

@@ -23,16 +23,64 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# On for `manage.py` and the tests; the run command for people (bin/site, the Procfile) turns it
+# off unless DJANGO_DEBUG=1 is given (docs/architecture.md, "Settings").
 DEBUG = env_bool("DJANGO_DEBUG", True)
-_INSECURE_DEV_KEY = "django-insecure-dev-only-key-never-use-in-production-7f3a9c1e"
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _INSECURE_DEV_KEY
-if not DEBUG and SECRET_KEY == _INSECURE_DEV_KEY:
-    from django.core.exceptions import ImproperlyConfigured
 
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
+def secret_key_from_file(path: Path) -> str:
+    """The key kept in `path` (owner-only), generated on first use. Every process of the machine
+    (web workers, Celery, manage.py) and every restart reads the same key, so sessions, password
+    reset links and signed cookies stay valid. Created by a hard link from a complete temporary
+    file, so processes starting together never read half a key and all end with the first one."""
+    import secrets
+
+    try:
+        key = path.read_text(encoding="ascii").strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as out:
+        out.write(secrets.token_urlsafe(50) + "\n")
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        pass
+    finally:
+        temporary.unlink()
+    return path.read_text(encoding="ascii").strip()
+
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or secret_key_from_file(VAR_DIR / "secret_key")
+
+
+def default_allowed_hosts(bind: str) -> list[str]:
+    """The host names the site answers to when DJANGO_ALLOWED_HOSTS is not set: this machine's
+    loopback names, plus the address MAFIA_BIND listens on; when it listens on every address
+    (0.0.0.0, ::), this machine's name and addresses. A public name needs DJANGO_ALLOWED_HOSTS."""
+    import socket
+
+    hosts = ["localhost", "127.0.0.1", "[::1]"]
+    host = bind.rpartition(":")[0] if ":" in bind else bind
+    host = host.strip("[]")
+    if host in ("", "0.0.0.0", "::"):
+        try:
+            name = socket.gethostname()
+            found = [name, socket.getfqdn(name), *socket.gethostbyname_ex(name)[2]]
+        except OSError:
+            found = []
+    else:
+        found = [f"[{host}]" if ":" in host else host]
+    return hosts + [item for item in dict.fromkeys(found) if item and item not in hosts]
+
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or default_allowed_hosts(os.environ.get("MAFIA_BIND", "127.0.0.1:8000"))
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# A refused form gets a page in the site's language saying what to do (templates/403_csrf.html).
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -54,12 +102,20 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Removes NUL and other control characters from every query string and posted form
+    # (config/input_sanitising.py, docs/security.md).
+    "config.input_sanitising.ControlCharacterMiddleware",
+    # Content-Security-Policy on every page, page-cache hits included (docs/security.md, "Headers").
+    "csp.middleware.CSPMiddleware",
     # Answers reloads of thread pages from the page cache before the rest (games/middleware.py).
     "games.middleware.ThreadPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Cache-Control: private, no-store for a logged-in user's pages; inside the page cache so that
+    # a kept page carries it (config/middleware.py).
+    "config.middleware.PrivateResponsesMiddleware",
     "accounts.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -120,19 +176,22 @@ if REDIS_URL:
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
                           # Lets two sites (or a benchmark) share one Redis database.
                           "KEY_PREFIX": os.environ.get("MAFIA_CACHE_PREFIX", "")}}
-    # Sessions read from the shared cache, written through to the database: a request costs no
-    # session query (docs/architecture.md, "Sessions and preferences"). Not with the local-memory
-    # cache: each process would keep its own, possibly stale, copy of a session.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     CELERY_BROKER_URL = REDIS_URL
     # Without socket timeouts a publish to a hung Redis waits forever (measured: docs/faults.md).
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 2, "socket_timeout": 3}
 else:
-    # Local memory has the atomic increments that rate limiting needs (the DB cache has not).
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # One cache for every process of the machine, without a server: SQLite files in var/cache/
+    # (diskcache, config/cache.py). Not the local-memory cache: with two gunicorn workers and a
+    # Celery worker each would keep its own pages and write counters, and serve stale ones. Not
+    # Django's file or database cache: their increments are not atomic, which rate limits need.
+    # Owner-only: its values are pickles.
+    (VAR_DIR / "cache").mkdir(mode=0o700, exist_ok=True)
+    CACHES = {"default": {"BACKEND": "config.cache.SharedDiskCache", "LOCATION": str(VAR_DIR / "cache"),
+                          "OPTIONS": {"size_limit": 2**30}}}
     # A broker that needs no server: kombu's filesystem transport, a folder of message files
-    # shared by the web process, the worker and beat on one machine.
-    CELERY_BROKER_URL = "filesystem://"
+    # shared by the web process, the worker and beat on one machine. The host name is ignored;
+    # naming one keeps kombu from warning "No hostname was supplied" at every connection.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     _broker_dir = VAR_DIR / "celery-broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
@@ -142,6 +201,10 @@ else:
     }
     for _folder in ("queue", "control"):
         (_broker_dir / _folder).mkdir(parents=True, exist_ok=True)
+# Sessions read from the shared cache, written through to the database: a request costs no
+# session query (docs/architecture.md, "Sessions and preferences"); a cache cleared or lost logs
+# nobody out. Both caches are shared by every process, so no process keeps a stale session.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -159,9 +222,10 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 # --- Accounts ----------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
+# Django's and allauth's back ends, loading the user with his moderator flag (accounts/backends.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "accounts.backends.ModelBackend",
+    "accounts.backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -170,6 +234,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# allauth's messages and e-mails name a user by his display name, never the internal username.
+ACCOUNT_USER_DISPLAY = "accounts.adapter.user_display"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtraForm"
@@ -233,13 +299,17 @@ MAFIA_VOTE_POLL_SECONDS = int(os.environ.get("MAFIA_VOTE_POLL_SECONDS", "20"))
 # The last page of a thread asks every this many seconds whether new posts came (games/views/live.py).
 MAFIA_THREAD_POLL_SECONDS = int(os.environ.get("MAFIA_THREAD_POLL_SECONDS", "15"))
 # How long a thread's (kind, post count) stays in the cache for the poll. Each new post refreshes
-# it on commit; the limit bounds staleness, which is short with the local-memory cache because
-# every process has its own and sees only its own posts' refreshes.
-MAFIA_THREAD_STATE_SECONDS = int(os.environ.get("MAFIA_THREAD_STATE_SECONDS", "300" if REDIS_URL else "10"))
-# ... and how long each process trusts what it last read, before asking the cache again.
-MAFIA_THREAD_STATE_LOCAL_SECONDS = float(os.environ.get("MAFIA_THREAD_STATE_LOCAL_SECONDS", "1"))
+# it on commit in the cache every process reads; the limit only bounds what a write made outside
+# post_create (an admin's edit) leaves stale.
+MAFIA_THREAD_STATE_SECONDS = int(os.environ.get("MAFIA_THREAD_STATE_SECONDS", "300"))
+# ... and how long each process trusts what it last read before asking the cache again: with
+# Redis that saves a network round trip per poll (a new post shows up to 1 s later); the disk
+# cache is a local file read, so every poll asks it and is exact.
+MAFIA_THREAD_STATE_LOCAL_SECONDS = float(os.environ.get("MAFIA_THREAD_STATE_LOCAL_SECONDS", "1" if REDIS_URL else "0"))
 # The site's public address, for links in e-mails (digests, prods) sent outside a request.
 MAFIA_SITE_URL = os.environ.get("MAFIA_SITE_URL", "http://127.0.0.1:8000")
+# The site's name in e-mails (subjects, greetings, sign-offs) and wherever the site names itself.
+MAFIA_SITE_NAME = os.environ.get("MAFIA_SITE_NAME", "Мафия")
 MAFIA_AVATAR_MAX_BYTES = 512 * 1024
 MAFIA_SIGNUP_OPEN = env_bool("MAFIA_SIGNUP_OPEN", True)
 
@@ -259,6 +329,25 @@ if env_bool("DJANGO_BEHIND_PROXY", False):
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# The site's own scripts only: no inline script or handler anywhere (static/js/site.js has them
+# all); htmx's indicator <style> is switched off in base.html. Inline style attributes stay
+# allowed, for BBCode's [color] (the colour is checked by games/text/bbcode.py); posts' [img] may
+# show pictures from other sites. docs/security.md, "Headers".
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "https:", "http:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 SESSION_COOKIE_HTTPONLY = True
 
 LOGGING = {

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from games import charts, permissions
 from games.eventtext import event_text, faction_label, role_label
+from games.holders import SeatHolders, count_as_cast
 from games.models import (
     AnonymousMessage,
     Game,
@@ -34,7 +35,7 @@ from games.models import (
     Seat,
     Thread,
 )
-from games.services.orders import action_label, order_reason_text
+from games.services.orders import action_label, order_action_text, order_reason_text
 from games.services.votes import VOTING_KINDS, CountView, vote_count, vote_weights_for, voters_and_targets
 
 # Events that take a seat out of play; their phase is when it left.
@@ -106,8 +107,10 @@ def phase_label(phase: Phase | None) -> str:
     return phase.label if phase is not None else ""
 
 
-def audience_label(audience: str, seats_by_id: dict[int, Seat]) -> str:
-    """An event's audience in words: everyone, the GMs, a team, one seat."""
+def audience_label(audience: str, seats_by_id: dict[int, Seat], holders: SeatHolders | None = None,
+                   when: datetime | None = None) -> str:
+    """An event's audience in words: everyone, the GMs, a team, one seat (named as its holder at
+    `when` when `holders` is given: an event told to a seat was told to whoever held it then)."""
     if audience == "public":
         return _("everyone")
     if audience == "gm":
@@ -121,7 +124,8 @@ def audience_label(audience: str, seats_by_id: dict[int, Seat]) -> str:
         except ValueError:
             seat = None
         if seat is not None:
-            return _("seat %(number)s: %(name)s") % {"number": seat.number, "name": seat.user.display_name}
+            name = holders.name_at(seat.pk, when) if holders is not None else seat.user.display_name
+            return _("seat %(number)s: %(name)s") % {"number": seat.number, "name": name}
     return audience
 
 
@@ -203,11 +207,11 @@ def _seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("number"))
 
 
-def _event_rows(user, game: Game, seats_by_id: dict[int, Seat]) -> list[EventRow]:
+def _event_rows(user, game: Game, seats_by_id: dict[int, Seat], holders: SeatHolders | None = None) -> list[EventRow]:
     events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase"))
     return [
         EventRow(event=e, text=e.text or event_text(game.ruleset, e.kind, e.data),
-                 audience=audience_label(e.audience, seats_by_id), secret=e.audience != "public",
+                 audience=audience_label(e.audience, seats_by_id, holders, e.created_at), secret=e.audience != "public",
                  retracted=bool((e.data or {}).get("retracted")))
         for e in events.order_by("created_at", "pk")
     ]
@@ -248,13 +252,20 @@ def _seat_rows(user, game: Game, seats: list[Seat], events: list[EventRow]) -> l
     return rows
 
 
-def _orders(user, game: Game) -> list[Order]:
+def _orders(user, game: Game, holders: SeatHolders | None = None) -> list[Order]:
+    """The orders the viewer may see, each seat named as it was when the order was recorded (an
+    order of day 1 is its sender's, even if someone else holds the seat now)."""
     orders = permissions.filter_visible_orders(
         user, game, Order.objects.select_related("actor__user", "target__user", "source_seat__user", "recorded_by"))
     rows = list(orders.order_by("recorded_at", "pk"))
+    holders = holders if holders is not None else SeatHolders.for_game(game)
     for order in rows:
+        if holders:  # first, so that every text below names the seats as they were
+            order.actor = holders.seat_at(order.actor, order.recorded_at)
+            order.target = holders.seat_at(order.target, order.recorded_at)
+            order.source_seat = holders.seat_at(order.source_seat, order.recorded_at)
         order.reason_text = order_reason_text(order.reason) if order.reason else ""
-        order.action_text = action_label(order.action) if order.action else ""
+        order.action_text = order_action_text(order)
     return rows
 
 
@@ -262,10 +273,13 @@ def gm_log_rows(user, game: Game, seats: list[Seat] | None = None) -> list[GMLog
     """The GM log in words, oldest first, as the viewer may read it (the GM dashboard's and the
     archive's)."""
     seats = seats if seats is not None else _seats(game)
-    return _gm_log(user, game, {s.pk: s for s in seats}, {p.pk: p for p in game.phases.all()})
+    return _gm_log(user, game, {s.pk: s for s in seats}, {p.pk: p for p in game.phases.all()},
+                   SeatHolders.for_game(game, seats))
 
 
-def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[int, Phase]) -> list[GMLogRow]:
+def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[int, Phase],
+            holders: SeatHolders | None = None) -> list[GMLogRow]:
+    """Each seat a line names is named as it was when the GM acted."""
     from accounts.models import User
 
     actions = list(permissions.filter_visible_gm_actions(user, game, GMAction.objects.select_related("user"))
@@ -273,16 +287,19 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
     user_ids = {v for a in actions for k, v in (a.data or {}).items() if k in ("user", "old", "new") and isinstance(v, int)}
     users = {u.pk: u.display_name for u in User.objects.filter(pk__in=user_ids)} if user_ids else {}
 
-    def seat_name(value) -> str:
+    def seat_name(value, when) -> str:
         seat = seats_by_id.get(value) if isinstance(value, int) else None
-        return f"#{seat.number} {seat.user.display_name}" if seat else "—"
+        if seat is None:
+            return "—"
+        return f"#{seat.number} {holders.name_at(seat.pk, when) if holders is not None else seat.user.display_name}"
 
     rows = []
     for action in actions:
         details = []
         for key, value in (action.data or {}).items():
             if key in ("seat", "target", "source", "sender"):
-                shown = seat_name(value)
+                # The replacement's own line names the seat by its newcomer; "old" names who left.
+                shown = seat_name(value, action.created_at)
             elif key == "phase":
                 shown = phase_label(phases_by_id.get(value)) or str(value)
             elif key in ("user", "old", "new"):
@@ -290,7 +307,7 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
             elif key in ("faction", "winner"):
                 shown = faction_label(str(value))
             elif key == "audience":
-                shown = audience_label(str(value), seats_by_id)
+                shown = audience_label(str(value), seats_by_id, holders, action.created_at)
             elif key == "action":
                 shown = action_label(str(value))
             elif key in ("from", "to"):
@@ -345,7 +362,9 @@ def commitment_check(game: Game, seats: list[Seat]) -> dict | None:
             "matches": digest == game.commitment}
 
 
-def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool, with_counts: bool) -> tuple[list, list, list]:
+def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool, with_counts: bool,
+                  holders: SeatHolders | None = None) -> tuple[list, list, list]:
+    holders = holders if holders is not None else SeatHolders.for_game(game)
     phases = list(game.phases.order_by("opened_at", "pk"))
     blocks = {p.pk: PhaseBlock(phase=p, label=phase_label(p), voided=p.voided_at is not None) for p in phases}
     loose = []
@@ -353,13 +372,13 @@ def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool
         block = blocks.get(row.event.phase_id)
         (block.events if block else loose).append(row)
     if with_orders:
-        for order in _orders(user, game):
+        for order in _orders(user, game, holders):
             blocks[order.phase_id].orders.append(order)
     if with_counts:
         for phase in phases:
             if phase.kind in VOTING_KINDS:
                 phase.game = game
-                blocks[phase.pk].count = vote_count(phase=phase)
+                blocks[phase.pk].count = count_as_cast(vote_count(phase=phase), game=game, holders=holders)
     ordered = [blocks[p.pk] for p in phases]
     return [b for b in ordered if not b.voided], [b for b in ordered if b.voided], loose
 
@@ -368,13 +387,19 @@ def game_archive(user, game: Game) -> Archive:
     """Everything the archive page shows. The caller has checked permissions.check_see_archive."""
     seats = _seats(game)
     seats_by_id = {s.pk: s for s in seats}
-    events = _event_rows(user, game, seats_by_id)
-    live, voided, loose = _phase_blocks(user, game, events, with_orders=True, with_counts=True)
+    holders = SeatHolders.for_game(game, seats)
+    events = _event_rows(user, game, seats_by_id, holders)
+    live, voided, loose = _phase_blocks(user, game, events, with_orders=True, with_counts=True, holders=holders)
     phases_by_id = {b.phase.pk: b.phase for b in live + voided}
-    private = permissions.filter_visible_private_messages(
+    private = list(permissions.filter_visible_private_messages(
         user, game, PrivateMessage.objects.select_related("sender__user", "recipient__user", "post", "phase"))
-    anonymous = permissions.filter_visible_anonymous(
+        .order_by("post__number", "index"))
+    anonymous = list(permissions.filter_visible_anonymous(
         user, game, AnonymousMessage.objects.select_related("sender__user", "recipient__user", "phase", "decided_by"))
+        .order_by("created_at", "pk"))
+    for message in [*private, *anonymous]:  # each named as it was when it was sent
+        message.sender = holders.seat_at(message.sender, message.created_at)
+        message.recipient = holders.seat_at(message.recipient, message.created_at)
     threads = list(permissions.filter_visible_threads(user, game.private_threads.all())
                    .select_related("seat__user", "opened_by", "closes_with").prefetch_related("members__user")
                    .order_by("kind", "pk"))
@@ -385,11 +410,11 @@ def game_archive(user, game: Game) -> Archive:
         winner_label=faction_label(game.winner) if game.winner else "",
         seats=_seat_rows(user, game, seats, events),
         phases=live, voided=voided, loose_events=loose,
-        private_messages=list(private.order_by("post__number", "index")),
-        anonymous=list(anonymous.order_by("created_at", "pk")),
+        private_messages=private,
+        anonymous=anonymous,
         rooms=[t for t in threads if t.kind == Thread.Kind.ROOM],
         threads=sorted((t for t in threads if t.kind != Thread.Kind.ROOM), key=lambda t: (kind_order.get(t.kind, 9), t.pk)),
-        gm_log=_gm_log(user, game, seats_by_id, phases_by_id),
+        gm_log=_gm_log(user, game, seats_by_id, phases_by_id, holders),
         commitment=commitment_check(game, seats),
     )
 
@@ -403,12 +428,16 @@ def _post_range(game: Game, phase: Phase) -> tuple[int | None, int | None]:
     return span["first"], span["last"]
 
 
-def day_chart(game: Game, phase: Phase, count: CountView, seats: list[Seat]) -> SafeString:
-    """The SVG of a day's wagons over its posts, from the very ballots and rules of its count."""
+def day_chart(game: Game, phase: Phase, count: CountView, seats: list[Seat],
+              holders: SeatHolders | None = None) -> SafeString:
+    """The SVG of a day's wagons over its posts, from the very ballots and rules of its count. A
+    wagon is named by who held its seat that day ("Эсмеральда → Запасной" when it changed hands
+    during the day), not by who holds it now."""
     voters, targets = voters_and_targets(phase, seats)
     history = charts.wagon_history(count.ballots, voters=voters, targets=targets,
                                    weights=vote_weights_for(game, seats))
-    labels = {s.pk: s.user.display_name for s in seats}
+    holders = holders if holders is not None else SeatHolders.for_game(game, seats)
+    labels = {s.pk: " → ".join(holders.names_during(s.pk, phase.opened_at, phase.closed_at)) for s in seats}
     labels[charts.PEACE_KEY] = _("Peace")
     series = charts.chart_series(history, labels, others_label=_("others"))
     # x runs over the day's posts, and over every post holding one of its ballots (the ballots
@@ -418,7 +447,10 @@ def day_chart(game: Game, phase: Phase, count: CountView, seats: list[Seat]) -> 
     start = min([n for n in (first, *ballot_posts) if n is not None], default=0)
     end = max([n for n in (last, *ballot_posts) if n is not None], default=start)
     label = phase_label(phase).lower()
-    if series:
+    if series and count.plurality:  # no majority line: the most votes at the close decide
+        desc = _("Votes on each player through %(phase)s, post by post. At the end: %(count)s.") % {
+            "phase": label, "count": ", ".join(f"{line.label} — {line.final}" for line in series)}
+    elif series:
         desc = _("Votes on each player through %(phase)s, post by post. At the end: %(count)s. Majority: %(majority)s.") % {
             "phase": label, "majority": count.majority,
             "count": ", ".join(f"{line.label} — {line.final}" for line in series)}
@@ -428,7 +460,8 @@ def day_chart(game: Game, phase: Phase, count: CountView, seats: list[Seat]) -> 
         title=_("Wagons through %(phase)s") % {"phase": label}, desc=desc, x_label=_("post number in the game thread"),
         y_label=_("votes"), majority=_("majority"), empty=_("no votes"))
     return mark_safe(charts.vote_chart_svg(series, start=start, end=end, texts=texts,  # noqa: S308 (escaped by charts)
-                                           chart_id=f"chart-{phase.pk}", majority=count.majority))
+                                           chart_id=f"chart-{phase.pk}",
+                                           majority=None if count.plurality else count.majority))
 
 
 @dataclass
@@ -453,11 +486,12 @@ def game_replay(user, game: Game) -> Replay:
     """The replay page: each phase in order with its events (public, then secret) and, for each
     day, the chart of its wagons. The caller has checked permissions.check_see_archive."""
     seats = _seats(game)
-    events = _event_rows(user, game, {s.pk: s for s in seats})
-    live, voided, loose = _phase_blocks(user, game, events, with_orders=False, with_counts=True)
+    holders = SeatHolders.for_game(game, seats)
+    events = _event_rows(user, game, {s.pk: s for s in seats}, holders)
+    live, voided, loose = _phase_blocks(user, game, events, with_orders=False, with_counts=True, holders=holders)
     for block in live + voided:
         if block.count is not None:
-            block.chart = day_chart(game, block.phase, block.count, seats)
+            block.chart = day_chart(game, block.phase, block.count, seats, holders)
     return Replay(game=game, sealed=game.status != Game.Status.FINISHED,
                   winner_label=faction_label(game.winner) if game.winner else "",
                   phases=live, voided=voided, loose_events=loose)

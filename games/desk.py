@@ -54,8 +54,9 @@ class VotedRow:
     phase: Phase
     weight: int  # votes on me (each weighs one unless the rule set says otherwise)
     voters: list[tuple[str, int]]  # (display name, post number) of who votes for me
-    majority: int
+    majority: int | None  # None: the rule set counts by plurality (no majority, no L-n)
     to_majority: int  # votes short of the majority on me
+    top: int = 0  # the most votes anyone has (what a plurality is decided by)
 
 
 @dataclass
@@ -137,7 +138,8 @@ def count_summary(game: Game, phase: Phase) -> dict:
         phase.game = game  # the game is at hand: vote_count need not fetch it again
         count = vote_count(phase=phase)
         data = {
-            "majority": count.majority,
+            "majority": None if count.plurality else count.majority,
+            "top": count.leaders[0].weight if count.leaders else 0,
             "wagons": {
                 wagon.target.pk: {"weight": wagon.weight, "to_majority": wagon.to_majority,
                                   "voters": [(seat.user.display_name, number) for seat, number in wagon.voters]}
@@ -159,9 +161,9 @@ def _voted_row(seat: Seat) -> VotedRow | None:
     wagon = summary["wagons"].get(seat.pk)
     if wagon is None:
         return VotedRow(game=game, phase=phase, weight=0, voters=[], majority=summary["majority"],
-                        to_majority=summary["majority"])
+                        to_majority=summary["majority"] or 0, top=summary.get("top", 0))
     return VotedRow(game=game, phase=phase, weight=wagon["weight"], voters=[tuple(v) for v in wagon["voters"]],
-                    majority=summary["majority"], to_majority=wagon["to_majority"])
+                    majority=summary["majority"], to_majority=wagon["to_majority"], top=summary.get("top", 0))
 
 
 def _co_gm_ids(game_ids: list[int]) -> dict[int, set[int]]:

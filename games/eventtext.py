@@ -122,6 +122,25 @@ REVEALED = {
     "visitors": gettext_lazy("who played cards at the target"), "visits": gettext_lazy("at whom the target played cards"),
 }
 PLAY_RESULTS = {"done": gettext_lazy("done"), "blocked": gettext_lazy("blocked"), "refused": gettext_lazy("refused")}
+INTO_ZONE = {"hand": gettext_lazy("into the Hand"), "sleeve": gettext_lazy("into the Sleeve")}
+FROM_ZONE = {"hand": gettext_lazy("from the Hand"), "sleeve": gettext_lazy("from the Sleeve"),
+             "deck": gettext_lazy("from the top of the deck")}
+
+
+def play_result_label(result) -> str:
+    return str(PLAY_RESULTS.get(result, result or "—"))
+
+
+def vote_weight_text(value) -> str:
+    """A vote's weight in the reader's number format (1, 1,5 or 1.5, 2): the same on every page
+    and in the results post (django.utils.formats, as the templates' {{ weight }})."""
+    from django.utils.formats import number_format
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value if value is not None else "—")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return number_format(value)
 
 
 def colour_label(colour: str) -> str:
@@ -166,6 +185,46 @@ def seat_status_label(status: str) -> str:
     return str(SEAT_STATUSES.get(status, status))
 
 
+# The club rating's automatic points (003 «Рейтинг»), by the engine's rule codes
+# (games.engine.rulesets.club.rating_breakdown).
+RATING_RULES = {
+    "civilian_killed_by_mafia_night1": gettext_lazy("+1: a civilian killed by the mafia on the first night"),
+    "civilian_taken_by_don_day1": gettext_lazy("+1: a civilian taken by the don on the first day"),
+    "maniac_killed_black_night1": gettext_lazy("+1: the maniac killed a black on the first night with no vote on "
+                                               "him"),
+    "removed": gettext_lazy("−3: removed from the table (fouls or an opened card)"),
+    "maniac_killed_civilian_night1": gettext_lazy("−1: the maniac killed a civilian on the first night"),
+    "maniac_killed_active_night1": gettext_lazy("−2: the maniac killed an active card on the first night"),
+    "finished_off_civilian_day1": gettext_lazy("−1: the finishing vote on a civilian on the first day"),
+    "finished_off_active_day1": gettext_lazy("−2: the finishing vote on an active card on the first day"),
+    "finisher_killed_by_maniac_night1": gettext_lazy("−1: the finisher killed by the maniac on the first night"),
+    "maniac_shot_lost_game": gettext_lazy("−1: the maniac's shot lost the game for the reds"),
+    "maniac_refusal_lost_game": gettext_lazy("−1: the maniac's refusal to shoot lost the game for the reds"),
+    "blunder": gettext_lazy("−1: could have guaranteed the team's win and erred"),
+    "blunder_lost": gettext_lazy("−2: and the team lost"),
+}
+
+
+# Why a club vote was dropped at the close (the rule set's check_vote codes) and why a GM entry
+# was ignored, for the GM's event list.
+DROPPED_VOTE_REASONS = {
+    "not_a_voter": gettext_lazy("the voter may not vote in this round"),
+    "bad_target": gettext_lazy("that player cannot be voted for in this round"),
+    "self_vote_forbidden": gettext_lazy("a vote against oneself"),
+    "peace_not_allowed": gettext_lazy("there is no vote for peace"),
+    "target_immune": gettext_lazy("a newcomer is immune on the first day"),
+}
+IGNORED_REASONS = {
+    "unknown_player": gettext_lazy("no such player in the game"),
+    "not_active": gettext_lazy("the player is out of play"),
+    "not_a_faction": gettext_lazy("no such team"),
+}
+
+
+def rating_rule_label(rule: str) -> str:
+    return str(RATING_RULES.get(rule, rule))
+
+
 def role_label(ruleset: str, role: str) -> str:
     return str(ROLE_NAMES.get(ruleset, {}).get(role, role))
 
@@ -182,13 +241,17 @@ def _name(data: dict, *keys: str) -> str:
 
 
 def _with_role(ruleset: str, data: dict, text: str) -> str:
+    """The sentence with the role before its full stop: «Выгнан голосованием: Петя (мафиози).»"""
     role = data.get("role")
-    return f"{text} ({role_label(ruleset, role)})" if role else text
+    if not role:
+        return text
+    stem, stop = (text[:-1], text[-1]) if text[-1:] in ".!" else (text, "")
+    return f"{stem} ({role_label(ruleset, role)}){stop}"
 
 
 def event_text(ruleset: str, kind: str, data: dict) -> str:
     text = _event_text(ruleset, kind, data)
-    if data.get("retracted"):
+    if data.get("retracted") and text:
         return _("%(text)s (rolled back by the GM)") % {"text": text}
     return text
 
@@ -250,9 +313,16 @@ def _event_text(ruleset: str, kind: str, data: dict) -> str:
             "how": _("the GM") if data.get("by") == "gm" else _("the lot"), "name": name}
     if kind == "game_over":
         return _("The game is over. Winner: %(winner)s.") % {"winner": faction_label(data.get("winner") or "none")}
-    if kind in ("vote_dropped", "foul_ignored", "forfeit_ignored"):
-        details = ", ".join(f"{k}: {v}" for k, v in data.items() if not isinstance(v, (dict, list)))
-        return f"{kind}: {details}"
+    if kind == "vote_dropped":
+        return _("%(voter)s's vote could not stand at the close and is not counted: %(reason)s.") % {
+            "voter": data.get("voter_name", "?"), "reason": str(DROPPED_VOTE_REASONS.get(data.get("reason"),
+                                                                                          data.get("reason", "")))}
+    if kind == "foul_ignored":
+        return _("A foul was not given: %(reason)s.") % {"reason": str(IGNORED_REASONS.get(data.get("reason"),
+                                                                                           data.get("reason", "")))}
+    if kind == "forfeit_ignored":
+        return _("The forfeit was not declared: %(reason)s.") % {
+            "reason": str(IGNORED_REASONS.get(data.get("reason"), data.get("reason", "")))}
     if kind == "vote_result":
         tally = data.get("tally") or []
         return _("Votes: %(tally)s.") % {"tally": ", ".join(f"{row.get('name')} — {row.get('votes')}" for row in tally)}
@@ -303,6 +373,8 @@ def results_bbcode(game, phase, events) -> str:
     """The public results post the close publishes in the game thread."""
     if phase.kind == "deckbuilding":
         lines = [_("[b]Deck building is over.[/b] Every player has drawn his Hand; the night begins.")]
+    elif phase.kind == "revote":  # «день 1, переголосование»: a re-vote belongs to its day (Phase.label)
+        lines = [_("[b]Results: %(phase)s[/b]") % {"phase": phase.label.lower()}]
     else:
         lines = [_("[b]Results: %(phase)s %(number)s[/b]") % {"phase": phase.get_kind_display().lower(),
                                                              "number": phase.number}]
@@ -343,12 +415,80 @@ def _play_outcome(play: dict, *, reason_only_if_refused: bool) -> str:
     if play.get("target2_name"):
         text += f", {play['target2_name']}"
     result = play.get("result")
-    text += ": " + str(PLAY_RESULTS.get(result, result))
+    text += ": " + play_result_label(result)
     if play.get("reason") and (result == "refused" or not reason_only_if_refused):
         text += f" ({_card_reason(play['reason'])})"
     if play.get("paid"):
         text += "; " + _("paid with %(cards)s") % {"cards": _cards(play["paid"])}
+    effects = [effect_text(e) for e in play.get("effects") or () if isinstance(e, dict)]
+    if effects:
+        text += "; " + "; ".join(effects)
     return text
+
+
+def effect_text(effect: dict, names: dict | None = None) -> str:
+    """One primitive in words, as a card did it (the `effects` of a `play` event) or as the GM
+    applies it by hand (docs/rulesets/cards.md, "Primitives" and "GM decisions")."""
+    names = names or {}
+
+    def who(key: str) -> str:
+        if effect.get(f"{key}_name"):
+            return str(effect[f"{key}_name"])
+        value = effect.get(key)
+        try:
+            return str(names.get(int(value), value if value is not None else "?"))
+        except (TypeError, ValueError):
+            return str(value if value is not None else "?")
+
+    op = str(effect.get("op") or "")
+    n = effect.get("n", 1)
+    values = {"name": who("target"), "n": n, "into": str(INTO_ZONE.get(effect.get("to"), INTO_ZONE["hand"])),
+              "from": str(FROM_ZONE.get(effect.get("zone"), FROM_ZONE["hand"])), "card": effect.get("card") or "—",
+              "cards": _cards(effect.get("cards")), "viewer": who("viewer"),
+              "what": str(REVEALED.get(effect.get("what"), effect.get("what") or "—")),
+              "text": effect.get("text") or ""}
+    if op == "damage":
+        return _("%(name)s: %(n)s damage") % values
+    if op == "armour":
+        return _("%(name)s: %(n)s armour") % values
+    if op == "break_armour":
+        return _("%(name)s: armour broken") % values
+    if op == "draw":
+        return _("%(name)s draws %(n)s %(into)s") % values
+    if op == "discard":
+        if effect.get("cards") is not None:
+            return _("%(name)s discards %(cards)s %(from)s") % values
+        return _("%(name)s discards %(n)s %(from)s") % values
+    if op == "reveal":
+        if "value" in effect:
+            values["value"] = _reveal_value(str(effect.get("what")), effect.get("value"))
+            return _("%(name)s — %(what)s: %(value)s") % values
+        if effect.get("what") == "deck_top":
+            return _("%(viewer)s learns the top %(n)s cards of the deck of %(name)s") % values
+        return _("%(viewer)s learns: %(what)s of %(name)s") % values
+    if op == "message":
+        if effect.get("text"):
+            return _("a message to %(name)s: «%(text)s»") % values
+        if effect.get("delivered") is False:
+            return _("the message to %(name)s is not delivered") % values
+        return _("a message to %(name)s") % values
+    if op == "give":
+        return _("%(name)s gets %(card)s %(into)s") % values
+    if op == "block":
+        return _("%(name)s is blocked: his cards do nothing this phase") % values
+    if op == "redirect":
+        return _("the cards aimed at or played by %(name)s are redirected") % values
+    if op == "steal":
+        return (_("%(card)s is stolen from %(name)s") if effect.get("card") else
+                _("nothing to steal from %(name)s")) % values
+    if op == "copy":
+        return (_("%(card)s of %(name)s is copied") if effect.get("card") else
+                _("nothing to copy from %(name)s")) % values
+    if op == "restrict":
+        return _("%(name)s may not play targeted cards for %(n)s phases") % values
+    if op == "gm":
+        return _("%(name)s: the GM decides") % values
+    return _("%(name)s: an unknown effect") % values
 
 
 def _phase_report(data: dict) -> str:
@@ -384,7 +524,7 @@ def _phase_report(data: dict) -> str:
         parts.append(_("gained: %(cards)s") % {"cards": _cards(data["gained"])})
     if data.get("drawn"):
         parts.append(_("drawn into the Hand: %(cards)s") % {"cards": _cards(data["drawn"])})
-    if data.get("restricted"):
+    if data.get("restricted") and not isinstance(data.get("prison"), dict):  # prison says it already
         parts.append(_("no targeted cards for %(n)s phases") % {"n": data["restricted"]})
     if not parts:
         return _("Nothing happened to your cards this phase.")
@@ -424,9 +564,7 @@ def _veche_text(data: dict) -> str:
 
 
 def _weight(value) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    return vote_weight_text(value)
 
 
 def _cards_text(kind: str, data: dict) -> str | None:
@@ -451,10 +589,15 @@ def _cards_text(kind: str, data: dict) -> str | None:
     if kind == "deck_refused":
         from games.services.cards import deck_refusal_texts
 
-        return _("%(name)s's deck was refused: %(reasons)s.") % {
+        return _("The deck of %(name)s breaks the deck rules: %(reasons)s.") % {
             "name": name, "reasons": "; ".join(deck_refusal_texts(data.get("refusals") or ()))}
     if kind == "deck_auto":
-        return _("%(name)s was dealt a deck: %(cards)s.") % {"name": name, "cards": _cards(data.get("deck"))}
+        text = _("%(name)s had no legal deck at the deadline and was dealt a random legal one, of his colours and "
+                 "Neutral: %(cards)s.") % {
+            "name": name, "cards": _deck_contents(data.get("deck"))}
+        if data.get("colours"):
+            text += " " + _("Colours: %(colours)s.") % {"colours": ", ".join(colour_label(c) for c in data["colours"])}
+        return text
     if kind == "mafia_decks":
         return _("The mafia's decks and Hands: %(members)s.") % {"members": "; ".join(
             _("%(name)s — deck: %(deck)s; Hand: %(hand)s") % {"name": m.get("name"), "deck": _cards(m.get("deck")),
@@ -465,8 +608,6 @@ def _cards_text(kind: str, data: dict) -> str | None:
     if kind == "containers":
         text = _("Your Hand: %(hand)s. Sleeve: %(sleeve)s. Cards in the deck: %(deck)s.") % {
             "hand": _cards(data.get("hand")), "sleeve": _cards(data.get("sleeve")), "deck": data.get("deck_size", 0)}
-        if data.get("restricted"):
-            text += " " + _("No targeted cards for %(n)s phases.") % {"n": data["restricted"]}
         if data.get("can_rebuild"):
             text += " " + _("Your deck is empty: you may rebuild it.")
         return text
@@ -537,8 +678,10 @@ def _cards_text(kind: str, data: dict) -> str | None:
             "note": data.get("note", "")}
     if kind == "phase_summary":
         dead = ", ".join(str(d.get("name")) for d in data.get("dead") or ())
+        names = data.get("names") or {}
         return _("Phase summary: damage %(damage)s; armour %(armour)s; deaths: %(dead)s.") % {
-            "damage": _by_seat(data.get("damage")), "armour": _by_seat(data.get("armour")), "dead": dead or "—"}
+            "damage": _by_seat(data.get("damage"), names), "armour": _by_seat(data.get("armour"), names),
+            "dead": dead or "—"}
     if kind == "discard":
         if data.get("result") == "done":
             return _("%(name)s discards %(cards)s.") % {"name": name, "cards": _cards(data.get("cards"))}
@@ -551,7 +694,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
         return (_("The joker %(name)s named the roles: wrong for %(wrong)s.") % {"name": name, "wrong": wrong}
                 if wrong else _("The joker %(name)s named every role rightly.") % {"name": name})
     if kind == "input_ignored":
-        who = data.get("name") or data.get("given") or "?"
+        who = data.get("name") or _("a player")
         return _("An input of %(name)s was ignored: %(reason)s.") % {"name": who,
                                                                      "reason": _card_reason(data.get("reason"))}
     if kind == "vote_dropped":
@@ -560,11 +703,26 @@ def _cards_text(kind: str, data: dict) -> str | None:
     if kind == "measure_dropped":
         return _("The measure vote of %(name)s was dropped.") % {"name": data.get("voter_name", "?")}
     if kind == "gm_effect_ignored":
-        return _("A GM effect was ignored (%(reason)s).") % {"reason": data.get("reason", "")}
+        given = data.get("given")
+        what = effect_text(given) if isinstance(given, dict) else str(GM_EFFECT_LABELS.get(data.get("op"), "")) or "—"
+        return _("An effect applied by the GM was skipped (%(what)s): %(reason)s.") % {
+            "what": what, "reason": _card_reason(data.get("reason"))}
     return None
 
 
-def _by_seat(book) -> str:
+def _by_seat(book, names: dict) -> str:
+    """{seat id: n} by the players' names (the event's `names`); a seat without one is «a player»."""
     if not book:
         return "—"
-    return ", ".join(f"#{k}: {v}" for k, v in dict(book).items())
+    return ", ".join(f"{names.get(str(k)) or _('a player')} — {v}" for k, v in dict(book).items())
+
+
+GM_EFFECT_LABELS = {"damage": gettext_lazy("damage"), "armour": gettext_lazy("armour")}
+
+
+def _deck_contents(cards) -> str:
+    """A deck as its contents: «Пистолет ×2, Бункер»."""
+    from collections import Counter
+
+    counts = Counter(str(c) for c in cards or ())
+    return ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in sorted(counts.items())) or "—"

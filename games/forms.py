@@ -2,7 +2,12 @@
 
 from django import forms
 from django.conf import settings
+from django.utils import translation
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
+
+from games.eventtext import role_label
+from games.text.roletable import RoleNames, parse_role_table, role_names
 
 
 class PostForm(forms.Form):
@@ -18,8 +23,10 @@ class PostForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # One more than the limit so that the service, not the browser, explains the refusal.
-        self.fields["body"].widget.attrs["maxlength"] = settings.MAFIA_POST_MAX_LENGTH + 1
+        # Exactly the service's limit (games.services.posts.post_clean_body counts as the browser
+        # does), stated under the box by games/_bbcode_help.html, with a counter (static/js/site.js).
+        self.max_length = settings.MAFIA_POST_MAX_LENGTH
+        self.fields["body"].widget.attrs.update({"maxlength": self.max_length, "aria-describedby": "post-limit"})
 
 
 class ThreadForm(PostForm):
@@ -31,11 +38,11 @@ class GameCreateForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=200)
     ruleset = forms.ChoiceField(label=_("Rule set"), choices=[("forum", _("Forum mafia")), ("club", _("Club mafia")),
                                                               ("cards", _("Card mafia"))])
-    size = forms.IntegerField(label=_("Number of players"), min_value=3, max_value=30, initial=9)
+    size = forms.IntegerField(label=_("Number of players"), min_value=2, max_value=30, initial=9)
     roles = forms.CharField(
-        label=_("Roles (optional)"), required=False,
-        help_text=_("One role per player, comma-separated, e.g. «recruiter, reanimator, mafioso, killer, thief, "
-                    "citizen, citizen». Empty: the default table for the number of players."),
+        label=_("Roles (optional)"), required=False, max_length=2000,
+        help_text=_("One role per player, comma-separated, by name; a count for several: «2 мафиози», «мирный ×3». "
+                    "Empty: the default table for the number of players."),
     )
     phase_hours = forms.IntegerField(label=_("Phase length, hours"), min_value=1, max_value=240, initial=24)
     newcomers = forms.CharField(
@@ -56,43 +63,77 @@ class GameCreateForm(forms.Form):
         raw = self.cleaned_data.get("newcomers") or ""
         return [" ".join(n.split()) for n in raw.split(",") if n.strip()]
 
-    def clean_roles(self) -> list[str]:
-        """Role keys or their names in either language ("рекрутёр", "recruiter")."""
-        from django.utils import translation
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Each rule set's roles by the names the site shows; static/js/site.js shows only the
+        # chosen rule set's line.
+        field = self.fields["roles"]
+        field.help_text = format_html(
+            "{} {}", field.help_text,
+            format_html_join(" ", '<span class="roles-help" data-ruleset-help="{}">{}: {}.</span>', (
+                (key, label, ", ".join(role_label(key, role) for role in _role_table_roles(key)))
+                for key, label in self.fields["ruleset"].choices)))
+        self.fields["ruleset"].widget.attrs["data-ruleset-select"] = ""
 
-        from games.eventtext import ROLE_NAMES
-
-        names = {}
-        for ruleset_roles in ROLE_NAMES.values():
-            for key, label in ruleset_roles.items():
-                for language in ("ru", "en"):
-                    with translation.override(language):
-                        names[str(label).casefold().replace("ё", "е")] = key
-        raw = self.cleaned_data.get("roles") or ""
-        roles = []
-        for item in raw.split(","):
-            item = " ".join(item.split()).casefold().replace("ё", "е")
-            if item:
-                roles.append(names.get(item, item))
-        return roles
+    def clean_roles(self) -> str:
+        return self.cleaned_data.get("roles") or ""
 
     def clean(self):
         cleaned = super().clean()
         from games.engine.rulesets import get_ruleset
 
         ruleset = get_ruleset(cleaned.get("ruleset") or "forum")
-        size, roles = cleaned.get("size"), cleaned.get("roles") or []
-        if size is not None and not (ruleset.min_players <= size <= ruleset.max_players):
-            self.add_error("size", _("This rule set is played by %(min)d to %(max)d players.")
-                           % {"min": ruleset.min_players, "max": ruleset.max_players})
-        if roles:
-            unknown = sorted({r for r in roles if r not in ruleset.roles})
-            if unknown:
-                self.add_error("roles", _("Unknown roles: %(roles)s") % {"roles": ", ".join(unknown)})
-            elif size is not None and len(roles) != size:
-                self.add_error("roles", _("The role list has %(roles)d roles for %(players)d players.")
-                               % {"roles": len(roles), "players": size})
+        size, raw = cleaned.get("size"), cleaned.get("roles") or ""
+        # A table the GM writes may be smaller than the automatic one: the rule set's
+        # min_players_own_table, any size where the game is not over at the start (forum: 2).
+        own_min = min(getattr(ruleset, "min_players_own_table", ruleset.min_players), ruleset.min_players)
+        lowest = own_min if raw.strip() else ruleset.min_players
+        if size is not None and not (lowest <= size <= ruleset.max_players):
+            if not raw.strip() and own_min <= size < ruleset.min_players:
+                self.add_error("size", _("The automatic role table is for %(min)d to %(max)d players; for a smaller "
+                                         "game write the role table yourself.")
+                               % {"min": ruleset.min_players, "max": ruleset.max_players})
+            else:
+                self.add_error("size", _("This rule set is played by %(min)d to %(max)d players.")
+                               % {"min": lowest, "max": ruleset.max_players})
+        table = parse_role_table(raw, _role_names(ruleset.key))
+        cleaned["roles"] = list(table.roles)
+        if table.unknown:
+            self.add_error("roles", _("Unknown roles: %(roles)s. The roles of this rule set: %(known)s.") % {
+                "roles": ", ".join(f"«{item}»" for item in table.unknown),
+                "known": ", ".join(role_label(ruleset.key, role) for role in _role_table_roles(ruleset.key))})
+        elif table.roles and size is not None and len(table.roles) != size:
+            self.add_error("roles", _("The role list has %(roles)d roles for %(players)d players.")
+                           % {"roles": len(table.roles), "players": size})
+        elif table.roles and callable(getattr(ruleset, "validate_roles", None)):
+            try:  # the rule set's own judgement: e.g. a game over before it starts
+                ruleset.validate_roles(list(table.roles))
+            except ValueError as error:
+                self.add_error("roles", _("These roles make no game of this rule set: %(why)s.") % {"why": error})
         return cleaned
+
+
+def _role_table_roles(ruleset_key: str) -> list[str]:
+    from games.engine.rulesets import get_ruleset
+
+    return list(get_ruleset(ruleset_key).roles)
+
+
+def _role_names(ruleset_key: str) -> RoleNames:
+    """The names a GM may type for each role of the rule set: its key, its label in each of the
+    site's languages, the rule set's own synonyms (games.text.roletable reads any form of them)."""
+    from games.engine.rulesets import get_ruleset
+
+    ruleset = get_ruleset(ruleset_key)
+    synonyms = getattr(ruleset, "role_synonyms", {})
+    names = {}
+    for role in ruleset.roles:
+        labels = []
+        for language, _name in settings.LANGUAGES:
+            with translation.override(language):
+                labels.append(role_label(ruleset_key, role))
+        names[role] = [*labels, *synonyms.get(role, ())]
+    return role_names(names)
 
 
 class CommunicationForm(forms.Form):
@@ -109,6 +150,8 @@ class CommunicationForm(forms.Form):
                                          min_value=0, max_value=50)
     anonymous_approval = forms.BooleanField(label=_("The GM reads anonymous messages before they are delivered"),
                                             required=False)
+    night_silence = forms.BooleanField(label=_("Night silence: the players in play do not post in the game thread "
+                                               "at night"), required=False)
 
 
 class CollectionForm(forms.Form):

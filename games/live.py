@@ -3,13 +3,14 @@
 The poll (games/views/live.py) asks every few seconds, from every open last page, whether a
 thread has grown; answering from the cache keeps it free of SQL queries. `post_create` refreshes
 the entry when its transaction commits; a miss fills it from the database with one query. Entries
-live `MAFIA_THREAD_STATE_SECONDS` (refreshed on every post anyway), which bounds any staleness:
-with the local-memory cache each process sees only the refreshes of its own posts.
+live `MAFIA_THREAD_STATE_SECONDS` (refreshed on every post anyway), which bounds what a write
+made outside post_create leaves stale. The cache is one for every process (Redis, or the embedded
+default's disk cache), so a post through one web worker shows in every worker's poll.
 
-In front of the shared cache, each process remembers what it read for
-`MAFIA_THREAD_STATE_LOCAL_SECONDS` (1 s by default): a thread that many players poll costs one
-cache round trip per process and second instead of one per poll. A new post so shows in the poll
-up to that much later, against a poll every 15 s.
+In front of Redis, each process remembers what it read for `MAFIA_THREAD_STATE_LOCAL_SECONDS`
+(1 s): a thread that many players poll costs one round trip per process and second instead of
+one per poll, and a new post shows in the poll up to that much later, against a poll every 15 s.
+On the disk cache a read is local and the setting is 0.
 """
 
 from __future__ import annotations

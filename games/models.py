@@ -65,6 +65,11 @@ class Thread(models.Model):
         return reverse("games:thread", args=[self.pk])
 
 
+def default_vote_syntaxes() -> list[str]:
+    """A new game reads the English vote words in bold too, as forum games always have."""
+    return ["bold_vote"]
+
+
 class Game(models.Model):
     class Ruleset(models.TextChoices):
         FORUM = "forum", _("Forum mafia")
@@ -90,8 +95,11 @@ class Game(models.Model):
         Thread, on_delete=models.PROTECT, related_name="game_as_discussion_thread", verbose_name=_("discussion thread")
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    # International vote syntaxes the GM enabled on top of the rule set's own (games.text.votes).
-    vote_syntaxes = models.JSONField(_("extra vote syntaxes"), default=list, blank=True)
+    # The vote syntaxes in force besides the Russian bold vote (games.text.votes.SYNTAXES): the
+    # English words in bold ("bold_vote", on by default), tags, "##vote"; the GM may switch each.
+    vote_syntaxes = models.JSONField(_("vote syntaxes"), default=default_vote_syntaxes, blank=True)
+    # Whether a vote inside [spoiler] counts (by default not: a spoiler mostly holds a pasted quote).
+    count_spoiler_votes = models.BooleanField(_("votes inside spoilers count"), default=False)
     # The latest phase opened (kept by games.services.phases), so that a post's vote check
     # reads it with the game in one query.
     current_phase = models.ForeignKey(
@@ -296,9 +304,12 @@ class Phase(models.Model):
 
     @property
     def label(self) -> str:
-        """«День 2», «Ночь 0» (club's acquaintance night); deck building has no number."""
+        """«День 2», «Ночь 0» (club's acquaintance night), «День 1, переголосование» (the re-vote
+        belongs to its day); deck building has no number."""
         if self.kind == self.Kind.DECKBUILDING:
             return str(self.get_kind_display())
+        if self.kind == self.Kind.REVOTE:
+            return str(_("Day %(n)d, re-vote")) % {"n": self.number}
         return f"{self.get_kind_display()} {self.number}"
 
     @property

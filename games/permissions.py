@@ -14,6 +14,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.backends import MODERATORS_GROUP
 from games.models import Game, Post, Thread
 
 
@@ -150,7 +151,6 @@ def can_see_post_body(user, post: Post) -> bool:
 
 
 # --- Roles -------------------------------------------------------------------------------------
-MODERATORS_GROUP = "Moderators"
 
 
 def is_site_moderator(user) -> bool:
@@ -203,9 +203,47 @@ def remember_seats(user, game: Game, seats) -> None:
     """Fill the per-instance caches that seat_of and roster_rows read from the list of all the
     game's seats (users selected) that a page fetched anyway (the thread page's vote button), so
     that neither costs a query of its own. `seats` must be every seat of the game."""
+    game._seats_with_users = seats
     game._roster_rows = [(s.pk, s.user_id, s.is_alive, s.user.display_name, s.aliases) for s in seats]
     if user.is_authenticated:
         game.__dict__[f"_seat_of_{user.pk}"] = next((s for s in seats if s.user_id == user.pk), None)
+
+
+def seats_with_users(user, game: Game) -> list:
+    """Every seat of the game with its user, in seat order, fetched once per game instance; also
+    fills the caches of seat_of (for `user`) and roster_rows (remember_seats). Posting and the
+    thread page that answers the post share the instance, so the roster is read once for both."""
+    seats = game.__dict__.get("_seats_with_users")
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("number"))
+    remember_seats(user, game, seats)
+    return seats
+
+
+def forget_game_of(thread: Thread) -> None:
+    """Make game_of read the thread's game afresh (its joined copy included)."""
+    thread.__dict__.pop("_game_cache", None)
+    relation = {Thread.Kind.GAME: Thread.game_as_game_thread, Thread.Kind.DISCUSSION: Thread.game_as_discussion_thread}
+    descriptor = relation.get(thread.kind)
+    if descriptor is not None and descriptor.related.is_cached(thread):
+        descriptor.related.delete_cached_value(thread)
+
+
+def forget_game_caches(game: Game) -> None:
+    """Drop what this game instance remembered of its seats, co-GMs and bans (after a write that
+    changes them within the same request, such as a phase closed on a majority)."""
+    for key in [k for k in game.__dict__ if k.startswith(("_seat_of_", "_banned_"))]:
+        del game.__dict__[key]
+    for key in ("_roster_rows", "_seats_with_users", "_co_gm_ids"):
+        game.__dict__.pop(key, None)
+
+
+def is_banned_from(user, game: Game) -> bool:
+    """A GameBan of this user in this game (cached per game instance and user)."""
+    key = f"_banned_{user.pk}"
+    if key not in game.__dict__:
+        game.__dict__[key] = game.bans.filter(user=user).exists()
+    return game.__dict__[key]
 
 
 def remember_viewer(user, game: Game, *, seat, co_gm_ids) -> None:
@@ -365,7 +403,7 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         return Verdict(False, _("The game is over: its private threads are kept as they were, read-only."))
     if (thread.is_locked or (thread.lock_at is not None and thread.lock_at <= now)) and not moderator:
         return Verdict(False, _("The thread is locked."))
-    if game is not None and not moderator and game.bans.filter(user=user).exists():
+    if game is not None and not moderator and is_banned_from(user, game):
         return Verdict(False, _("You are banned from this game."))
     if private and not moderator:
         seat = seat_of(user, game)
@@ -384,7 +422,35 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         verdict = rule(user, thread, game, now) if rule is not None else None
         if verdict is not None:
             return verdict
+        if thread.kind == Thread.Kind.GAME and _silent_night(user, game):
+            return Verdict(False, _("It is night: the table is silent, and the players in play do not post in the "
+                                    "game thread until the day begins."))
     return ALLOWED
+
+
+def night_silence(game: Game) -> bool:
+    """The game option "night_silence": whether the game thread is closed to the players at night.
+    The GM sets it; unset, the rule set's default (SiteStyle.night_silence: club's «Ночью строго
+    запрещено жестикулировать и издавать звуки»)."""
+    value = (game.options or {}).get("night_silence")
+    if value is not None:
+        return bool(value)
+    from games.engine.rulesets import RULESETS
+    from games.engine.rulesets.base import site_style
+
+    return site_style(RULESETS.get(game.ruleset)).night_silence
+
+
+def _silent_night(user, game: Game) -> bool:
+    """A player in play at a silent night. A player out of play is left to the rule set's own
+    rule (club: the farewell of one voted out is said before the table falls silent)."""
+    if not night_silence(game):  # asked first: it costs no query
+        return False
+    phase = game.current_phase
+    if phase is None or phase.kind != "night":
+        return False
+    seat = seat_of(user, game)
+    return seat is not None and seat.status == "active"
 
 
 AVENGER = "Мститель"

@@ -231,6 +231,23 @@ def game_status_counts(filters: GameListFilters) -> dict[str, int]:
     return counts
 
 
+def _post_authors_key(thread: Thread) -> str:
+    # The creation time tells apart threads that reuse a number (SQLite after a rollback).
+    return f"threads:authors:{thread.pk}:{thread.created_at.timestamp() if thread.created_at else 0}"
+
+
+def post_authors_extend(*, thread: Thread, number: int, author_id: int) -> None:
+    """After post `number` is committed: bring the cached author list up to it without a scan,
+    when the list covers exactly the posts before it (else the next read catches up by query)."""
+    from django.core.cache import cache
+
+    key = _post_authors_key(thread)
+    cached = cache.get(key)
+    if cached is not None and cached[0] == number - 1:
+        ids = cached[1] if author_id in cached[1] else sorted({*cached[1], author_id})
+        cache.set(key, (number, ids), timeout=24 * 3600)
+
+
 def post_authors(*, thread: Thread) -> QuerySet:
     """Everyone who posted in the thread (for the ISO picker). Finding them scans the whole
     thread (30 ms at 10,000 posts), so their ids are cached with the post count they cover and
@@ -240,8 +257,7 @@ def post_authors(*, thread: Thread) -> QuerySet:
 
     from accounts.models import User
 
-    # The creation time tells apart threads that reuse a number (SQLite after a rollback).
-    key = f"threads:authors:{thread.pk}:{thread.created_at.timestamp() if thread.created_at else 0}"
+    key = _post_authors_key(thread)
     cached = cache.get(key)
     posts = Post.objects.filter(thread=thread)
     if cached is not None and cached[0] >= thread.post_count:

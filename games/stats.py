@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.core.cache import cache
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games.eventtext import faction_label, role_label
-from games.models import BestPlayerVote, Game, RatingDecision, Seat, VoteRecord
+from games.holders import stint_users, swaps_by_seat, user_id_at
+from games.models import BestPlayerVote, Game, RatingDecision, Replacement, Seat, VoteRecord
 from games.permissions import filter_unsealed_games
 
 RULESETS: tuple[str, ...] = tuple(Game.Ruleset.values)
@@ -32,7 +33,7 @@ PAGE_SIZE = 50
 # The computed table of a rule set is kept this long; a newly finished game (or a finished game
 # reopened by a rollback) changes the key at once, later GM corrections show within this time.
 BOARD_CACHE_SECONDS = 300
-BOARD_CACHE_VERSION = 1
+BOARD_CACHE_VERSION = 2  # 2: replaced players have their stints
 
 NO_WINNER = ("none", "")  # game.winner of a draw ("nobody is left") or of a game ended without one
 
@@ -71,6 +72,10 @@ class SeatRecord:
     survived: bool
     enemy_votes: int = 0
     player_votes: int = 0
+    # A replacement splits a seat into stints (games.holders): the player's part of the game.
+    user_id: int | None = None
+    replaced_out: bool = False  # he left the seat to a replacement before the end
+    replaced_in: bool = False  # he took the seat over from someone
 
     @property
     def won(self) -> bool:
@@ -109,6 +114,7 @@ class Tally:
     wins: int = 0
     draws: int = 0
     survived: int = 0
+    replaced_out: int = 0  # games he left to a replacement: not in the survival figure either way
     enemy_votes: int = 0
     player_votes: int = 0  # days closed with a standing vote for a player (not peace, not none)
 
@@ -117,6 +123,7 @@ class Tally:
         self.wins += record.won
         self.draws += record.draw
         self.survived += record.survived
+        self.replaced_out += record.replaced_out
         self.enemy_votes += record.enemy_votes
         self.player_votes += record.player_votes
 
@@ -129,8 +136,12 @@ class Tally:
         return self.wins / self.games if self.games else None
 
     @property
+    def played_to_end(self) -> int:
+        return self.games - self.replaced_out
+
+    @property
     def survival_rate(self) -> float | None:
-        return self.survived / self.games if self.games else None
+        return self.survived / self.played_to_end if self.played_to_end else None
 
     @property
     def enemy_vote_rate(self) -> float | None:
@@ -142,7 +153,7 @@ class Tally:
 
     @property
     def survival_pct(self) -> int | None:
-        return _pct(self.survived, self.games)
+        return _pct(self.survived, self.played_to_end)
 
     @property
     def enemy_vote_pct(self) -> int | None:
@@ -165,7 +176,7 @@ class Group:
 
 # --- The vote ledger, in bulk ------------------------------------------------------------------
 _LEDGER_FIELDS = ("phase_id", "post_number", "voter_id", "kind", "target_id", "source", "voter__faction",
-                  "target__faction")
+                  "target__faction", "post__created_at", "voter__user_id")
 
 
 def _ledger(games: QuerySet[Game]) -> QuerySet[VoteRecord]:
@@ -212,15 +223,18 @@ def standing_votes_bulk(games: QuerySet[Game]) -> dict[int, dict[int, int | str 
     return dict(out)
 
 
-def _vote_tallies(ledger: QuerySet[VoteRecord]) -> dict[int, list[int]]:
-    """Seat id -> [votes for an enemy, votes for a player], one standing vote per voting phase."""
-    tallies: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+def _vote_tallies(ledger: QuerySet[VoteRecord], swaps: dict[int, list] | None = None) -> dict[tuple[int, int], list[int]]:
+    """(seat id, user id) -> [votes for an enemy, votes for a player], one standing vote per voting
+    phase, credited to the player who cast it: whoever held the seat when the post holding the
+    standing ballot was written (games.holders), not whoever holds it at the end."""
+    tallies: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
     vote = VoteRecord.Kind.VOTE
+    swaps = swaps or {}
     rows = ledger.values_list(*_LEDGER_FIELDS).iterator(chunk_size=5000)
     for (_phase, voter_id), row in _standing_rows(rows).items():
         if row[3] != vote or row[4] is None:
             continue  # peace, an unvote: no vote for a player
-        tally = tallies[voter_id]
+        tally = tallies[(voter_id, user_id_at(swaps.get(voter_id, ()), row[9], row[8]))]
         tally[1] += 1
         if row[7] != row[6]:
             tally[0] += 1
@@ -243,17 +257,29 @@ class Profile:
 _ORDER = {key: n for n, key in enumerate(RULESETS)}
 
 
-def _records(seats: QuerySet[Seat], tallies: dict[int, list[int]], *extra: str) -> list[tuple[SeatRecord, tuple]]:
-    """The seats as records, each with the values of the `extra` fields asked for."""
+def _records(seats: QuerySet[Seat], tallies: dict[tuple[int, int], list[int]], swaps: dict[int, list],
+             *extra: str) -> list[tuple[SeatRecord, tuple]]:
+    """The seats as records, one per person who held the seat (games.holders: each plays the
+    seat's role for its team, so each has the game with the team's result; only the one who held
+    it at the end can have survived; each has the votes he cast), each with the values of the
+    `extra` fields asked for (about the seat's present player)."""
     rows = seats.values_list("pk", "game_id", "game__title", "game__ruleset", "role", "faction", "game__winner",
-                             "game__finished_at", "status", *extra)
+                             "game__finished_at", "status", "user_id", *extra)
     records = []
-    for pk, game_id, title, ruleset, role, faction, winner, finished_at, status, *more in rows:
-        enemy, for_player = tallies.get(pk, (0, 0))
-        records.append((SeatRecord(seat_id=pk, game_id=game_id, title=title, ruleset=ruleset, role=role,
-                                   faction=faction, winner=winner, finished_at=finished_at, survived=status == "active",
-                                   enemy_votes=enemy, player_votes=for_player), tuple(more)))
+    for pk, game_id, title, ruleset, role, faction, winner, finished_at, status, user_id, *more in rows:
+        stints = stint_users(swaps.get(pk, ()), user_id)
+        for index, (holder_id, replaced_out) in enumerate(stints):
+            enemy, for_player = tallies.get((pk, holder_id), (0, 0))
+            records.append((SeatRecord(seat_id=pk, game_id=game_id, title=title, ruleset=ruleset, role=role,
+                                       faction=faction, winner=winner, finished_at=finished_at,
+                                       survived=status == "active" and not replaced_out,
+                                       enemy_votes=enemy, player_votes=for_player, user_id=holder_id,
+                                       replaced_out=replaced_out, replaced_in=index > 0), tuple(more)))
     return records
+
+
+def _swaps(games: QuerySet[Game]) -> dict[int, list]:
+    return swaps_by_seat(Replacement.objects.filter(seat__game__in=games))
 
 
 def _groups(records: Iterable[SeatRecord], key, label) -> list[Group]:
@@ -267,12 +293,15 @@ def _groups(records: Iterable[SeatRecord], key, label) -> list[Group]:
 
 
 def player_profile(user) -> Profile:
-    """Everything the public profile shows of a player's games, in five queries."""
+    """Everything the public profile shows of a player's games, in six queries."""
     finished = filter_unsealed_games(Game.objects.all())
-    # A GM line about a post names the post's own voter, so keeping only his lines keeps every
-    # post's lines whole and his standing votes are read exactly.
-    tallies = _vote_tallies(_ledger(finished).filter(voter__user=user))
-    records = [r for r, _more in _records(Seat.objects.filter(user=user, game__in=finished), tallies)]
+    # His seats: those he holds and those he left to a replacement (games.holders).
+    seats = Seat.objects.filter(Q(user=user) | Q(replacements__old_user=user), game__in=finished).distinct()
+    swaps = swaps_by_seat(Replacement.objects.filter(seat__in=seats))
+    # A GM line about a post names the post's own voter seat, so keeping only his seats' lines
+    # keeps every post's lines whole and the standing votes are read exactly.
+    tallies = _vote_tallies(_ledger(finished).filter(voter__in=seats), swaps)
+    records = [r for r, _more in _records(seats, tallies, swaps) if r.user_id == user.pk]
     records.sort(key=lambda r: (r.finished_at.timestamp() if r.finished_at else 0, r.game_id), reverse=True)
     overall = Tally()
     for record in records:
@@ -331,18 +360,27 @@ def _club_ratings(games: QuerySet[Game]) -> dict[int, float]:
 
 def _compute_board(ruleset: str) -> list[BoardLine]:
     games = filter_unsealed_games(Game.objects.filter(ruleset=ruleset))
-    tallies = _vote_tallies(_ledger(games))
+    swaps = _swaps(games)
+    tallies = _vote_tallies(_ledger(games), swaps)
     ratings = _club_ratings(games) if ruleset == Game.Ruleset.CLUB else None
     lines: dict[int, BoardLine] = {}
-    seats = Seat.objects.filter(game__in=games, user__is_active=True)
-    for record, (user_id, name, key) in _records(seats, tallies, "user_id", "user__display_name",
-                                                 "user__display_name_key"):
+    seats = Seat.objects.filter(game__in=games)
+    # Every player who held a seat, replaced ones included: (name, name key, active) by user id.
+    people = {u: (name, key, active) for swap in swaps.values() for _at, u, _new, name, key, active in swap}
+    for record, (name, key, active) in _records(seats, tallies, swaps, "user__display_name",
+                                                "user__display_name_key", "user__is_active"):
+        user_id = record.user_id
+        if record.replaced_out:
+            name, key, active = people[user_id]
+        if not active:
+            continue  # inactive accounts are left out (their profile is a 404 too)
         line = lines.get(user_id)
         if line is None:
             line = lines[user_id] = BoardLine(user_id=user_id, display_name=name, name_key=key, tally=Tally(),
                                               rating=0.0 if ratings is not None else None)
         line.tally.add(record)
-        if ratings is not None:
+        if ratings is not None and not record.replaced_out:
+            # A club rating is the seat's at the end (its points are given then): the last holder's.
             line.rating += ratings.get(record.seat_id, 0.0)
     return list(lines.values())
 

@@ -26,6 +26,19 @@ def _celery_runs_tasks_in_process():
     app.conf.task_always_eager = False
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cache_starts_empty():
+    """The embedded default's cache is a folder in var/ that outlives a test run: entries keyed by
+    ids that the new test database hands out again (a thread's post count for the poll, a phase's
+    vote count) must not come from an earlier run. (A Redis database is left alone: it may be
+    shared, and clearing it would flush all of it.)"""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"] == "config.cache.SharedDiskCache":
+        cache.clear()
+
+
 @pytest.fixture(autouse=True)
 def _english_free_defaults(settings, tmp_path):
     # Tests render in the site's default language unless they ask otherwise, and avatars go to a

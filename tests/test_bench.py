@@ -103,6 +103,24 @@ def test_goals():
     assert report.goal_met("poll", 0.85, 1) is False
     assert report.goal_met("poll", None, 0) is False
     assert report.goal_met("fragment", 0.1, 3) is None
+    assert report.goal_met("thread_page_cold", 0.12, None) is True
+    assert report.goal_met("thread_page_cold", 0.09, None) is False
+    assert report.goal_met("vote_post", None, 15, time_vs_plain=1.2) is True
+    assert report.goal_met("vote_post", None, 16, time_vs_plain=1.2) is False
+    assert report.goal_met("vote_post", None, 15, time_vs_plain=1.6) is False
+    assert report.goal_met("vote_post", None, 15) is False  # no plain post measured: not met
+
+
+def test_a_vote_is_compared_with_a_plain_post_by_time_per_request():
+    # 40 plain posts a second (25 ms each) against 32 votes (31.25 ms each): 1.25 times as long.
+    assert report.time_vs(32, 40) == 1.25
+    assert report.time_vs(None, 40) is None and report.time_vs(32, 0) is None
+    results = {"baseline": _result(2000), "plain_post": _result(40, 50, 90), "vote_post": _result(20, 110, 200),
+               "thread_page_cold": _result(300)}
+    summary = report.summarize(results, {"vote_post": 14, "plain_post": 12}, recount_ms=20, date="2026-11-25")
+    assert summary["vote_post_time_vs_plain"] == 2.0 and summary["vote_post_p50_vs_plain"] == 2.2
+    assert summary["goals"]["vote_post"] is False and summary["goals"]["thread_page_cold"] is True
+    assert "(2.00 x plain)" in report.table(summary)
 
 
 def test_summary_table_and_the_last_json_line():
@@ -118,7 +136,8 @@ def test_summary_table_and_the_last_json_line():
                 "vote_post_queries", "recount_10k_ms", "date", "baseline_rps", "poll_p50_ms", "vote_post_p99_ms"):
         assert key in data, key
     assert data["thread_page_vs_baseline"] == 0.03 and data["poll_vs_baseline"] == 0.85
-    assert data["goals"] == {"thread_page": False, "poll": True, "recount": True}
+    assert data["goals"] == {"thread_page": False, "thread_page_cold": False, "poll": True, "vote_post": False,
+                             "recount": True}
     assert data["date"] == "2026-11-22" and data["mode"] == "quick"
     text = report.table(summary)
     lines = text.splitlines()

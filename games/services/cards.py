@@ -17,6 +17,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine.orders import Order as EngineOrder
 from games.engine.rulesets.cards.collection import Card, COLOURS, NEUTRAL
@@ -64,7 +65,10 @@ CARD_REASONS = {
     "discard_count": _("a night discard is exactly two cards from the Hand"),
     "discard_not_in_hand": _("the cards to discard are not in your Hand"),
     "discard_by_day": _("the two-card discard is a night action"),
-    "played_instead": _("the two-card discard is instead of playing: withdraw your play first"),
+    "played_instead": _("a card play of yours stands this phase, and the two-card discard is instead of playing: "
+                        "your play stands; withdraw it first to discard"),
+    "discard_instead": _("your two-card discard stands this night, and it is instead of playing: the discard "
+                         "stands; withdraw it first to play a card"),
     "bad_reorder": _("a new Hand order must hold exactly the cards of your Hand"),
     "deck_not_empty": _("a deck is rebuilt only when it is empty"),
     "already_built": _("your deck has been built"),
@@ -73,6 +77,11 @@ CARD_REASONS = {
     "message_used": _("the mafia message has been used (it recharges when the deck is rebuilt)"),
     "not_joker": _("only the joker names everybody's roles"),
     "bad_guess": _("the joker's list must give a secret role for every other player"),
+    "cards_inputs_are_in_extra": _("a cards game takes card plays, not orders"),
+    # GM_EFFECT_REASONS (an effect applied by the GM that the close skipped)
+    "unknown_op": _("no such effect"),
+    "bad_n": _("the number must be a whole number, zero or more"),
+    "bad_reveal": _("a reveal names what is shown and to whom"),
     # VOTE_REASONS
     "not_a_voter": _("only a living character votes, and only in the Veche (by day)"),
     "peace_not_allowed": _("there is no vote for peace now"),
@@ -106,7 +115,7 @@ DECK_REASON_TEXTS = {
 ACTION_LABELS = {
     "deck": _("Deck"),
     "rebuild": _("Deck rebuilt"),
-    "play": _("Play"),
+    "play": pgettext_lazy("cards input", "Card play"),
     "withdraw": _("Withdrawal"),
     "discard": _("Discard"),
     "reorder": _("Hand order"),
@@ -115,6 +124,62 @@ ACTION_LABELS = {
     "prison_keep": _("Card kept in prison"),
     "measure": _("Measure"),
 }
+
+
+ZONE_LABELS = {"hand": _("Hand"), "sleeve": _("Sleeve")}
+# What a `withdraw` input takes back.
+WITHDRAWN = {"play": _("the play"), "discard": _("the discard"), "measure": _("the measure"),
+             "reorder": _("the new Hand order")}
+
+
+def card_order_text(order: Order, names: dict[int, str] | None = None, *, with_target: bool = False) -> str:
+    """One row of the card ledger in words, after its action's label: the card and its zone, the
+    second target, the cards discarded, the Hand order, the message, the Price paid, the measure
+    («Пистолет (Рука), платит: Пустышка»). The first target is the row's `target`, which the pages
+    print themselves unless `with_target`."""
+    from games.eventtext import colour_label, measure_label
+
+    detail = order.detail or {}
+
+    def name(value) -> str:
+        pk = _seat_pk(value)
+        if pk is None:
+            return "?"
+        if names is not None and pk in names:
+            return names[pk]
+        seat = Seat.objects.select_related("user").filter(pk=pk, game_id=order.phase.game_id).first()
+        return seat.user.display_name if seat is not None else "?"
+
+    parts = []
+    if detail.get("card"):
+        parts.append(str(detail["card"]))
+    if detail.get("from") in ZONE_LABELS and order.action != "withdraw":
+        parts.append(f"({ZONE_LABELS[detail['from']]})")
+    if order.action == "withdraw":
+        parts.append(str(WITHDRAWN.get(detail.get("what"), "")))
+        if detail.get("from") in ZONE_LABELS:
+            parts.append(f"({ZONE_LABELS[detail['from']]})")
+    if with_target and order.target_id is not None:
+        parts.append("→ " + name(order.target_id))
+    if detail.get("target2") is not None:
+        parts.append(("→ " if not with_target and order.target_id is None else ", ") + name(detail["target2"]))
+    if order.action in ("deck", "rebuild") and isinstance(detail.get("cards"), list):
+        parts.append(_("%(n)s cards") % {"n": len(detail["cards"])})
+    elif detail.get("cards"):
+        parts.append(", ".join(map(str, detail["cards"])))
+    if detail.get("hand"):
+        parts.append(" › ".join(map(str, detail["hand"])))
+    if with_target and (detail.get("message") or detail.get("text")):  # else the page prints the row's text
+        parts.append(f"«{detail.get('message') or detail.get('text')}»")
+    if detail.get("pay"):
+        parts.append(str(_("pays with %(cards)s")) % {"cards": ", ".join(map(str, detail["pay"]))})
+    if detail.get("measure"):
+        parts.append(measure_label(detail["measure"]))
+    if detail.get("colours"):
+        parts.append(", ".join(colour_label(c) for c in detail["colours"]))
+    if isinstance(detail.get("roles"), dict):
+        parts.append(_("roles of %(n)s players") % {"n": len(detail["roles"])})
+    return " ".join(str(p) for p in parts if p).strip()
 
 
 def card_reason_text(code: str, **params) -> str:
@@ -273,10 +338,14 @@ def _check(state: GameState, phase: Phase, seat: Seat, action: str, detail: dict
     reason = CARDS.check_order(state, EngineOrder(actor=seat.pk, action=action,
                                                   target=target.pk if target else None,
                                                   detail=engine_detail or None)) or ""
-    if not reason and action == "discard":
+    if not reason and action in ("discard", "play"):
+        # «Ночью, вместо того, чтобы играть карты, можно сбросить две карты из Руки»: refused when
+        # sent, by the engine's own rule for the close, naming the input that stands.
         standing = _standing_rows(phase, seat_pk=seat.pk)
-        if any(by == seat.pk for by, _zone in standing["plays"]):
-            reason = "played_instead"
+        actions = {"play"} if any(by == seat.pk for by, _zone in standing["plays"]) else set()
+        if seat.pk in standing["discards"]:
+            actions.add("discard")
+        reason = CARDS.check_together(actions, action) or ""
     return reason, []
 
 
@@ -398,6 +467,18 @@ def _standing_rows(phase: Phase, *, seat_pk: int | None = None) -> dict:
 def card_inputs_standing(*, phase: Phase) -> dict:
     """The PhaseInputs.extra of a cards phase: the standing inputs at this moment."""
     standing = _standing_rows(phase)
+    if phase.kind == Phase.Kind.DECKBUILDING:
+        # A player whose last deck was refused has no deck standing: his refused deck goes to the
+        # close all the same, so that its refusals are reported to him (`deck_refused`, each in
+        # words) beside the random legal deck he is dealt (`deck_auto`).
+        refused: dict[int, Any] = {}
+        for row in phase.orders.filter(action="deck", valid=False, reason="bad_deck").order_by("recorded_at", "pk"):
+            detail = dict(row.detail or {})
+            cards = detail.get("cards")
+            refused[row.actor_id] = {"cards": cards, "colours": detail.get("colours")} if detail.get("colours") \
+                else cards
+        for actor, deck in refused.items():
+            standing["decks"].setdefault(actor, deck)
     extra: dict[str, Any] = {"plays": list(standing.pop("plays").values())}
     for key, value in standing.items():
         if value:

@@ -4,16 +4,19 @@ game_export(game) builds a dict of JSON types only (datetimes as ISO 8601 string
 json.dumps(game_export(game)) needs no custom encoder and json.loads gives the same dict back.
 Seats are referred to by their seat number; the engine's own data (events' data, phases'
 outcome and GM decisions, orders' detail, the GM log's data) keeps the seat ids it was stored
-with, and the roster maps each seat id to its number.
+with, and the roster maps each seat id to its number. Every act also names the person who did it
+(`*_player`: who held the seat then, games.holders), since a replacement changes a seat's player.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from django.db.models import F
 from django.utils import timezone
 
 from games import permissions
+from games.holders import SeatHolders
 from games.models import (
     AnonymousMessage,
     Game,
@@ -27,7 +30,7 @@ from games.models import (
     VoteRecord,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the players of each act (`*_player`) and the seats' `holders`
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -58,6 +61,12 @@ def game_export(game: Game, *, user=None) -> dict:
     def seat_no(seat_id: int | None) -> int | None:
         return number.get(seat_id) if seat_id is not None else None
 
+    holders = SeatHolders.for_game(game, seats)
+
+    def player(seat_id: int | None, when: datetime | None) -> dict | None:
+        """Who held the seat at that moment: the person who did the act."""
+        return _person(holders.user_at(seat_id, when)) if seat_id in holders.seats else None
+
     replacements: dict[int, list] = {}
     for r in Replacement.objects.filter(seat__game=game).select_related("old_user", "new_user", "created_by").order_by("created_at", "pk"):
         replacements.setdefault(r.seat_id, []).append({
@@ -72,19 +81,27 @@ def game_export(game: Game, *, user=None) -> dict:
             "role": seat.role or None if visible else None, "faction": seat.faction or None if visible else None,
             "status": seat.status, "alive": seat.is_alive,
             "aliases": list(seat.aliases or []), "replacements": replacements.get(seat.pk, []),
+            "holders": [{"player": _person(st.user), "from": _iso(st.start), "until": _iso(st.end)}
+                        for st in holders.stints(seat.pk)],
         })
 
+    # A vote is its post's: cast when the post was written (a GM correction too names that post).
     votes = [
         {"id": v.pk, "phase": v.phase_id, "post_number": v.post_number, "voter_seat": seat_no(v.voter_id),
-         "kind": v.kind, "target_seat": seat_no(v.target_id), "source": v.source, "valid": v.valid,
+         "voter_player": player(v.voter_id, v.post_at),
+         "kind": v.kind, "target_seat": seat_no(v.target_id), "target_player": player(v.target_id, v.post_at),
+         "source": v.source, "valid": v.valid,
          "reason": v.reason, "is_final": v.is_final, "fragment": v.fragment, "recorded_at": _iso(v.recorded_at),
          "recorded_by": _person(v.recorded_by), "note": v.note}
-        for v in VoteRecord.objects.filter(phase__game=game).select_related("recorded_by").order_by("phase__opened_at", "phase_id", "post_number", "pk")
+        for v in VoteRecord.objects.filter(phase__game=game).select_related("recorded_by")
+        .annotate(post_at=F("post__created_at")).order_by("phase__opened_at", "phase_id", "post_number", "pk")
     ]
 
     orders = [
-        {"id": o.pk, "phase": o.phase_id, "actor_seat": seat_no(o.actor_id), "action": o.action,
-         "target_seat": seat_no(o.target_id), "source_seat": seat_no(o.source_seat_id), "text": o.text, "detail": o.detail,
+        {"id": o.pk, "phase": o.phase_id, "actor_seat": seat_no(o.actor_id), "actor_player": player(o.actor_id, o.recorded_at),
+         "action": o.action, "target_seat": seat_no(o.target_id), "target_player": player(o.target_id, o.recorded_at),
+         "source_seat": seat_no(o.source_seat_id), "source_player": player(o.source_seat_id, o.recorded_at),
+         "text": o.text, "detail": o.detail,
          "source": o.source, "valid": o.valid, "reason": o.reason, "recorded_at": _iso(o.recorded_at),
          "recorded_by": _person(o.recorded_by)}
         for o in permissions.filter_visible_orders(user, game, Order.objects.select_related("recorded_by")).order_by("recorded_at", "pk")
@@ -119,14 +136,16 @@ def game_export(game: Game, *, user=None) -> dict:
 
     private_messages = [
         {"thread": m.post.thread_id, "post_number": m.post.number, "index": m.index,
-         "sender_seat": seat_no(m.sender_id), "recipient_seat": seat_no(m.recipient_id), "phase": m.phase_id,
-         "html": m.html, "created_at": _iso(m.created_at)}
+         "sender_seat": seat_no(m.sender_id), "recipient_seat": seat_no(m.recipient_id),
+         "sender_player": player(m.sender_id, m.created_at), "recipient_player": player(m.recipient_id, m.created_at),
+         "phase": m.phase_id, "html": m.html, "created_at": _iso(m.created_at)}
         for m in permissions.filter_visible_private_messages(user, game, PrivateMessage.objects.select_related("post"))
         .order_by("post__number", "index")
     ]
 
     anonymous = [
         {"id": m.pk, "kind": m.kind, "sender_seat": seat_no(m.sender_id), "recipient_seat": seat_no(m.recipient_id),
+         "sender_player": player(m.sender_id, m.created_at), "recipient_player": player(m.recipient_id, m.created_at),
          "phase": m.phase_id, "text": m.text, "status": m.status, "created_at": _iso(m.created_at),
          "decided_at": _iso(m.decided_at), "decided_by": _person(m.decided_by)}
         for m in permissions.filter_visible_anonymous(user, game, AnonymousMessage.objects.select_related("decided_by"))
@@ -152,6 +171,7 @@ def game_export(game: Game, *, user=None) -> dict:
             "id": game.pk, "title": game.title, "ruleset": game.ruleset, "status": game.status,
             "options": game.options or {}, "size": game.size, "phase_hours": game.phase_hours,
             "vote_syntaxes": list(game.vote_syntaxes or []), "end_day_on_majority": game.end_day_on_majority,
+            "count_spoiler_votes": game.count_spoiler_votes,
             "gm": _person(game.gm), "co_gms": [_person(u) for u in game.co_gms.order_by("pk")],
             "created_at": _iso(game.created_at), "started_at": _iso(game.started_at), "finished_at": _iso(game.finished_at),
             "winner": game.winner or None, "commitment": game.commitment or None,

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat, Thread
 from games.permissions import is_game_master
+from games.permissions import night_silence as night_silence_of
 from games.services import ActionRefused
 
 
@@ -61,9 +62,19 @@ def seat_set_aliases(*, seat: Seat, by, aliases_text: str) -> Seat:
     return seat
 
 
-def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_majority: bool) -> Game:
-    """The GM picks which international vote syntaxes count in his game, and whether a majority
-    ends the day at once."""
+def _has_majority(game: Game) -> bool:
+    """Whether the game's rule set decides a day by a strict majority (SiteStyle.majority)."""
+    from games.engine.rulesets import RULESETS
+    from games.engine.rulesets.base import site_style
+
+    return site_style(RULESETS.get(game.ruleset)).majority
+
+
+def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_majority: bool,
+                          count_spoiler_votes: bool = False) -> Game:
+    """The GM picks which vote syntaxes count in his game besides the Russian bold vote (the
+    English words in bold among them), whether votes inside spoilers count, and whether a
+    majority ends the day at once."""
     from games.text.votes import SYNTAXES
 
     if not is_game_master(by, game):
@@ -71,9 +82,13 @@ def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_maj
     unknown = set(syntaxes) - set(SYNTAXES)
     if unknown:
         raise ActionRefused(_("Unknown vote syntax."), code="bad_syntax")
+    if end_day_on_majority and not _has_majority(game):
+        raise ActionRefused(_("This rule set has no majority: the most votes at the close decide."),
+                            code="no_majority")
     game.vote_syntaxes = sorted(set(syntaxes))
     game.end_day_on_majority = end_day_on_majority
-    game.save(update_fields=["vote_syntaxes", "end_day_on_majority"])
+    game.count_spoiler_votes = count_spoiler_votes
+    game.save(update_fields=["vote_syntaxes", "end_day_on_majority", "count_spoiler_votes"])
     return game
 
 
@@ -98,14 +113,16 @@ def communication_of(game: Game) -> dict:
     anonymous = anonymous_rules(game)
     return {"private_messages": private_mode(game), "rooms": rooms_enabled(game), "team_chat": team_chat_enabled(game),
             "anonymous_limit": anonymous["limit"] if anonymous else 0,
-            "anonymous_approval": bool(anonymous and anonymous["approval"])}
+            "anonymous_approval": bool(anonymous and anonymous["approval"]),
+            "night_silence": night_silence_of(game)}
 
 
 def game_set_communication(*, game: Game, by, private_messages: str, rooms: bool, team_chat: bool,
-                           anonymous_limit: int, anonymous_approval: bool) -> Game:
+                           anonymous_limit: int, anonymous_approval: bool, night_silence: bool | None = None) -> Game:
     """The GM sets who may talk to whom: [private] tags (anyone / neighbours / off), chat rooms by
     agreement, the team chat (before the start only: it is made with the deal), anonymous
-    messages through the GM (a per-player limit, 0 for none, and whether he reads them first)."""
+    messages through the GM (a per-player limit, 0 for none, and whether he reads them first), and
+    the night silence of the game thread (None leaves it as it is)."""
     from games.services.lifecycle import gm_log
     from games.services.private import MODES
 
@@ -129,6 +146,8 @@ def game_set_communication(*, game: Game, by, private_messages: str, rooms: bool
             "anonymous_messages": {"limit": anonymous_limit, "approval": bool(anonymous_approval)}
             if anonymous_limit else None,
         })
+        if night_silence is not None:  # None: unchanged (the rule set's default until the GM sets it)
+            options["night_silence"] = bool(night_silence)
         locked.options = options
         locked.save(update_fields=["options"])
         gm_log(game=locked, user=by, action="communication", data=communication_of(locked))

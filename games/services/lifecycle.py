@@ -133,8 +133,13 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
         if game.status != Game.Status.SIGNUPS:
             raise ActionRefused(_("The game has already started."), code="started")
         seats = list(game.seats.select_related("user").order_by("number"))
-        if len(seats) < ruleset.min_players:
-            raise ActionRefused(_("Not enough players: %(n)d, at least %(min)d.") % {"n": len(seats), "min": ruleset.min_players},
+        # A table the GM wrote may be smaller than the automatic one (the rule set judges it:
+        # validate_roles in new_game); the automatic table needs min_players.
+        own_table = bool(game.role_table) or roles_in_seat_order is not None
+        minimum = min(getattr(ruleset, "min_players_own_table", ruleset.min_players), ruleset.min_players) \
+            if own_table else ruleset.min_players
+        if len(seats) < minimum:
+            raise ActionRefused(_("Not enough players: %(n)d, at least %(min)d.") % {"n": len(seats), "min": minimum},
                                 code="too_few")
         game.rng_seed = seed if seed is not None else secrets.randbits(62)
         if roles_in_seat_order is not None:

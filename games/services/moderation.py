@@ -14,6 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.state import GameState
+from games.holders import replaced_name
 from games.models import (Absence, Game, GameBan, GameEvent, Order, Phase, Post, Prod, Replacement, Report, Seat,
                           VoteRecord)
 from games.permissions import is_game_master, is_moderator
@@ -35,6 +36,26 @@ def _require_gm(user, game: Game, seat: Seat | None = None) -> None:
 
 
 # --- Replacement -----------------------------------------------------------------------------------
+def _replacement_check(game: Game, new_user, now: datetime) -> None:
+    """Refuse a replacement with the true reason the user cannot take the seat."""
+    if game.seats.filter(user=new_user).exists():
+        raise ActionRefused(_("%(name)s already plays in this game.") % {"name": new_user.display_name},
+                            code="already_in")
+    if new_user.is_staff:
+        # Staff are GMs of every game (games.permissions.is_game_master): they see its secrets.
+        raise ActionRefused(_("%(name)s is a staff account: staff see the secrets of every game, so they cannot "
+                              "take a seat.") % {"name": new_user.display_name}, code="staff")
+    if is_game_master(new_user, game):
+        raise ActionRefused(_("%(name)s hosts this game (GM or co-GM) and cannot play in it.")
+                            % {"name": new_user.display_name}, code="hosts")
+    if new_user.banned_until is not None and new_user.banned_until > now:
+        raise ActionRefused(_("%(name)s is banned from the site.") % {"name": new_user.display_name},
+                            code="site_banned")
+    if GameBan.objects.filter(game=game, user=new_user).exists():
+        raise ActionRefused(_("%(name)s is banned from this game.") % {"name": new_user.display_name},
+                            code="game_banned")
+
+
 def seat_replace(*, game: Game, seat: Seat, new_user, by, reason: str = "", now: datetime | None = None) -> Seat:
     """A new user takes over the seat: its role, its history, its private results. The old
     name becomes an alias of the seat so that votes and orders naming it still reach it."""
@@ -44,8 +65,7 @@ def seat_replace(*, game: Game, seat: Seat, new_user, by, reason: str = "", now:
         raise ActionRefused(_("The game is over."), code="finished")
     if new_user is None or not new_user.is_active:
         raise ActionRefused(_("No user has that name."), code="unknown_user")
-    if is_game_master(new_user, game) or game.seats.filter(user=new_user).exists():
-        raise ActionRefused(_("That user already plays or hosts this game."), code="already_in")
+    _replacement_check(game, new_user, now)
     with transaction.atomic():
         seat = Seat.objects.select_for_update().select_related("user").get(pk=seat.pk)
         old_user = seat.user
@@ -66,8 +86,9 @@ def seat_replace(*, game: Game, seat: Seat, new_user, by, reason: str = "", now:
         gm_log(game=game, user=by, action="replace", data={"seat": seat.pk, "old": old_user.pk, "new": new_user.pk,
                                                            "reason": reason[:300]}, now=now)
         with translation.override(settings.LANGUAGE_CODE):
-            text = str(_("[b]Replacement:[/b] %(new)s replaces %(old)s.")) % {"new": new_user.display_name,
-                                                                             "old": old_user.display_name}
+            # «Запасной вместо Эсмеральды»: the replaced name in the form the language needs there.
+            text = str(_("[b]Replacement:[/b] %(new)s replaces %(old)s.")) % {
+                "new": new_user.display_name, "old": replaced_name(old_user.display_name)}
             if reason:
                 text += " " + str(_("Reason: %(reason)s")) % {"reason": reason[:300]}
         _system_post(game, text, now)
@@ -194,10 +215,10 @@ def prods_send(*, now: datetime | None = None) -> int:
         ruleset = get_ruleset(game.ruleset)
         acted = set(Order.objects.filter(phase=phase, valid=True).values_list("actor_id", flat=True))
         last_posts = dict(Post.objects.filter(thread=game.game_thread).values_list("author_id").annotate(last=Max("created_at")))
-        away = absences_by_user(game.seats.values_list("user_id", flat=True), today=timezone.localdate(now))
-        for seat in game.seats.select_related("user").filter(status="active"):
-            absence = away.get(seat.user_id)
-            if absence is not None and absence.starts_on <= timezone.localdate(now):
+        seats = list(game.seats.select_related("user").filter(status="active"))
+        away = notifications.users_away([seat.user_id for seat in seats], now=now)  # V/LA days in each player's time zone
+        for seat in seats:
+            if seat.user_id in away:
                 continue  # V/LA: the player said he would be away
             last = last_posts.get(seat.user_id) or phase.opened_at
             kinds = []
@@ -221,9 +242,13 @@ def _prod_deliver(game: Game, seat: Seat, kind: str, now: datetime) -> None:
     store_events(game=game, phase=game.current_phase, now=now,
                  events=[Event("prod", seat_audience(seat.pk), {"kind": kind, "name": seat.user.display_name})])
     with translation.override(seat.user.language or settings.LANGUAGE_CODE):
-        subject = str(_("A reminder from the game «%(title)s»")) % {"title": game.title}
+        subject = f"[{settings.MAFIA_SITE_NAME}] " + str(_("A reminder from the game «%(title)s»")) % {"title": game.title}
         body = (str(_("You have not posted in the game thread for a while.")) if kind == Prod.Kind.SILENT
                 else str(_("The deadline is near and you have not sent your order yet.")))
+        # Greeted by the name the player is known by, signed with the site's name and a link.
+        body = "\n\n".join([str(_("Hello, %(name)s!")) % {"name": seat.user.display_name}, body,
+                             notifications.site_url() + game.get_absolute_url(),
+                             str(_("See you at «%(site_name)s»!")) % {"site_name": settings.MAFIA_SITE_NAME}])
     if seat.user.email:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [seat.user.email], fail_silently=True)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -185,10 +186,40 @@ def notify_anonymous_delivered(*, message, now: datetime) -> int:
                   key=f"anonymous:{message.pk}", now=now)
 
 
+# --- V/LA: no reminders on the days a player said he would be away -----------------------------
+def users_away(user_ids: Iterable[int], *, now: datetime) -> set[int]:
+    """The users among `user_ids` on V/LA at `now`: one of their absences (`Absence`, dates
+    inclusive) covers the date it is at `now` in the user's OWN time zone (his profile's), not the
+    server's. Every reminder path asks this (the due-soon notices, the prods, the e-mail digest):
+    the V/LA page promises no reminders on those days. One query."""
+    from zoneinfo import ZoneInfo
+
+    from games.models import Absence
+
+    ids = {getattr(u, "pk", u) for u in user_ids if u is not None}
+    if not ids:
+        return set()
+    utc_day = now.astimezone(dt_timezone.utc).date()
+    # Time zones are at most a day either side of UTC: a wider window than any user needs.
+    rows = (Absence.objects.filter(user_id__in=ids, starts_on__lte=utc_day + timedelta(days=1),
+                                   ends_on__gte=utc_day - timedelta(days=1))
+            .values_list("user_id", "starts_on", "ends_on", "user__time_zone"))
+    away = set()
+    for user_id, starts_on, ends_on, zone in rows:
+        try:
+            local_day = now.astimezone(ZoneInfo(zone or settings.TIME_ZONE)).date()
+        except (KeyError, ValueError):  # an unknown zone name: the site's
+            local_day = now.astimezone(ZoneInfo(settings.TIME_ZONE)).date()
+        if starts_on <= local_day <= ends_on:
+            away.add(user_id)
+    return away
+
+
 def notify_due_soon(*, now: datetime | None = None) -> int:
     """From beat: every player of a running game who still owes a vote or an order in a phase
     whose deadline is less than DUE_SOON away is told once (key per phase, seat and kind).
-    Only users with such a phase are looked at; games.duties.duties_of says what they owe."""
+    Only users with such a phase are looked at; games.duties.duties_of says what they owe. A user
+    on V/LA that day (users_away, his own time zone) is not told."""
     from accounts.models import User
     from games.duties import duties_of
 
@@ -199,7 +230,11 @@ def notify_due_soon(*, now: datetime | None = None) -> int:
              seats__game__current_phase__voided_at__isnull=True,
              seats__game__current_phase__deadline_at__gt=now, seats__game__current_phase__deadline_at__lte=until)
     written = 0
-    for user in User.objects.filter(soon, is_active=True).distinct().order_by("pk"):
+    users = list(User.objects.filter(soon, is_active=True).distinct().order_by("pk"))
+    away = users_away([u.pk for u in users], now=now)
+    for user in users:
+        if user.pk in away:
+            continue
         for duty in duties_of(user, now=now):
             if duty.deadline_at is None or not now < duty.deadline_at <= until:
                 continue
@@ -357,8 +392,8 @@ def digest_send(*, user, now: datetime) -> int:
             "settings_url": base + reverse("accounts:profile_edit") + "#notification-settings",
             "list_url": base + reverse("games:notifications"),
         }
-        subject = ngettext("Mafia: %(n)d new notification", "Mafia: %(n)d new notifications", len(items)) % {
-            "n": len(items)}
+        subject = ngettext("%(site)s: %(n)d new notification", "%(site)s: %(n)d new notifications", len(items)) % {
+            "site": settings.MAFIA_SITE_NAME, "n": len(items)}
         text = render_to_string("games/email/digest.txt", context)
         html = render_to_string("games/email/digest.html", context)
     message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email])
@@ -377,7 +412,11 @@ def digest_send(*, user, now: datetime) -> int:
 def digests_send(*, now: datetime | None = None) -> int:
     """From beat every 15 minutes: send every digest that is due. Returns the e-mails sent."""
     now = now or timezone.now()
-    return sum(1 for user in digest_due_users(now=now) if digest_send(user=user, now=now))
+    users = list(digest_due_users(now=now))
+    # No e-mail on a V/LA day (in the user's time zone): his notifications wait for the first
+    # digest after it (up to DIGEST_MAX_AGE old).
+    away = users_away([u.pk for u in users], now=now)
+    return sum(1 for user in users if user.pk not in away and digest_send(user=user, now=now))
 
 
 def clean_kinds(values: Iterable[str]) -> list[str]:

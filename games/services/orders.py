@@ -13,7 +13,7 @@ from games import pagecache
 from games.engine.orders import Order as EngineOrder
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
-from games.models import Game, Order, Seat
+from games.models import Game, Order, Post, Seat
 from games.services import ActionRefused
 
 ACTION_LABELS = {
@@ -74,7 +74,23 @@ ORDER_REASONS = {
 
 
 def order_reason_text(code: str) -> str:
-    return str(ORDER_REASONS.get(code, code))
+    if code in ORDER_REASONS:
+        return str(ORDER_REASONS[code])
+    from games.services.cards import CARD_REASONS  # the cards ledger's codes, as action_label does
+
+    return str(CARD_REASONS.get(code, code))
+
+
+def order_action_text(order) -> str:
+    """A ledger row's action in words: an order's action, or a card input with its card, zone and
+    the like («Розыгрыш карты: Пистолет (Рука)»), so the pages never show a play without its card."""
+    from games.services.cards import CARD_ACTIONS, card_order_text
+
+    label = action_label(order.action) if order.action else ""
+    if order.action in CARD_ACTIONS:
+        what = card_order_text(order)
+        return f"{label}: {what}" if what else label
+    return label
 
 
 def action_label(action: str) -> str:
@@ -115,8 +131,6 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
     of a player's own order is also written in his letters to the GM
     (games.services.private.order_confirmation_post); not for a GM's override, nor with
     `confirm=False` (scenario files)."""
-    from games.text.orders import parse_order
-
     now = now or timezone.now()
     seat = _seat_of(game, user)
     if seat is None:
@@ -126,15 +140,50 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
         return None, OrderConfirmation(False, reason="game_over" if game.status == Game.Status.FINISHED else "no_phase")
     if phase is None:
         return None, OrderConfirmation(False, reason="no_phase")
+    action, target, source, reason = _judge(game=game, seat=seat, phase=phase, action=action, target=target,
+                                            source=source, text=text, detail=detail, now=now)
+    order = Order.objects.create(
+        phase=phase, actor=seat, action=action, target=target, source_seat=source, text=(text or "")[:2000],
+        detail=detail or None,
+        source=Order.Source.GM if as_gm is not None else (Order.Source.TEXT if text is not None else Order.Source.FORM),
+        valid=not reason, reason=reason, recorded_at=now, recorded_by=as_gm or user,
+    )
+    confirmation = OrderConfirmation(
+        accepted=not reason, action=action, target=target.user.display_name if target else "",
+        source=source.user.display_name if source else "", reason=reason)
+    if confirm and as_gm is None:
+        from games.services.private import order_confirmation_post
+
+        order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
+    return order, confirmation
+
+
+def _standing_for_text(phase, seat: Seat, seats: dict[int, Seat]) -> tuple[str, str] | None:
+    """The seat's standing order of this phase as (action, target name), for a text order that
+    follows it with no name of its own (club: «Оставляю записку.» right after «Проверяю X.»)."""
+    standing = (Order.objects.filter(phase=phase, actor=seat, valid=True).order_by("-recorded_at", "-pk")
+                .values_list("action", "target_id").first())
+    if standing is None or standing[1] not in seats:
+        return None
+    return standing[0], seats[standing[1]].user.display_name
+
+
+def _judge(*, game: Game, seat: Seat, phase, action: str | None, target: Seat | None, source: Seat | None,
+           text: str | None, detail: dict | None, now: datetime) -> tuple[str, Seat | None, Seat | None, str]:
+    """An order as the ledger will hold it: (action, target, source, refusal code or ""). A text
+    is read with the rule set's order words (games.text.orders.parse_order); then the deadline,
+    then the rule set's check_order. Writes nothing (order_submit and order_preview share it)."""
+    from games.text.orders import parse_order
+
     state = GameState.from_json(game.state)
-    seats = {s.pk: s for s in game.seats.select_related("user")}
     reason = ""
     if text is not None:
         from games.services.votes import roster_matcher
 
+        seats = {s.pk: s for s in game.seats.select_related("user")}
         roster = tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats.values())
         parsed = parse_order(text, roster_matcher(roster), actor_name=seat.user.display_name,
-                             vocabulary=_vocabulary(game))
+                             vocabulary=_vocabulary(game), after=_standing_for_text(phase, seat, seats))
         by_name = {s.user.display_name: s for s in seats.values()}
         action = parsed.action or ""
         target = by_name.get(parsed.target) if parsed.target else None
@@ -147,20 +196,7 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
         reason = get_ruleset(game.ruleset).check_order(
             state, EngineOrder(actor=seat.pk, action=action or "", target=target.pk if target else None,
                                source=source.pk if source else None, detail=detail or None)) or ""
-    order = Order.objects.create(
-        phase=phase, actor=seat, action=action or "", target=target, source_seat=source, text=(text or "")[:2000],
-        detail=detail or None,
-        source=Order.Source.GM if as_gm is not None else (Order.Source.TEXT if text is not None else Order.Source.FORM),
-        valid=not reason, reason=reason, recorded_at=now, recorded_by=as_gm or user,
-    )
-    confirmation = OrderConfirmation(
-        accepted=not reason, action=action or "", target=target.user.display_name if target else "",
-        source=source.user.display_name if source else "", reason=reason)
-    if confirm and as_gm is None:
-        from games.services.private import order_confirmation_post
-
-        order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
-    return order, confirmation
+    return action or "", target, source, reason
 
 
 def order_override(*, game: Game, gm, seat: Seat, action: str, target: Seat | None, source: Seat | None = None,
@@ -180,7 +216,101 @@ def order_override(*, game: Game, gm, seat: Seat, action: str, target: Seat | No
     return order, confirmation
 
 
-def _vocabulary(game: Game):
-    from games.text import orders as text_orders
+def takes_text_orders(game: Game) -> bool:
+    """Whether the game's rule set reads orders written in words (its `text_orders` flag): the
+    role page's text order and the letters to the GM. Cards inputs have forms only."""
+    try:
+        return bool(getattr(get_ruleset(game.ruleset), "text_orders", False))
+    except KeyError:
+        return False
 
-    return getattr(text_orders, f"{game.ruleset.upper()}_VOCABULARY", text_orders.FORUM_VOCABULARY)
+
+def _vocabulary(game: Game):
+    from games.text.orders import FORUM_VOCABULARY, vocabulary_for
+
+    try:
+        return vocabulary_for(game.ruleset)
+    except KeyError:  # a rule set without order words of its own reads the forum's
+        return FORUM_VOCABULARY
+
+
+def order_from_letter(*, post: Post) -> OrderConfirmation | None:
+    """Read an order out of a player's post in his letters to the GM (his seat's GM chat): the
+    forum rules send orders there («Этот заказ делается в личку ведущему»). A letter is an order
+    when a line of the player's own words begins with an order verb of the rule set
+    (games.text.orders.letter_order_text); those lines go through order_submit exactly like the
+    role page's text order: the same parser, the same ledger where the last accepted order
+    counts, and the same confirmation or refusal with its reason posted back into the thread.
+    Anything else is an ordinary letter: None, nothing recorded, nothing answered. Only while the
+    game runs, only for a rule set with text orders, only the seat's own player (not the GM)."""
+    found = _letter_order(thread=post.thread, author=post.author, body=post.body)
+    if found is None or not found[1]:
+        return None
+    game, text = found
+    _order, confirmation = order_submit(game=game, user=post.author, text=text, now=post.created_at)
+    return confirmation
+
+
+def _letter_order(*, thread, author, body: str) -> tuple[Game, str] | None:
+    """(the game, the order lines of `body`) when `author` writes `body` in his own letters to
+    the GM of a running game whose rule set takes text orders; the lines are "" for an ordinary
+    letter. None when letters there are never read as orders."""
+    from games.models import Thread
+    from games.text.orders import letter_order_text
+
+    if thread.kind != Thread.Kind.GM_CHAT or thread.seat_id is None or thread.game_id is None:
+        return None
+    if not getattr(author, "is_authenticated", False):
+        return None
+    game = Game.objects.select_related("current_phase").filter(pk=thread.game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or not takes_text_orders(game):
+        return None
+    if not Seat.objects.filter(pk=thread.seat_id, user_id=author.pk).exists():
+        return None  # the GM writing to the player
+    return game, letter_order_text(body, _vocabulary(game))
+
+
+@dataclass
+class OrderPreview:
+    """What the preview of a letter to the GM says of its order: `confirmation` is what sending
+    it now would answer, or None for an ordinary letter."""
+
+    confirmation: OrderConfirmation | None
+
+    @property
+    def accepted(self) -> bool:
+        return self.confirmation is not None and self.confirmation.accepted
+
+    @property
+    def message(self) -> str:
+        c = self.confirmation
+        if c is None:
+            return str(_("Not an order: no line starts with an order word, so this is an ordinary letter."))
+        if not c.accepted:
+            return str(_("Read as an order, which would not be accepted: %(reason)s")) % {
+                "reason": order_reason_text(c.reason)}
+        if c.source:
+            return str(_("Read as an order → %(action)s — from %(source)s to %(target)s")) % {
+                "action": action_label(c.action), "source": c.source, "target": c.target}
+        return str(_("Read as an order → %(action)s — %(target)s")) % {"action": action_label(c.action),
+                                                                       "target": c.target}
+
+
+def order_preview(*, thread, author, body: str, now: datetime | None = None) -> OrderPreview | None:
+    """How a letter to the GM would be read if sent now (the preview): order_from_letter's
+    reading and order_submit's judgement, nothing written. None where letters are not read."""
+    found = _letter_order(thread=thread, author=author, body=body)
+    if found is None:
+        return None
+    game, text = found
+    if not text:
+        return OrderPreview(None)
+    phase = game.current_phase
+    if phase is None or not game.state:
+        return OrderPreview(OrderConfirmation(False, reason="no_phase"))
+    seat = _seat_of(game, author)
+    action, target, source, reason = _judge(game=game, seat=seat, phase=phase, action=None, target=None,
+                                            source=None, text=text, detail=None, now=now or timezone.now())
+    return OrderPreview(OrderConfirmation(
+        accepted=not reason, action=action, target=target.user.display_name if target else "",
+        source=source.user.display_name if source else "", reason=reason))

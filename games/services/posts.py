@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from datetime import datetime
 from functools import partial
@@ -12,11 +13,25 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import pagecache, permissions
+from games import pagecache, permissions, selectors
 from games.live import thread_state_remember
 from games.models import Post, PostRevision, Thread
 from games.services import ActionRefused
 from games.text import bbcode
+
+
+# Characters that show nothing though they are not whitespace: format characters (zero-width
+# space, joiners, BOM), combining marks with no letter, the Hangul fillers and the braille blank.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _has_visible_content(body: str) -> bool:
+    """Whether the rendered post shows anything: a visible character in its text once the tags are
+    read (an image counts by its address), so `[b][/b]` or `[quote][/quote]` alone does not."""
+    text = bbcode.plain_text(bbcode.parse(body)) if "[" in body else body
+    return any(not c.isspace() and c not in _INVISIBLE and unicodedata.category(c) not in _INVISIBLE_CATEGORIES
+               for c in text)
 
 
 def post_clean_body(*, body: str) -> str:
@@ -26,6 +41,11 @@ def post_clean_body(*, body: str) -> str:
     body = body.replace("\x00", "")
     if not body.strip():
         raise ActionRefused(_("The post is empty."), code="empty")
+    if not _has_visible_content(body):
+        raise ActionRefused(_("The post shows nothing: its tags are empty. Write some text in it."),
+                            code="nothing_visible")
+    # Counted after the line breaks are normalised, as the browser's maxlength counts them (a line
+    # break is one character there, though the form sends two); PostForm's maxlength is this limit.
     limit = settings.MAFIA_POST_MAX_LENGTH
     if len(body) > limit:
         raise ActionRefused(
@@ -84,7 +104,12 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
     with transaction.atomic():
         # The row lock serialises numbering on PostgreSQL; on SQLite the IMMEDIATE transaction
         # does. The unique (thread, number) constraint is the backstop for both.
-        locked = Thread.objects.select_for_update().get(pk=thread.pk)
+        # The game is joined into the locking read (only the thread row is locked): can_post, the
+        # vote reading and the page that answers the post then share one game instance and its
+        # caches (co-GMs, bans, the roster) instead of reading each again.
+        locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
+        if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
+            permissions.seats_with_users(author, joined)
         verdict = permissions.can_post(author, locked, now=now)
         if not verdict:
             raise ActionRefused(verdict.reason, code="not_allowed")
@@ -110,6 +135,8 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
             Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
             private_store(post=post, pending=private, now=now)
         transaction.on_commit(partial(thread_state_remember, locked.pk, locked.kind, number))  # the poll (games/live.py)
+        # The ISO picker's author list follows without rescanning the thread.
+        transaction.on_commit(partial(selectors.post_authors_extend, thread=locked, number=number, author_id=author.pk))
         post.vote_confirmation = None
         game = permissions.game_of(locked) if locked.kind == Thread.Kind.GAME else None
         # ... and these the game's (a room proposal, the votes, a close on majority).
@@ -123,6 +150,13 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
                 post.vote_confirmation = votes_record_for_post(post=post, game=game, now=now)
     thread.post_count = number
     thread.last_post_at = now
+    if game is not None:
+        if getattr(game, "_phase_closed_here", False):
+            # The post closed the day (a majority): what the caller shows next is read afresh.
+            permissions.forget_game_of(thread)
+            permissions.forget_game_caches(game)
+        else:
+            thread._game_cache = game
     return post
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rulesets.club import club_rating, rating_breakdown
+from games.eventtext import rating_rule_label, role_label
 from games.engine.state import GameState
 from games.models import BestPlayerVote, Game, RatingDecision, Seat
 from games.permissions import is_game_master, seat_of
@@ -60,11 +61,12 @@ def rating_decide(*, game: Game, by, points: dict[int, float], blunders: set[int
 class RatingRow:
     seat: Seat
     automatic: float
-    rules: list[str]
+    rules: list[str]  # the automatic points' rules, in words
     best_votes: int
     gm_points: float
     blunder: bool
     total: float
+    role_name: str = ""  # the role in the reader's language
 
 
 def rating_table(*, game: Game) -> list[RatingRow]:
@@ -80,8 +82,8 @@ def rating_table(*, game: Game) -> list[RatingRow]:
     for seat in seats:
         items = [i for i in breakdown if i["seat"] == seat.pk]
         rows.append(RatingRow(
-            seat=seat, automatic=sum(i["points"] for i in items), rules=[i["rule"] for i in items],
+            seat=seat, automatic=sum(i["points"] for i in items), rules=[rating_rule_label(i["rule"]) for i in items],
             best_votes=sum(1 for chosen in votes.values() if chosen == seat.pk),
             gm_points=decisions[seat.pk].points if seat.pk in decisions else 0.0,
-            blunder=seat.pk in blunders, total=totals.get(seat.pk, 0.0)))
+            blunder=seat.pk in blunders, total=totals.get(seat.pk, 0.0), role_name=role_label(game.ruleset, seat.role)))
     return sorted(rows, key=lambda r: -r.total)

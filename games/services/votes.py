@@ -13,8 +13,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import votecount
-from games.models import Game, Phase, Post, Seat, VoteRecord
-from games.permissions import is_game_master, roster_rows
+from games.eventtext import vote_weight_text
+from games.holders import count_as_cast
+from games.models import Game, Phase, Post, Seat, Thread, VoteRecord
+from games.permissions import game_of, is_game_master, roster_rows
 from games.services import ActionRefused, notifications
 from games.text.names import RosterMatcher, inflect_name
 from games.text.votes import VoteProfile, VoteReading, might_vote, parse_votes, profile_named
@@ -26,7 +28,8 @@ REASON_TEXT = {
     "name_ambiguous": _("the name fits several players"),
     "name_missing": _("no name after the vote word"),
     "not_bold": _("the name must be in bold"),
-    "no_intent": _("a word saying it is a vote (e.g. «в тюрьму») must stand with the bold name"),
+    # %(word)s: the rule set's own vote words (SiteStyle.vote_word): «в тюрьму», «голосую за».
+    "no_intent": _("a word saying it is a vote (e.g. «%(word)s») must stand with the bold name"),
     "negated": _("the vote is negated"),
     "peace_not_allowed": _("this game has no peace vote"),
     "syntax_disabled": _("this way of voting is not enabled in this game"),
@@ -40,8 +43,20 @@ REASON_TEXT = {
 }
 
 
-def reason_text(code: str) -> str:
-    return str(REASON_TEXT.get(code, code))
+def reason_text(code: str, *, game: Game | None = None, vote_word: str = "") -> str:
+    """Why a vote did not count; a hint quoting a vote word quotes the game's rule set's own."""
+    text = str(REASON_TEXT.get(code, code))
+    if "%(word)s" in text:
+        text = text % {"word": vote_word or vote_word_for(game)}
+    return text
+
+
+def vote_word_for(game: Game | None) -> str:
+    """The words a vote is written with in this game's rule set («в тюрьму», «голосую за»)."""
+    from games.engine.rulesets import RULESETS
+    from games.engine.rulesets.base import site_style
+
+    return site_style(RULESETS.get(game.ruleset) if game is not None else None).vote_word
 
 
 # --- Rule-set knobs -------------------------------------------------------------------------
@@ -52,10 +67,15 @@ def vote_profile_for(game: Game) -> VoteProfile:
     from games.engine.rulesets import get_ruleset
 
     try:
-        peace = bool(getattr(get_ruleset(game.ruleset), "peace_vote", False))
+        ruleset = get_ruleset(game.ruleset)
     except (KeyError, ValueError):
-        peace = False
-    return profile_named("forum", peace=peace, syntaxes=game.vote_syntaxes or ())
+        ruleset = None
+    # The rule set's players' own vote words (club: «Голос: [b]Петя[/b]»), the syntaxes the GM
+    # keeps on (the English words among them) and whether spoilers count (docs/votes.md).
+    profile = profile_named("forum", peace=bool(getattr(ruleset, "peace_vote", False)))
+    return (profile.only_syntaxes(game.vote_syntaxes or ())
+            .with_intent_words(getattr(ruleset, "vote_intent_words", ()))
+            .with_spoilers(game.count_spoiler_votes))
 
 
 def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int | float]:
@@ -157,6 +177,15 @@ class VoteConfirmation:
     # did not count (a cards reason code).
     measure: str = ""
     measure_reason: str = ""
+    vote_word: str = ""  # the rule set's vote words, quoted in a hint
+    # A vote written after the counted one that did not count («##unvote» then «##vote Зорро»):
+    # its reason, told too, so a vote that was meant is never lost without a word.
+    later_reason: str = ""
+
+    @property
+    def all_good(self) -> bool:
+        """Nothing in the post went unread: shown as a confirmation, not a warning."""
+        return self.counted and not self.later_reason and not self.measure_reason
 
     @property
     def message(self) -> str:
@@ -177,11 +206,16 @@ class VoteConfirmation:
             return ""
         if self.counted:
             if self.kind == VoteRecord.Kind.UNVOTE:
-                return str(_("Vote withdrawn."))
-            if self.kind == VoteRecord.Kind.PEACE:
-                return str(_("Vote for peace counted."))
-            return str(_("Vote counted: %(name)s")) % {"name": self.target}
-        return str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason)}
+                text = str(_("Vote withdrawn."))
+            elif self.kind == VoteRecord.Kind.PEACE:
+                text = str(_("Vote for peace counted."))
+            else:
+                text = str(_("Vote counted: %(name)s")) % {"name": self.target}
+            if self.later_reason:
+                text += " " + str(_("The vote written after it was not counted: %(reason)s")) % {
+                    "reason": reason_text(self.later_reason, vote_word=self.vote_word)}
+            return text
+        return str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason, vote_word=self.vote_word)}
 
 
 def version_key(phase_id: int) -> str:
@@ -243,32 +277,57 @@ def _measure_record(*, post: Post, game: Game, now: datetime) -> tuple[str, str]
     return value, confirmation.reason
 
 
-def _votes_record(*, post: Post, game: Game, now: datetime) -> VoteConfirmation | None:
+@dataclass
+class _Judged:
+    """A post's reading judged for one voter: each vote found with its validity and reason (the
+    parser's, the deadline's, the rule set's), or, as `early`, what to answer without a reading."""
+
+    phase: Phase | None = None
+    voter_id: int | None = None
+    rows: list[tuple[object, bool, str, int | None]] = field(default_factory=list)  # (found, valid, reason, target)
+    roster: list = field(default_factory=list)
+    early: VoteConfirmation | None = None
+
+    def confirmation(self, game: Game) -> VoteConfirmation:
+        """What the poster reads: the final vote, or why nothing counted; and a vote written after
+        the final one that failed («##unvote» then «##vote <nobody>»), so it is not lost unsaid."""
+        final = max((i for i, row in enumerate(self.rows) if row[1]), default=None)
+        if final is None:
+            return VoteConfirmation(counted=False, reason=self.rows[-1][2], vote_word=vote_word_for(game))
+        found = self.rows[final][0]
+        later = [row for row in self.rows[final + 1 :] if not row[1] and row[0].kind == VoteRecord.Kind.VOTE]
+        return VoteConfirmation(counted=True, kind=found.kind, target=found.target or "",
+                                later_reason=later[-1][2] if later else "", vote_word=vote_word_for(game))
+
+
+def _judge(*, game: Game, author_id: int, body: str, now: datetime) -> _Judged | None:
+    """Read `body` as `author_id`'s post and judge every vote in it, writing nothing: the one
+    path for posting (_votes_record) and the preview (_judge_reading). None: nothing vote-like,
+    or the author is not a player (the GM's or staff's bold text is narration, never a vote)."""
     profile = vote_profile_for(game)
-    if not might_vote(post.body, profile=profile):
+    if not might_vote(body, profile=profile):
         return None
     # Lean rows, shared with the permission check that just ran for this post.
     rows_ = roster_rows(game)
-    voter = next((r for r in rows_ if r[1] == post.author_id), None)
-    if voter is None:  # the GM or staff: their bold text is narration, never a vote
+    voter = next((r for r in rows_ if r[1] == author_id), None)
+    if voter is None:
         return None
     voter_id, _user_id, voter_alive, _name, _aliases = voter
     by_name = {name: (pk, alive) for pk, _uid, alive, name, _al in rows_}
     roster = tuple((name, tuple(aliases or ())) for _pk, _uid, _alive, name, aliases in rows_)
-    reading: VoteReading = parse_votes(post.body, roster_matcher(roster), profile=profile)
+    reading: VoteReading = parse_votes(body, roster_matcher(roster), profile=profile)
     if not reading.votes:
         return None
     phase = voting_phase(game=game)
     if phase is None:
-        return VoteConfirmation(counted=False, reason="no_voting_phase")
+        return _Judged(early=VoteConfirmation(counted=False, reason="no_voting_phase"))
     refusal = ""
     ruleset, state = _engine_state(phase)
     if phase.closed_at is not None or (phase.deadline_at is not None and now >= phase.deadline_at):
         refusal = "after_deadline"
     elif ruleset is None and not voter_alive:
         refusal = "voter_not_allowed"
-    rows = []
-    final_row, final_name = None, ""
+    judged = _Judged(phase=phase, voter_id=voter_id, roster=rows_)
     for found in reading.votes:
         target_id, target_alive = by_name.get(found.target, (None, False)) if found.target else (None, False)
         valid, reason = found.valid, found.reason or ""
@@ -279,25 +338,31 @@ def _votes_record(*, post: Post, game: Game, now: datetime) -> VoteConfirmation 
             valid = not reason
         elif valid and found.kind == "vote" and not target_alive:
             valid, reason = False, "target_not_alive"
-        row = VoteRecord(
-            phase=phase, post=post, post_number=post.number, voter_id=voter_id, kind=found.kind, target_id=target_id,
-            source=VoteRecord.Source.POST, valid=valid, reason=reason, fragment=found.fragment[:300], recorded_at=now,
-        )
-        rows.append(row)
-        if valid:
-            final_row, final_name = row, found.target or ""
+        judged.rows.append((found, valid, reason, target_id))
+    return judged
+
+
+def _votes_record(*, post: Post, game: Game, now: datetime) -> VoteConfirmation | None:
+    judged = _judge(game=game, author_id=post.author_id, body=post.body, now=now)
+    if judged is None or judged.early is not None:
+        return judged.early if judged is not None else None
+    phase = judged.phase
+    rows = [VoteRecord(phase=phase, post=post, post_number=post.number, voter_id=judged.voter_id, kind=found.kind,
+                       target_id=target_id, source=VoteRecord.Source.POST, valid=valid, reason=reason,
+                       fragment=found.fragment[:300], recorded_at=now)
+            for found, valid, reason, target_id in judged.rows]
+    final_row = next((row for row in reversed(rows) if row.valid), None)
     if final_row is not None:
         final_row.is_final = True
     VoteRecord.objects.bulk_create(rows)
     transaction.on_commit(lambda: _bump_version(phase.pk))
-    notifications.notify_vote_on_me(post=post, game=game, row=final_row, roster=rows_, now=now)
-    if final_row is None:
-        return VoteConfirmation(counted=False, reason=rows[-1].reason)
-    if game.end_day_on_majority and vote_count(phase=phase).majority_reached is not None:
+    notifications.notify_vote_on_me(post=post, game=game, row=final_row, roster=judged.roster, now=now)
+    if final_row is not None and game.end_day_on_majority and vote_count(phase=phase).majority_reached is not None:
         from games.services.resolution import phase_close
 
         phase_close(phase_id=phase.pk, now=now)
-    return VoteConfirmation(counted=True, kind=final_row.kind, target=final_name)
+        game._phase_closed_here = True  # post_create: the caller's cached game is stale now
+    return judged.confirmation(game)
 
 
 def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note: str = "",
@@ -348,10 +413,27 @@ class CountView:
     # The cards rule set's measure tally: [{"measure", "label", "weight", "voters": [Seat]}];
     # empty for the other rule sets.
     measures: list[dict] = field(default_factory=list)
+    # A rule set without a majority (SiteStyle.majority False: club's plurality) shows the
+    # leaders, not "majority: N" and L-n, and never closes the day on a majority.
+    plurality: bool = False
+    # The voters in the order they vote, for a rule set that votes in turn (club).
+    voting_order: list[Seat] = field(default_factory=list)
+    # In a re-vote: the tied players it is between.
+    candidates: list[Seat] = field(default_factory=list)
+    # A table of numbered seats (SiteStyle.rounds): players are shown under their seat numbers.
+    by_seat: bool = False
 
     @property
     def majority_reached(self) -> WagonView | None:
+        if self.plurality:
+            return None
         return next((w for w in self.wagons if w.to_majority <= 0), None)
+
+    @property
+    def leaders(self) -> list[WagonView]:
+        """The heaviest wagons (several on a tie); none before the first vote."""
+        top = max((w.weight for w in self.wagons), default=0)
+        return [w for w in self.wagons if top and w.weight == top]
 
 
 def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
@@ -385,7 +467,11 @@ def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
     ballots = effective_ballots(phase=phase)
     count = votecount.tally(ballots, voters=voters, targets=targets, weights=vote_weights_for(phase.game, seats),
                             as_of=as_of)
+    plurality, by_seat, order = _count_style(phase)
     return CountView(
+        plurality=plurality, by_seat=by_seat,
+        voting_order=[by_id[i] for i in order if i in by_id],
+        candidates=[by_id[i] for i in targets if i in by_id] if phase.kind == Phase.Kind.REVOTE else [],
         phase=phase,
         wagons=[
             WagonView(target=by_id.get(w.target) if w.target else None,
@@ -398,6 +484,18 @@ def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
         ballots=ballots,
         measures=_measure_tally(phase, by_id, voters) if phase.game.ruleset == Game.Ruleset.CARDS else [],
     )
+
+
+def _count_style(phase: Phase) -> tuple[bool, bool, tuple[int, ...]]:
+    """Whether the phase's rule set counts by plurality, whether it numbers players by seat, and
+    its voters in voting order."""
+    from games.engine.rulesets.base import site_style, voting_order
+
+    ruleset, state = _engine_state(phase)
+    if ruleset is None:
+        return False, False, ()
+    style = site_style(ruleset)
+    return not style.majority, style.rounds, voting_order(ruleset, state)
 
 
 def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> list[dict]:
@@ -416,21 +514,41 @@ def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> l
     return rows
 
 
+def count_title(phase: Phase) -> str:
+    """«день 1», or «день 1, переголосование» for the re-vote of day 1."""
+    return phase.label.lower()
+
+
 def vote_count_bbcode(count: CountView) -> str:
     """The count as a post, the way GMs format it by hand."""
-    lines = [str(_("[b]Vote count, %(phase)s[/b] (majority: %(n)d)")) % {
-        "phase": f"{count.phase.get_kind_display().lower()} {count.phase.number}", "n": count.majority}]
+    if count.plurality:  # no majority to reach: the count names the leaders instead
+        lines = [str(_("[b]Vote count, %(phase)s[/b]")) % {"phase": count_title(count.phase)}]
+    else:
+        lines = [str(_("[b]Vote count, %(phase)s[/b] (majority: %(n)d)")) % {
+            "phase": count_title(count.phase), "n": count.majority}]
     for wagon in count.wagons:
         name = wagon.target.user.display_name if wagon.target else str(_("Peace"))
         voters = ", ".join(f"{seat.user.display_name} (#{number})" for seat, number in wagon.voters)
-        lines.append(f"[b]{name}[/b] — {wagon.weight} (L-{wagon.to_majority}): {voters}")
+        weight = vote_weight_text(wagon.weight)  # «6,5» in Russian, as on the count page
+        if count.plurality:
+            lines.append(f"[b]{name}[/b] — {weight}: {voters}")
+        else:
+            lines.append(f"[b]{name}[/b] — {weight} (L-{wagon.to_majority}): {voters}")
+    if count.plurality and count.leaders:
+        lines.append(str(_("Leading: %(names)s")) % {
+            "names": ", ".join(w.target.user.display_name for w in count.leaders if w.target)})
     if count.not_voting:
         lines.append(str(_("Not voting: %(names)s")) % {"names": ", ".join(s.user.display_name for s in count.not_voting)})
+    if count.as_of:  # a count as of an earlier post says so under its title
+        lines.insert(1, str(_("As of post #%(n)d.")) % {"n": count.as_of})
     return "\n".join(lines)
 
 
-def vote_count_post(*, game: Game, gm, now: datetime | None = None) -> Post:
-    """The GM posts the current count into the game thread."""
+def vote_count_post(*, game: Game, gm, now: datetime | None = None, phase_id: int | None = None,
+                    as_of: int | None = None) -> Post:
+    """The GM posts a count of the current day into the game thread: the count his page shows,
+    so `phase_id` (the day shown; it must be the current one) and `as_of` (the count as of that
+    post, as after a correction; None: the current count)."""
     from games.services.posts import post_create
 
     if not is_game_master(gm, game):
@@ -438,11 +556,17 @@ def vote_count_post(*, game: Game, gm, now: datetime | None = None) -> Post:
     phase = voting_phase(game=game)
     if phase is None:
         raise ActionRefused(_("There is no day to count."), code="no_phase")
+    if phase_id is not None and phase_id != phase.pk:
+        raise ActionRefused(_("The count shown is not the current day's; open the current day's count."),
+                            code="not_current")
+    if as_of is not None and not (0 < as_of <= game.game_thread.post_count):
+        raise ActionRefused(_("No such post in this game."), code="bad_post")
     from django.conf import settings
     from django.utils import translation
 
     with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
-        body = vote_count_bbcode(vote_count(phase=phase))
+        # The names the count page shows (docs/votes.md, "Replacements").
+        body = vote_count_bbcode(count_as_cast(vote_count(phase=phase, as_of=as_of), game=game))
     return post_create(thread=game.game_thread, author=gm, body=body, now=now)
 
 
@@ -468,3 +592,168 @@ def vote_buttons(name: str, ruleset: str = "forum") -> list[tuple[str, str]]:
         return [(str(_("Execute %(name)s")) % {"name": name}, VOTE_BUTTON_FORMS["cards"].format(name=accusative)),
                 (str(_("Prison for %(name)s")) % {"name": name}, CARDS_PRISON_FORM.format(name=accusative))]
     return [(name, vote_button_text(name, ruleset))]
+
+
+# --- How a post will be read: the preview, and edits of posts with votes ------------------------
+@dataclass
+class VotePreview:
+    """What the preview says of a text's vote before it is sent: `confirmation` is what posting
+    it now would answer (VoteConfirmation), or None when the text holds no vote."""
+
+    confirmation: VoteConfirmation | None
+
+    @property
+    def counted(self) -> bool:
+        return self.confirmation is not None and self.confirmation.counted
+
+    @property
+    def message(self) -> str:
+        c = self.confirmation
+        if c is None:
+            return str(_("No vote: this post does not change your vote."))
+        if c.kind == "measure":
+            return c.message
+        if not c.counted:
+            text = str(_("The vote will not count: %(reason)s")) % {
+                "reason": reason_text(c.reason, vote_word=c.vote_word)}
+        elif c.kind == VoteRecord.Kind.UNVOTE:
+            text = str(_("Read as → withdrawing your vote"))
+        elif c.kind == VoteRecord.Kind.PEACE:
+            text = str(_("Read as → a vote for peace"))
+        else:
+            text = str(_("Read as → a vote for %(name)s")) % {"name": c.target}
+        if c.measure:
+            from games.eventtext import measure_label
+            from games.services.cards import card_reason_text
+
+            text += " " + (str(_("Measure not counted: %(reason)s")) % {"reason": card_reason_text(c.measure_reason)}
+                           if c.measure_reason else
+                           str(_("Measure counted: %(measure)s.")) % {"measure": measure_label(c.measure)})
+        return text
+
+
+def _judge_reading(*, game: Game, author_id: int, body: str, now: datetime) -> VoteConfirmation | None:
+    """The vote of `body` by `author_id` as posting would read and judge it (_judge), written
+    nowhere. None: nothing vote-like, or the author is not a player (the GM's narration)."""
+    judged = _judge(game=game, author_id=author_id, body=body, now=now)
+    if judged is None or judged.early is not None:
+        return judged.early if judged is not None else None
+    return judged.confirmation(game)
+
+
+def _measure_preview(*, game: Game, author, body: str, now: datetime) -> tuple[str, str] | None:
+    """The measure a post would vote for (a rule set with `parse_measure`: cards), judged like
+    _measure_record without writing: (measure, refusal code or ""), or None."""
+    from games.engine.rulesets import get_ruleset
+
+    parse = getattr(get_ruleset(game.ruleset), "parse_measure", None)
+    value = parse(body) if callable(parse) else None
+    if value is None or not any(row[1] == author.pk for row in roster_rows(game)):
+        return None
+    phase = voting_phase(game=game)
+    if phase is None:
+        return value, "not_a_voter"
+    if phase.closed_at is not None or (phase.deadline_at is not None and now >= phase.deadline_at):
+        return value, "after_deadline"
+    from games.engine.state import GameState
+    # The check card_input_submit runs, without its write; imported here like this module's other
+    # cards imports (only a cards game ever gets this far).
+    from games.services.cards import _check
+
+    seat = game.seats.select_related("user").filter(user=author).first()
+    reason, _refusals = _check(GameState.from_json(game.state), phase, seat, "measure", {"measure": value}, None)
+    return value, reason or ""
+
+
+def vote_preview(*, thread, author, body: str, now: datetime | None = None) -> VotePreview | None:
+    """How `body` would be read if `author` sent it into `thread` now (the preview's "read as"):
+    the posting path's reader and judgement (_judge_reading), nothing written. None when no vote
+    is read from this post at all: not the game thread of a running game, or not a player."""
+    if not getattr(author, "is_authenticated", False) or thread.kind != Thread.Kind.GAME:
+        return None
+    game = game_of(thread)
+    if game is None or game.status != Game.Status.RUNNING or game.game_thread_id != thread.pk:
+        return None
+    if not any(row[1] == author.pk for row in roster_rows(game)):
+        return None  # the GM and outsiders cast no votes
+    now = now or timezone.now()
+    confirmation = _judge_reading(game=game, author_id=author.pk, body=body, now=now)
+    measure = _measure_preview(game=game, author=author, body=body, now=now)
+    if measure is not None:
+        value, reason = measure
+        if confirmation is None:
+            confirmation = VoteConfirmation(counted=not reason, kind="measure", measure=value, measure_reason=reason)
+        else:
+            confirmation.measure, confirmation.measure_reason = value, reason
+    return VotePreview(confirmation)
+
+
+@dataclass
+class EditedVote:
+    """After an edit of a post whose vote is in the ledger: the vote that stays (`kept`, the
+    ledger's reading of the post as sent, or the GM's correction), what the new text would read
+    as if posted now (`now`), and the text of a new post that casts it (`new_text`, "" when the
+    new text casts no vote that would count, or the same one)."""
+
+    kept: str
+    reading: VotePreview | None
+    new_text: str
+
+    @property
+    def message(self) -> str:
+        text = str(_("Your vote stays as this post was first sent (%(vote)s): edits do not change votes.")) % {
+            "vote": self.kept}
+        if self.new_text:
+            text += " " + str(_("To cast the changed vote, post it anew."))
+        return text
+
+
+def _ballot_words(kind: str, target: str) -> str:
+    if kind == VoteRecord.Kind.UNVOTE:
+        return str(_("withdrawn"))
+    if kind == VoteRecord.Kind.PEACE:
+        return str(_("for peace"))
+    if kind == VoteRecord.Kind.NONE:
+        return str(_("no vote"))
+    return target
+
+
+def vote_after_edit(*, post: Post, editor, now: datetime | None = None) -> EditedVote | None:
+    """Called after `post` was edited: None unless the post's votes are in the ledger (a game
+    thread post whose vote was read when it was sent). The ledger keeps that vote; this says so
+    and reads the new text with the preview's reader, offering its vote as a new post when it
+    differs and would count. The offer is for the post's author only."""
+    rows = list(VoteRecord.objects.filter(post=post).select_related("target__user").order_by("pk"))
+    if not rows:
+        return None
+    gm_rows = [r for r in rows if r.source == VoteRecord.Source.GM]
+    kept_row = gm_rows[-1] if gm_rows else next((r for r in rows if r.is_final and r.valid), None)
+    if kept_row is None:
+        kept = str(_("not counted: %(reason)s")) % {"reason": reason_text(rows[-1].reason, game=game_of(post.thread))}
+        kept_key = ("none", None)
+    else:
+        kept = _ballot_words(kept_row.kind, kept_row.target.user.display_name if kept_row.target else "")
+        kept_key = (kept_row.kind, kept_row.target.user.display_name if kept_row.target else None)
+    reading, new_text = None, ""
+    if editor.pk == post.author_id:
+        reading = vote_preview(thread=post.thread, author=editor, body=post.body, now=now)
+        c = reading.confirmation if reading is not None else None
+        if c is not None and c.counted and c.kind in (VoteRecord.Kind.VOTE, VoteRecord.Kind.UNVOTE, VoteRecord.Kind.PEACE):
+            if (c.kind, c.target or None) != kept_key:
+                new_text = vote_text_for(kind=c.kind, name=c.target, ruleset=game_of(post.thread).ruleset)
+    return EditedVote(kept=kept, reading=reading, new_text=new_text)
+
+
+# The texts a new post casts a withdrawal or a peace vote with (read by games.text.votes).
+UNVOTE_TEXT = "[b]Снимаю голос[/b]"
+PEACE_TEXT = "[b]За мир[/b]"
+
+
+def vote_text_for(*, kind: str, name: str = "", ruleset: str = "forum") -> str:
+    """The text of a post that casts this vote: the vote button's for a vote, else the bold
+    withdrawal or peace words."""
+    if kind == VoteRecord.Kind.UNVOTE:
+        return UNVOTE_TEXT
+    if kind == VoteRecord.Kind.PEACE:
+        return PEACE_TEXT
+    return vote_button_text(name, ruleset)

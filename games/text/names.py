@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -11,10 +12,13 @@ from itertools import islice, product
 
 import pymorphy3
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 __all__ = [
+    "FUZZY_EDITS",
     "FUZZY_GAP",
     "FUZZY_MIN",
+    "PREFIX_MIN_LEN",
     "MatchResult",
     "RosterEntry",
     "RosterMatcher",
@@ -25,12 +29,26 @@ __all__ = [
     "word_forms",
 ]
 
-# A fuzzy hit must be this good (rapidfuzz ratio, 0..100)...
-FUZZY_MIN = 90.0
-# ...and beat every other player's best by this much, or it is "ambiguous".
-FUZZY_GAP = 5.0
-# Shorter queries are never fuzzy-matched: one typo in four letters is a different name.
+# Fuzzy names are judged by edits (rapidfuzz's OSA distance: a swap of two neighbouring letters
+# is one edit, not two), with a budget that grows with the name's length: one letter off in four
+# letters is another name ("Вася"/"Васа"), in eight it is a typo ("Кикамора").
+# (length from, edits allowed): substitutions, insertions and deletions...
+FUZZY_EDITS = ((6, 1), (10, 2), (16, 3))
+# ...while a swapped pair of letters ("Mrai" for "Miar", "Stormbrigner") counts as one edit at
+# any length from FUZZY_MIN_LEN on.
+# Shorter queries are never fuzzy-matched.
 FUZZY_MIN_LEN = 4
+# The similarity reported with a fuzzy match (rapidfuzz ratio, 0..100), for the GM's eyes; the
+# decision is the edit count above. Kept for callers that show it.
+FUZZY_MIN = 80.0
+# Kept for compatibility: a fuzzy match must be strictly closer (in edits) than any other player.
+FUZZY_GAP = 1.0
+# A unique prefix names the player from this many letters on ("Кики" for Кикимора).
+PREFIX_MIN_LEN = 3
+# Parts of nicknames that never name a player alone (articles, "Im" in ImVladTheGreat).
+_NICK_STOPWORDS = frozenset({"the", "a", "an", "im", "i", "mr", "mrs", "ms", "dr", "of", "and", "von", "van",
+                             "der", "de", "la", "le", "el", "da", "du", "mc", "mac", "xx", "x"})
+_NICK_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Words of a multi-word name shorter than this never name the player alone ("де", "Ли").
 PARTIAL_MIN_LEN = 3
 # Beyond this many combinations a multi-word name only offers its same-position forms to fuzzy.
@@ -223,7 +241,7 @@ class MatchResult:
     name: str | None
     reason: str | None = None  # None | "unknown" | "ambiguous" | "empty"
     candidates: tuple[str, ...] = ()
-    method: str | None = None  # "exact" | "partial" | "fuzzy" | "symbol"
+    method: str | None = None  # "exact" | "partial" | "nickname" | "prefix" | "fuzzy" | "symbol"
     score: float = 0.0
     start: int = 0
     end: int = 0
@@ -267,15 +285,24 @@ class RosterMatcher:
         self.names: tuple[str, ...] = tuple(e.name for e in entries)
         self._by_first: dict[str, list[_Entry]] = {}
         self._partial: dict[str, set[int]] = {}
+        # Shortened nicknames (parts of CamelCase or digit-split names, with or without their
+        # article) and initials ("KWS"): only at the name slot of a vote or order.
+        self._nick: dict[str, set[int]] = {}
+        self._initials: dict[str, set[int]] = {}
+        prefixes: set[tuple[str, int]] = set()
         self._symbolic: list[tuple[str, int]] = []
         self._max_words = 1
         fuzzy: dict[str, set[int]] = {}
         for player, entry in enumerate(entries):
             for spelling in (entry.name, *entry.aliases):
-                self._add_spelling(player, spelling, fuzzy)
+                self._add_spelling(player, spelling, fuzzy, prefixes)
         for form, players in self._partial.items():
             if len(players) == 1:
                 fuzzy.setdefault(form, set()).update(players)
+        # Every case form of every name word, sorted, for unique prefixes ("Кики" → Кикимора).
+        ordered = sorted(prefixes)
+        self._prefix_forms = [form for form, _player in ordered]
+        self._prefix_players = [player for _form, player in ordered]
         self._fuzzy_choices = list(fuzzy)
         self._fuzzy_players = [frozenset(fuzzy[c]) for c in self._fuzzy_choices]
         # Posts repeat the same few names endlessly; memoising short lookups keeps recounts cheap.
@@ -285,7 +312,43 @@ class RosterMatcher:
     def __len__(self) -> int:
         return len(self.names)
 
-    def _add_spelling(self, player: int, spelling: str, fuzzy: dict[str, set[int]]) -> None:
+    def _add_nicknames(self, player: int, norm: str, toks: list[Token], fuzzy: dict[str, set[int]],
+                       prefixes: set[tuple[str, int]]) -> None:
+        """The short forms players write for a long nickname: its parts and runs of parts
+        (ImVladTheGreat → Vlad, VladTheGreat; TheNightOwl → NightOwl, Owl; Pike2077 → Pike), its
+        parts spaced out as a name of several words ("the night owl"), and its initials (KWS for
+        KingWithoutSword, TQB for "The Quiet Bard")."""
+        if len(toks) > 1:
+            letters = [t.key[0] for t in toks if t.key[0].isalpha()]
+            if len(letters) >= 2:
+                self._initials.setdefault("".join(letters), set()).add(player)
+            if toks[0].key in ("the", "a", "an") and len(toks) > 2:
+                self._add_spelling(player, norm[toks[1].start :], fuzzy, prefixes, nicknames=False)
+            return
+        original = norm[toks[0].start : toks[0].end]
+        parts = _NICK_PART_RE.findall(original)
+        if len(parts) < 2 or _CYRILLIC_RE.search(original):
+            return
+        lows = [p.lower() for p in parts]
+        letters = [p[0].lower() for p in parts if p[0].isalpha()]
+        if len(letters) >= 2:
+            self._initials.setdefault("".join(letters), set()).add(player)
+        content = [i for i, p in enumerate(lows) if p not in _NICK_STOPWORDS and not p.isdigit()]
+        for i in content:
+            for j in content:
+                if j < i or (i == 0 and j == len(lows) - 1):
+                    continue  # a run ends on a content part; the whole name is not a nickname of itself
+                run = "".join(lows[i : j + 1])
+                if len(run) < PARTIAL_MIN_LEN:
+                    continue
+                for form in word_forms(run):
+                    self._nick.setdefault(form, set()).add(player)
+                    prefixes.add((form, player))
+        if len(parts) <= 5:
+            self._add_spelling(player, " ".join(parts), fuzzy, prefixes, nicknames=False, partials=False)
+
+    def _add_spelling(self, player: int, spelling: str, fuzzy: dict[str, set[int]],
+                      prefixes: set[tuple[str, int]], *, nicknames: bool = True, partials: bool = True) -> None:
         norm = normalize(spelling)
         toks = tokenize(norm)
         if not toks:
@@ -306,11 +369,15 @@ class RosterMatcher:
         for form in words[0]:
             self._by_first.setdefault(form, []).append(entry)
         self._max_words = max(self._max_words, len(words))
-        if len(words) > 1:
+        if len(words) > 1 and partials:
             for index in {0, len(words) - 1}:
-                if len(toks[index].key) >= PARTIAL_MIN_LEN:
+                if len(toks[index].key) >= PARTIAL_MIN_LEN and toks[index].key not in _NICK_STOPWORDS:
                     for form in words[index]:
                         self._partial.setdefault(form, set()).add(player)
+        for word in words:
+            prefixes.update((form, player) for form in word if len(form) >= PREFIX_MIN_LEN)
+        if nicknames:
+            self._add_nicknames(player, norm, toks, fuzzy, prefixes)
         combos = 1
         for w in words:
             combos *= len(w)
@@ -385,37 +452,64 @@ class RosterMatcher:
     def _word_at(self, text: str, toks: list[Token], i: int) -> MatchResult | None:
         return self._exact_at(text, toks, i) or self._partial_at(toks, i)
 
+    def _short_at(self, text: str, toks: list[Token], i: int) -> MatchResult | None:
+        """A shortened name at word i: a nickname's part or initials, else a unique prefix of a
+        name word in any case form. Two players fitting is `ambiguous`, never a guess."""
+        tok = toks[i]
+        players = self._nick.get(tok.key)
+        method = "nickname"
+        if not players and len(tok.key) >= 2 and text[tok.start : tok.end].isupper():
+            players = self._initials.get(tok.key)  # initials only as written: "KWS", not "kws"
+        if not players:
+            players, method = self._prefixed(tok.key), "prefix"
+        if not players:
+            return None
+        if len(players) > 1:
+            return self._ambiguous(players, tok.start, tok.end, method)
+        (player,) = players
+        return MatchResult(self.names[player], method=method, score=100.0, start=tok.start, end=tok.end)
+
+    def _prefixed(self, key: str) -> set[int]:
+        if len(key) < PREFIX_MIN_LEN or not key.isalpha():
+            return set()
+        found: set[int] = set()
+        i = bisect_left(self._prefix_forms, key)
+        while i < len(self._prefix_forms) and self._prefix_forms[i].startswith(key):
+            if self._prefix_forms[i] != key:
+                found.add(self._prefix_players[i])
+            i += 1
+        return found
+
     def _ambiguous(self, players: Iterable[int], start: int, end: int, method: str) -> MatchResult:
         names = tuple(sorted({self.names[p] for p in players}))
         return MatchResult(None, "ambiguous", names, method=method, start=start, end=end)
 
     def _fuzzy(self, query: str) -> MatchResult | None:
-        """A near-miss spelling, only when clearly closest to one player (offsets are left 0)."""
+        """A misspelt name, only when one player is strictly closest in edits (FUZZY_EDITS; a
+        swapped pair of letters is one edit); offsets are left 0."""
         if len(query) < FUZZY_MIN_LEN or not self._fuzzy_choices:
             return None
         if query in self._fuzzy_cache:
             return self._fuzzy_cache[query]
-        best: dict[int, float] = {}
-        for _choice, score, idx in process.extract(
-            query,
-            self._fuzzy_choices,
-            scorer=fuzz.ratio,
-            score_cutoff=FUZZY_MIN - FUZZY_GAP,
-            limit=None,
-        ):
+        best: dict[int, tuple[int, str]] = {}
+        cutoff = max(2, _edit_budget(len(query)))
+        for choice, distance, idx in process.extract(query, self._fuzzy_choices, scorer=OSA.distance,
+                                                     score_cutoff=cutoff, limit=None):
+            edits = _edits(query, choice, int(distance))
+            if edits is None:
+                continue
             for p in self._fuzzy_players[idx]:
-                if score > best.get(p, -1.0):
-                    best[p] = score
+                if p not in best or edits < best[p][0]:
+                    best[p] = (edits, choice)
         result: MatchResult | None = None
         if best:
-            ranked = sorted(best.items(), key=lambda kv: -kv[1])
-            top_player, top = ranked[0]
-            if top >= FUZZY_MIN:
-                rivals = [p for p, s in ranked[1:] if s > top - FUZZY_GAP]
-                if rivals:
-                    result = self._ambiguous([top_player, *rivals], 0, 0, "fuzzy")
-                else:
-                    result = MatchResult(self.names[top_player], method="fuzzy", score=top)
+            fewest = min(edits for edits, _choice in best.values())
+            closest = [p for p, (edits, _choice) in best.items() if edits == fewest]
+            if len(closest) > 1:
+                result = self._ambiguous(closest, 0, 0, "fuzzy")
+            else:
+                choice = best[closest[0]][1]
+                result = MatchResult(self.names[closest[0]], method="fuzzy", score=round(fuzz.ratio(query, choice), 1))
         if len(self._fuzzy_cache) >= _CACHE_MAX:
             self._fuzzy_cache.clear()
         self._fuzzy_cache[query] = result
@@ -479,7 +573,7 @@ class RosterMatcher:
             if r is not None and (not r.ok or r.end >= toks[-1].end):
                 return r
             if len(toks) == 1:
-                r = self._partial_at(toks, 0)
+                r = self._partial_at(toks, 0) or self._short_at(norm, toks, 0)
                 if r is not None:
                     return r
             if fuzzy:
@@ -511,7 +605,7 @@ class RosterMatcher:
         toks = tokenize(norm, skip_words + self._max_words + 1)
         if not toks:
             return MatchResult(None, "empty")
-        r = self._word_at(norm, toks, 0)
+        r = self._word_at(norm, toks, 0) or self._short_at(norm, toks, 0)
         if r is not None:
             return r
         if fuzzy:
@@ -553,6 +647,32 @@ class RosterMatcher:
         return frozenset(out)
 
 
+def _edit_budget(length: int) -> int:
+    """Edits a misspelt name of this length may have (FUZZY_EDITS)."""
+    budget = 0
+    for from_length, edits in FUZZY_EDITS:
+        if length >= from_length:
+            budget = edits
+    return budget
+
+
+def _is_swap(a: str, b: str) -> bool:
+    """Two letters of one word trade places ("Mrai" for "Miar", "Stormbrigner")."""
+    if len(a) != len(b):
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    return len(diff) == 2 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+def _edits(query: str, choice: str, distance: int) -> int | None:
+    """The edits to count for a near miss, or None when it is too far for the name's length."""
+    if distance <= _edit_budget(min(len(query), len(choice))):
+        return distance
+    if distance <= 2 and _is_swap(query, choice):
+        return 1
+    return None
+
+
 def _with_span(r: MatchResult, start: int, end: int) -> MatchResult:
     return MatchResult(r.name, r.reason, r.candidates, r.method, r.score, start, end, r.skipped)
 
@@ -575,7 +695,8 @@ def _inflect_word(word: str, case: str, gender: str | None) -> tuple[str, str | 
     for p in candidates:
         grams = {case, "sing"}
         if p.tag.POS == "ADJF":
-            grams |= {"anim"} | ({gender} if gender else ({p.tag.gender} if p.tag.gender else set()))
+            # Animacy only decides the accusative; asking it of another case finds no form.
+            grams |= ({"anim"} if case == "accs" else set()) | ({gender} if gender else ({p.tag.gender} if p.tag.gender else set()))
         inflected = p.inflect(grams)
         if inflected is not None:
             form = inflected.word

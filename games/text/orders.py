@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from games.text import bbcode
 from games.text.names import RosterMatcher, lower_keep_length, normalize
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "ActionWords",
     "OrderVocabulary",
     "ParsedOrder",
+    "letter_order_text",
     "parse_order",
     "vocabulary_for",
 ]
@@ -52,6 +54,11 @@ class ActionWords:
     slots: tuple[str, ...] = (SLOT_TARGET,)
     links: tuple[str, ...] = ()
     label: str = ""  # the action's name when the site confirms an order back ("проверка")
+    # Actions this one may follow without a name of its own: written with no name right after
+    # an order of one of them (in the same text, or as the next order after the standing one),
+    # it takes that order's target. Club's note: «Записку можно оставить только сразу после
+    # проверки», so «Проверяю Дину. Оставляю записку.» is the note about Дина.
+    follows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,6 +186,7 @@ CLUB_VOCABULARY = OrderVocabulary(
                 "записка", "записку",
             ),
             label="записка",
+            follows=("check",),
         ),
         ActionWords(
             "take",
@@ -274,12 +282,16 @@ def parse_order(
     *,
     vocabulary: OrderVocabulary = FORUM_VOCABULARY,
     actor_name: str | None = None,
+    after: tuple[str, str] | None = None,
 ) -> ParsedOrder:
     """Read one order text. When the text holds several orders the last valid one counts (the
     rules count a player's last order, and a correction is usually written after the mistake);
     with no valid one, the last attempt is returned with its reason.
 
     "себя", "себе", "меня" in a name slot stand for the writer: `actor_name` when given, else SELF.
+    An action that `follows` another and is written with no name takes the target of the valid
+    order just before it in the text, or else of `after` ((action, target name): the writer's
+    standing order, sent before this text).
     """
     if not text or not text.strip():
         return _NO_ORDER
@@ -297,12 +309,38 @@ def parse_order(
             attempts.append(ParsedOrder(words.action, None, None, False, "negated"))
             continue
         parsed, end = _read_slots(clean, low, m.end(), words, matcher, compiled, vocabulary, actor_name)
+        if not parsed.valid and words.follows:
+            parsed = _follow(parsed, m.group(), words, attempts, after)
         attempts.append(parsed)
         if parsed.valid:
             consumed = end
     if not attempts:
         return _NO_ORDER
     return next((a for a in reversed(attempts) if a.valid), attempts[-1])
+
+
+# A verb ending in one of these announces a name («записку про ...»): a name it fails to find is
+# a wrong name, not an order that follows the one before.
+_NAMING_ENDS = frozenset({"про", "о", "об", "на", "в", "во", "по", "к", "ко", "у", "для"})
+
+
+def _follow(
+    parsed: ParsedOrder, verb: str, words: ActionWords, attempts: list[ParsedOrder], after: tuple[str, str] | None
+) -> ParsedOrder:
+    """A nameless order of an action that follows another (`ActionWords.follows`) takes the target
+    of the order it follows: the last valid one before it in this text, else `after`."""
+    if parsed.reason not in ("name_missing", "name_unknown") or words.slots != (SLOT_TARGET,):
+        return parsed
+    if parsed.reason == "name_unknown" and _WORD_RE.findall(verb)[-1] in _NAMING_ENDS:
+        return parsed
+    previous = next((a for a in reversed(attempts) if a.valid), None)
+    if previous is not None:
+        followed = (previous.action, previous.target) if previous.action in words.follows else None
+    else:
+        followed = after if after is not None and after[0] in words.follows else None
+    if followed is None or not followed[1]:
+        return parsed
+    return ParsedOrder(words.action, followed[1], None, True, None)
 
 
 def _read_slots(
@@ -345,3 +383,46 @@ def _slot_failure(
     return ParsedOrder(
         words.action, filled.get(SLOT_TARGET), filled.get(SLOT_SOURCE), False, reason, tuple(candidates)
     )
+
+
+# --- Orders in letters to the GM ---------------------------------------------------------------
+
+# What of a letter is not the writer's own words now: quoted, struck, hidden or code text.
+_LETTER_SKIPPED = frozenset({"quote", "s", "code", "spoiler", "private", "img"})
+# What may stand before the verb on a line: list bullets, dashes, a numbering, punctuation.
+_LINE_LEAD_RE = re.compile(r"[\s\-—–•*>:;,.!?)(\d]*")
+
+
+def _letter_lines(source: str) -> list[str]:
+    parts: list[str] = []
+    stack: list = list(reversed(bbcode.parse(source).children))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, bbcode.Text):
+            parts.append(node.text)
+        elif node.tag in _LETTER_SKIPPED:
+            parts.append("\n")
+        else:
+            if node.tag in ("*", "list"):
+                parts.append("\n")
+            stack.extend(reversed(node.children))
+    return "".join(parts).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def letter_order_text(source: str, vocabulary: OrderVocabulary = FORUM_VOCABULARY) -> str:
+    """The order a player's letter to the GM (BBCode) carries: the lines of his own words (not
+    quoted, struck, hidden or code text) that BEGIN with one of `vocabulary`'s verbs, after
+    bullets, dashes and punctuation — «Проверяю Красную Шапочку.», «- стреляю в Васю». They are
+    joined in order for parse_order (the last valid one counts). "" when no line does: the letter
+    is an ordinary letter ("Ведущий, а можно сменить цель?", "Сегодня не стреляю") and is not read
+    as an order at all, so it gets no refusal."""
+    verbs = _compile(vocabulary).verbs
+    found = []
+    for line in _letter_lines(source or ""):
+        clean = _clean(line)
+        low = lower_keep_length(clean)
+        start = _LINE_LEAD_RE.match(low).end()
+        if verbs.match(low, start) is not None:
+            found.append(clean.strip())
+    return "\n".join(found)
+

@@ -58,8 +58,6 @@ DEFAULT_INTENT_WORDS: tuple[str, ...] = (
     "казнить",
     "линч",
     "линчевать",
-    "vote",
-    "vote:",
 )
 DEFAULT_UNVOTE_WORDS: tuple[str, ...] = (
     "снимаю голос",
@@ -67,11 +65,18 @@ DEFAULT_UNVOTE_WORDS: tuple[str, ...] = (
     "снять голос",
     "отменяю голос",
     "отменяю свой голос",
-    "unvote",
 )
-DEFAULT_PEACE_WORDS: tuple[str, ...] = ("за мир", "no lynch", "no elimination")
+# The English words are the `bold_vote` syntax (on in the forum profile, off in a game whose GM
+# wants `##vote` alone): bold "VOTE: X" and "UNVOTE".
+ENGLISH_INTENT_WORDS: tuple[str, ...] = ("vote",)
+ENGLISH_UNVOTE_WORDS: tuple[str, ...] = ("unvote",)
+DEFAULT_PEACE_WORDS: tuple[str, ...] = (
+    "за мир", "no lynch", "no-lynch", "nolynch", "no elimination", "no-elimination",
+)
 # Hidden or quoted text casts no vote: the rule wants votes open and in the poster's own words.
-DEFAULT_IGNORED_TAGS = frozenset({"quote", "s", "code", "private", "img"})
+# A spoiler most often holds a pasted quote: not read either, unless the game counts them
+# (VoteProfile.with_spoilers, the GM's vote options).
+DEFAULT_IGNORED_TAGS = frozenset({"quote", "s", "code", "private", "img", "spoiler"})
 
 
 @dataclass(frozen=True)
@@ -106,9 +111,24 @@ class VoteProfile:
     def with_peace(self, allowed: bool = True) -> VoteProfile:
         return replace(self, peace_allowed=allowed)
 
+    def only_syntaxes(self, syntaxes: Iterable[str]) -> VoteProfile:
+        """Exactly these syntaxes (a game's vote options), whatever the profile had."""
+        return replace(self, syntaxes=frozenset(syntaxes))
 
-# The forum rules (002): someone is always jailed, so there is no peace vote.
-DEFAULT_PROFILE = VoteProfile()
+    def with_intent_words(self, words: Iterable[str]) -> VoteProfile:
+        """More intent words (the ones a rule set's players use: club's «Голос: X»)."""
+        extra = tuple(w for w in words if w not in self.intent_words)
+        return replace(self, intent_words=self.intent_words + extra) if extra else self
+
+    def with_spoilers(self, counted: bool = True) -> VoteProfile:
+        """Whether votes inside [spoiler] count (by default they do not, like quotes)."""
+        tags = self.ignored_tags - {"spoiler"} if counted else self.ignored_tags | {"spoiler"}
+        return replace(self, ignored_tags=frozenset(tags))
+
+
+# The forum rules (002): someone is always jailed, so there is no peace vote. The English vote
+# words are on, as they always were for forum games.
+DEFAULT_PROFILE = VoteProfile(syntaxes=frozenset({SYNTAX_BOLD_VOTE}))
 INTERNATIONAL_PROFILE = VoteProfile(name="international", syntaxes=INTERNATIONAL_SYNTAXES)
 PROFILES = {p.name: p for p in (DEFAULT_PROFILE, INTERNATIONAL_PROFILE)}
 
@@ -202,6 +222,7 @@ _LEAD_RE = re.compile(r"[^\S\n]*(?:[:\-—–,][^\S\n]*)?")
 _WB = r"(?<![\w'-])"
 _WE = r"(?![\w'-])"
 _SLOT_LIMIT = 200
+_NEXT_LINE_RE = re.compile(r"\n[^\S\n]*")
 _NO_INTENT_MAX_CHARS = 120
 
 # Matched against the lower-cased text.
@@ -209,9 +230,13 @@ _INTL_PATTERNS = (
     (SYNTAX_VOTE_TAG, re.compile(r"\[vote\]([^\[\]\n]{0,128})\[/vote\]")),
     (SYNTAX_V_TAG, re.compile(r"\[v\]([^\[\]\n]{0,128})\[/v\]")),
     (SYNTAX_UNVOTE_TAG, re.compile(r"\[unvote\](?:[^\S\n]*\[/unvote\])?")),
-    (SYNTAX_HASH_VOTE, re.compile(r"(?<![\w#])##vote(?![\w'-])[^\S\n]*:?[^\S\n]*([^\n]{0,128})")),
-    (SYNTAX_HASH_UNVOTE, re.compile(r"(?<![\w#])##unvote(?![\w'-])")),
+    # "##vote X", "## vote X", "#vote X"; the name may stand on the next line ("##vote:" ⏎ ⏎ "X").
+    (SYNTAX_HASH_VOTE, re.compile(
+        r"(?<![\w#])#{1,2}[^\S\n]?vote(?![\w'-])[^\S\n]*:?[^\S\n]*(?:\n[^\S\n]*){0,2}([^\n]{0,128})")),
+    (SYNTAX_HASH_UNVOTE, re.compile(r"(?<![\w#])#{1,2}[^\S\n]?unvote(?![\w'-])")),
 )
+# A bold span opening with the English words while `bold_vote` is off: told, not counted.
+_ENGLISH_BOLD_RE = re.compile(r"[^\S\n]*(un)?vote(?![\w'-])")
 
 
 @lru_cache(maxsize=256)
@@ -270,8 +295,8 @@ def _rules(profile: VoteProfile) -> _Rules:
     intent = list(profile.intent_words)
     unvote = list(profile.unvote_words)
     if SYNTAX_BOLD_VOTE in profile.syntaxes:
-        intent.append("vote")
-        unvote.append("unvote")
+        intent.extend(ENGLISH_INTENT_WORDS)
+        unvote.extend(ENGLISH_UNVOTE_WORDS)
     phrases = re.compile(
         _WB
         + f"(?:(?P<peace>{_phrase_pattern(profile.peace_words)})"
@@ -289,7 +314,7 @@ def _rules(profile: VoteProfile) -> _Rules:
 
 def _might_vote(low: str, rules: _Rules) -> bool:
     """The cheapest test that a post might cast anything: substring checks, no regex."""
-    if "[b]" in low or "[v" in low or "[unvote" in low or "##" in low:
+    if "[b]" in low or "[v" in low or "[unvote" in low or "#" in low:
         return True
     return any(stem in low for stem in rules.stems)
 
@@ -395,6 +420,12 @@ class _Post:
                 return False
         return False
 
+    def at_line_start(self, pos: int) -> bool:
+        """Only spaces or list/quote marks stand between the line's start and `pos`: where a
+        vote written without bold is an attempt at a vote rather than talk about one."""
+        line_start = self.low.rfind("\n", 0, pos) + 1
+        return not self.low[line_start:pos].strip(" \t-—–*>•:")
+
     def fragment(self, start: int, end: int) -> str:
         return " ".join(self.flat[start : min(end, start + _SLOT_LIMIT)].split())
 
@@ -436,6 +467,8 @@ def parse_votes(source: str, matcher: RosterMatcher, *, profile: VoteProfile = D
     found: list[VoteFound] = []
     claimed = _read_international(post, matcher, profile, rules, found)
     _read_phrases(post, matcher, profile, rules, claimed, found)
+    if SYNTAX_BOLD_VOTE not in profile.syntaxes:
+        _read_disabled_english(post, found)
     _read_bare_bold_names(post, matcher, found)
     if not found:
         return _EMPTY
@@ -453,7 +486,7 @@ def _read_international(
     """
     low = post.low
     spans: list[tuple[int, int]] = []
-    has_bracket, has_hash = "[" in low, "##" in low
+    has_bracket, has_hash = "[" in low, "#" in low
     if not has_bracket and not has_hash:
         return spans
     for syntax, pattern in _INTL_PATTERNS:
@@ -537,6 +570,7 @@ def _read_phrases(
 ) -> None:
     low = post.low
     consumed = 0
+    previous_end = 0  # where the last vote read ended: a name read backwards starts after it
     for m in rules.phrases.finditer(low):
         start, end = m.span()
         if start < consumed or (claimed and _overlaps(claimed, start, end)):
@@ -561,11 +595,20 @@ def _read_phrases(
             negated = negated or post.negated(start)
             if negated and not bold:
                 continue
+            if not bold and not post.at_line_start(start):
+                continue  # "I'll unvote you if…": talk about unvoting, not an attempt at it
             reason = "negated" if negated else (None if bold else "not_bold")
             found.append(VoteFound("unvote", None, reason is None, reason, post.fragment(start, end), start, end))
             continue
 
         line_end = post.line_end(slot)
+        if phrase_bold and not low[slot:line_end].strip(" \t:-—–,"):
+            # «[b]В тюрьму⏎Гошу[/b]»: the bold goes on to the next line, and so does the name.
+            bi_end = post.bold_at(end - 1)
+            following = _NEXT_LINE_RE.match(low, line_end)
+            if bi_end >= 0 and following is not None and following.end() < post.bold[bi_end][1]:
+                slot = following.end()
+                line_end = post.line_end(slot)
         # "Голосую за мир" / "vote: no lynch" call for peace, unless a player is called so.
         last_word = low.rfind(" ", start, end) + 1 or start
         pm = rules.peace.match(low, slot) or (rules.peace.match(low, last_word) if last_word > start else None)
@@ -608,9 +651,24 @@ def _read_phrases(
             else:
                 continue  # plain talk that happens to contain vote words
 
+        if phrase_bold and r.reason == "empty":
+            backward = _name_before(post, matcher, start, after=previous_end)
+            if backward is not None:
+                # «[b]Гошу в тюрьму![/b]», «[b]Лёшу — в тюрьму[/b]»: the name first, in the same bold.
+                name_start, rb = backward
+                consumed = end
+                reason = None if rb.ok else rb.reason_code
+                if reason is None and post.negated(name_start):
+                    reason = "negated"
+                found.append(VoteFound("vote", rb.name, reason is None, reason, post.fragment(name_start, end),
+                                       name_start, end, "bold", rb.candidates))
+                previous_end = end
+                continue
         involved_bold = phrase_bold or name_bold
         if not involved_bold and not r.ok:
             continue
+        if not involved_bold and not post.at_line_start(start):
+            continue  # "я думаю, в тюрьму Негодяя надо…": talk, not an attempt at a vote
         if r.reason == "unknown" and rules.phrases.search(low, slot, min(line_end, slot + _SLOT_LIMIT)):
             continue  # "Голосую за то, чтобы посадить Васю": the later intent words carry the vote
         negated = (
@@ -631,6 +689,7 @@ def _read_phrases(
         vote_end = base + r.end if r.ok else max(end, base + r.end)
         if r.ok:
             consumed = vote_end
+        previous_end = vote_end
         found.append(
             VoteFound(
                 "vote",
@@ -644,6 +703,40 @@ def _read_phrases(
                 r.candidates,
             )
         )
+
+
+def _name_before(post: _Post, matcher: RosterMatcher, start: int, *, after: int) -> tuple[int, MatchResult] | None:
+    """The name written before bold intent words in the same bold span and line
+    («[b]Гошу в тюрьму![/b]»): (where it starts, the match), or None when nothing is there."""
+    bi = post.bold_at(start)
+    if bi < 0:
+        return None
+    line_start = post.low.rfind("\n", 0, start) + 1
+    begin = max(post.bold[bi][0], line_start, after)
+    text = post.flat[begin:start]
+    name = text.rstrip(" \t,:-—–")
+    stripped = name.lstrip()
+    if not stripped or len(stripped) > _NO_INTENT_MAX_CHARS:
+        return None
+    r = matcher.match(stripped)
+    if not r.ok and r.reason != "ambiguous":
+        return None
+    return begin + (len(name) - len(stripped)), r
+
+
+def _read_disabled_english(post: _Post, found: list[VoteFound]) -> None:
+    """Bold "VOTE: X" / "UNVOTE" in a game without the `bold_vote` syntax: listed as
+    `syntax_disabled`, so the poster learns why it did not count."""
+    for i, (start, end) in enumerate(post.bold):
+        if post.used[i]:
+            continue
+        m = _ENGLISH_BOLD_RE.match(post.low, start)
+        if m is None or m.end() > end:
+            continue
+        post.used[i] = True
+        kind = "unvote" if m.group(1) else "vote"
+        found.append(VoteFound(kind, None, False, "syntax_disabled", post.fragment(start, end), start, end,
+                               SYNTAX_BOLD_VOTE))
 
 
 def _read_bare_bold_names(post: _Post, matcher: RosterMatcher, found: list[VoteFound]) -> None:

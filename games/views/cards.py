@@ -14,19 +14,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import permissions
+from games import confirm, permissions
 from games.archive import audience_label
 from games.engine.rulesets.cards.collection import COLOUR_LABELS, COLOURS, NEUTRAL, Card, Collection, default_collection
 from games.engine.rulesets.cards.decks import deck_rules_for
 from games.engine.rulesets.cards.roles import SECRET_ROLES, SIX_COLOURS
 from games.engine.rulesets.cards.ruleset import CARDS, collection_of
 from games.engine.state import GameState
-from games.eventtext import event_text, role_label
+from games.eventtext import effect_text, event_text, play_result_label, role_label, vote_weight_text
 from games.models import Game, GameEvent, Order, Seat
 from games.services import ActionRefused
 from games.services.orders import action_label
@@ -118,7 +119,8 @@ def _names(game: Game) -> dict[int, str]:
 def _results(user, game: Game, seat: Seat) -> list[dict]:
     events = permissions.filter_visible_card_events(user, game, seat, GameEvent.objects.select_related("phase"))
     events = events.filter(kind__in=RESULT_KINDS).order_by("-created_at", "-pk")[:80]
-    return [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in events]
+    rows = [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in events]
+    return [row for row in rows if row["text"]]
 
 
 # --- The rules page ------------------------------------------------------------------------------
@@ -356,6 +358,16 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
                           "target2": names.get(_int(detail.get("target2"), -1), ""),
                           "message": detail.get("message") or "", "pay": detail.get("pay") or []})
     kind = phase.kind if phase is not None and phase.is_open else None
+    by_pk = {s.pk: s for s in seats}
+
+    def targets(card: Card) -> tuple[list[dict], list[dict]]:
+        """The targets the engine would accept now, by its own check (never a dead player for a
+        living target, never oneself)."""
+        if card.target == "self" or not state.has_seat(seat.pk):
+            return [], []
+        first, second = CARDS.valid_targets(state, seat.pk, card.name)
+        return ([_seat_option(by_pk[i]) for i in first if i in by_pk],
+                [_seat_option(by_pk[i]) for i in second if i in by_pk])
 
     def why_not(card: Card, zone: str) -> str:
         """Why this card cannot be played now, said before the player tries (the service checks
@@ -368,10 +380,10 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
             return _("Played only by day.")
         if card.target != "self" and view.restricted:
             return _("No targeted cards while the prison lasts.")
-        if card.target in ("other", "two") and len(others) < (2 if card.target == "two" else 1):
-            return _("Nobody to target.")
-        if card.target == "dead" and not dead:
+        if card.target == "dead" and not targets(card)[0]:
             return _("Nobody is dead yet.")
+        if card.target in ("other", "two") and not targets(card)[0]:
+            return _("Nobody to target.")
         means = len(payable) - (1 if zone == "sleeve" and card in payable else 0)
         if card.price > means:
             return _("Not enough cards in the Sleeve to pay the Price.")
@@ -379,10 +391,11 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
 
     return {
         "game": game, "seat": seat, "pov_seat": pov_seat, "view": view, "phase": phase,
-        "hand": [{**card_info(c), "position": i, "why_not": why_not(c, "hand")} for i, c in enumerate(view.hand)],
+        "hand": [{**card_info(c), "position": i, "why_not": why_not(c, "hand"), "targets": targets(c)[0],
+                  "targets2": targets(c)[1]} for i, c in enumerate(view.hand)],
         "order": [_info(collection, name) for name in order],
-        "sleeve": [{**card_info(c), "overt": overt, "position": i, "why_not": why_not(c, "sleeve")}
-                   for i, (c, overt) in enumerate(view.sleeve)],
+        "sleeve": [{**card_info(c), "overt": overt, "position": i, "why_not": why_not(c, "sleeve"),
+                    "targets": targets(c)[0], "targets2": targets(c)[1]} for i, (c, overt) in enumerate(view.sleeve)],
         "payable": [c.name for c in payable],
         "others": others, "dead": dead, "mafia_mates": mafia_mates, "plays": plays,
         "discard": standing.get("discard"), "reordered": bool(standing.get("reorder")),
@@ -531,25 +544,9 @@ def hand_sizes_context(user, game: Game) -> dict | None:
 
 # --- The GM card dashboard -----------------------------------------------------------------------
 def _order_text(order: Order, names: dict[int, str]) -> str:
-    detail = order.detail or {}
-    parts = [str(detail.get("card") or "")]
-    if detail.get("from"):
-        parts.append(f"({ZONE_LABELS.get(detail['from'], detail['from'])})")
-    for key in ("target", "target2", "to"):
-        value = detail.get(key)
-        if value is not None and key != "to" or (key == "to" and "target" not in detail and value is not None):
-            parts.append("→ " + names.get(_int(value, -1), str(value)))
-    if detail.get("cards"):
-        parts.append(", ".join(map(str, detail["cards"])))
-    if detail.get("hand"):
-        parts.append(" › ".join(map(str, detail["hand"])))
-    if detail.get("message") or detail.get("text"):
-        parts.append(f"«{detail.get('message') or detail.get('text')}»")
-    if detail.get("pay"):
-        parts.append(_("pays with %(cards)s") % {"cards": ", ".join(map(str, detail["pay"]))})
-    if detail.get("what"):
-        parts.append(str(detail.get("what")))
-    return " ".join(p for p in parts if p).strip()
+    from games.services.cards import card_order_text
+
+    return card_order_text(order, names, with_target=True)
 
 
 @require_GET
@@ -580,6 +577,8 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
                                        "text": event_text(game.ruleset, e.kind, data)})
                 if e.kind == "play":
                     data["reason_text"] = card_reason_text(data["reason"]) if data.get("reason") else ""
+                    data["result_label"] = play_result_label(data.get("result"))
+                    data["effect_texts"] = [effect_text(x) for x in data.get("effects") or () if isinstance(x, dict)]
                     plays_by_seat.setdefault(data.get("by"), []).append(data)
                 elif e.kind == "gm_resolve":
                     gm_resolve.append(data)
@@ -589,8 +588,12 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
                     veche = data
                     veche["measure_label"] = measure_label(data.get("measure")) if data.get("measure") else ""
                     veche["reason_label"] = veche_reason_label(data["reason"]) if data.get("reason") else ""
-                    veche["measure_rows"] = [(measure_label(m), n) for m, n in (data.get("measure_tally") or {}).items()]
+                    veche["measure_rows"] = [(measure_label(m), vote_weight_text(n))
+                                             for m, n in (data.get("measure_tally") or {}).items()]
+                    for row in veche.get("tally") or []:
+                        row["votes_text"] = vote_weight_text(row.get("votes"))
                     for vote in veche.get("votes") or []:
+                        vote["weight_text"] = vote_weight_text(vote.get("weight"))
                         vote["measure_label"] = measure_label(vote.get("measure")) if vote.get("measure") else ""
                 elif e.kind == "phase_summary":
                     summary = data
@@ -622,7 +625,13 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
         "reveal_choices": list(REVEAL_LABELS.items()),
         "cards": list(collection.names),
         "open": phase is not None and phase.is_open and game.status == Game.Status.RUNNING,
+        "close_question": confirm.close_question(phase, _public_outcome(preview_events)),
     })
+
+
+def _public_outcome(preview_events: list[dict]) -> str:
+    """What closing now would publish (the public preview events), for the close question."""
+    return " ".join(e["text"] for e in preview_events if e["audience"] == "public" and e["text"])
 
 
 def _standing_lines(view, names: dict[int, str]) -> list[str]:
@@ -648,18 +657,12 @@ def _standing_lines(view, names: dict[int, str]) -> list[str]:
 
 
 def _effect_text(effect: dict, names: dict[int, str]) -> str:
+    """An effect the GM applies by hand, in words («Петя получает Бункер в Рукав»)."""
+    from games.eventtext import effect_text
+
     if not isinstance(effect, dict):
-        return str(effect)
-    op = effect.get("op", "?")
-    parts = [str(GM_OP_LABELS.get(op, op)), "→", names.get(_int(effect.get("target"), -1), str(effect.get("target")))]
-    for key in ("n", "to", "zone", "what", "card"):
-        if effect.get(key) not in (None, ""):
-            parts.append(f"{key}={effect[key]}")
-    if effect.get("viewer") is not None:
-        parts.append(_("to %(name)s") % {"name": names.get(_int(effect.get("viewer"), -1), effect.get("viewer"))})
-    if effect.get("text"):
-        parts.append(f"«{effect['text']}»")
-    return " ".join(parts)
+        return "—"
+    return effect_text(effect, names)
 
 
 def gm_effect_from_post(post) -> dict:
@@ -683,6 +686,16 @@ def gm_effect_from_post(post) -> dict:
     return effect
 
 
+def _gm_card_question(game: Game, phase, action: str, post) -> str:
+    """The card dashboard's question before closing the phase or removing an effect."""
+    if action == "close":
+        return confirm.close_question(phase)  # the page's question names the outcome; this is the no-JS path
+    effects = list((phase.gm_decisions or {}).get("effects", [])) if phase is not None else []
+    index = _int(post.get("index"), -1)
+    text = _effect_text(effects[index], _names(game)) if 0 <= index < len(effects) else "—"
+    return confirm.question("card_effect_remove", effect=text)
+
+
 @login_required
 @require_POST
 def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
@@ -694,6 +707,9 @@ def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
     permissions.check_gm_cards(request.user, game)
     phase = game.current_phase
     action = request.POST.get("action", "add")
+    if action in ("close", "remove") and not confirm.is_confirmed(request):
+        return confirm.confirmation_page(request, question=_gm_card_question(game, phase, action, request.POST),
+                                         cancel_url=reverse("games:gm_cards", args=[game.pk]))
     try:
         if phase is None:
             raise ActionRefused(_("No phase is going on."), code="no_phase")

@@ -12,10 +12,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import permissions, selectors
+from games import confirm, permissions, selectors
 from games.forms import CommunicationForm, PostForm, ThreadForm
 from games.models import Game, Post, Thread
 from games.services import ActionRefused
@@ -28,6 +29,8 @@ from games.services.posts import (
     posts_refresh_html,
 )
 from games.services.games import communication_of
+from games.services.orders import order_from_letter, order_preview
+from games.services.votes import vote_after_edit, vote_preview
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
 from games.views.votes import SYNTAX_LABELS
@@ -148,8 +151,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     seats = []
     if has_votes and user.is_authenticated:
         # One query for the roster serves the vote button, seat_of and can_post's is_seated.
-        seats = list(game.seats.select_related("user").order_by("number"))
-        permissions.remember_seats(user, game, seats)
+        seats = permissions.seats_with_users(user, game)
     moderator = permissions.is_moderator(user, thread)
     can_post = permissions.can_post(user, thread)
     if form is None:
@@ -159,6 +161,13 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
             quoted = Post.objects.filter(thread=thread, number=quote_number, is_deleted=False).select_related("author").first()
             if quoted:
                 initial = bbcode.quote_source(quoted.author.display_name, quoted.body) + "\n"
+        vote_from = _parse_page(request.GET.get("vote_from"))
+        if vote_from and user.is_authenticated:
+            # "Post the changed vote" after an edit: the vote the author's edited post now reads as.
+            edited = Post.objects.filter(thread=thread, number=vote_from, author=user, is_deleted=False).first()
+            notice = vote_after_edit(post=edited, editor=user) if edited is not None else None
+            if notice is not None and notice.new_text:
+                initial = notice.new_text
         form = PostForm(initial={"body": initial})
     vote_count_html, vote_targets = None, []
     if has_votes:
@@ -182,7 +191,8 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=iso, moderator=moderator,
                                            can_post=bool(can_post), show_votes=vote_count_html is not None,
                                            just_posted=just_posted, stamps=stamps)
-    read_up_to = selectors.read_up_to(user=user, thread=thread)
+    # Right after his own post (the reply's mark was moved to it first) the poster has read up to it.
+    read_up_to = just_posted if just_posted and user.is_authenticated else selectors.read_up_to(user=user, thread=thread)
     return {
         "thread": thread,
         "game": game,
@@ -371,7 +381,9 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         except ActionRefused as refused:
             return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
                                   status=200 if request.htmx else 400)
-        return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, preview_html=preview_html))
+        context = _thread_context(request, thread, page=last_page, form=form, preview_html=preview_html)
+        context.update(_preview_readings(request, thread, body))
+        return _render_thread(request, context)
     if not request.user.is_authenticated:
         if not request.htmx:
             return redirect(f"{reverse('account_login')}?{urlencode({'next': thread.get_absolute_url()})}")
@@ -383,13 +395,18 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
                               status=200 if request.htmx else 400)
     page = selectors.page_of_number(post.number, _per_page())
     confirmation = getattr(post, "vote_confirmation", None)
+    # A player's letter to the GM that reads as an order is one (games.services.orders).
+    order_confirmation = order_from_letter(post=post) if thread.kind == Thread.Kind.GM_CHAT else None
     if not request.htmx:
         if confirmation is not None:
-            (messages.success if confirmation.counted else messages.warning)(request, confirmation.message)
+            (messages.success if confirmation.all_good else messages.warning)(request, confirmation.message)
+        if order_confirmation is not None:
+            (messages.success if order_confirmation.accepted else messages.error)(request, order_confirmation.message)
         return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
-    context = _thread_context(request, thread, page=page, just_posted=post.number)
     thread_mark_read(user=request.user, thread=thread, number=post.number)
+    context = _thread_context(request, thread, page=page, just_posted=post.number)
     context["vote_confirmation"] = confirmation
+    context["order_confirmation"] = order_confirmation
     response = _render_thread(request, context)
     response["HX-Push-Url"] = _thread_url(thread, page=page) + f"#p{post.number}"
     if confirmation is not None:
@@ -399,13 +416,28 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def thread_preview(request: HttpRequest, pk: int) -> HttpResponse:
-    """The htmx preview: only the preview block."""
-    _visible_thread(request, pk)
+    """The htmx preview: only the preview block, with how its vote (or, in the letters to the
+    GM, its order) will be read."""
+    thread = _visible_thread(request, pk)
+    body = request.POST.get("body", "")
     try:
-        html, error = post_preview(body=request.POST.get("body", "")), None
+        html, error = post_preview(body=body), None
     except ActionRefused as refused:
         html, error = None, refused.message
-    return render(request, "games/thread.html#preview", {"preview_html": html, "error": error})
+    context = {"preview_html": html, "error": error}
+    if html is not None:
+        context.update(_preview_readings(request, thread, body))
+    return render(request, "games/thread.html#preview", context)
+
+
+def _preview_readings(request: HttpRequest, thread: Thread, body: str) -> dict:
+    """What the preview says of the text's vote ("read as → X", "no vote", or the refusal with
+    its reason) and, in a player's letters to the GM, of its order: the posting path's readers,
+    nothing written (games.services.votes.vote_preview, games.services.orders.order_preview)."""
+    if not request.user.is_authenticated:
+        return {}
+    return {"vote_preview": vote_preview(thread=thread, author=request.user, body=body),
+            "order_preview": order_preview(thread=thread, author=request.user, body=body)}
 
 
 @require_GET
@@ -451,13 +483,28 @@ def post_edit_view(request: HttpRequest, post_pk: int) -> HttpResponse:
     error = None
     if request.method == "POST" and form.is_valid():
         try:
-            post_edit(post=post, editor=request.user, body=form.cleaned_data["body"])
+            edited = post_edit(post=post, editor=request.user, body=form.cleaned_data["body"])
         except ActionRefused as refused:
             error = refused.message
         else:
+            _tell_vote_after_edit(request, edited)
             return redirect(post)
     return render(request, "games/post_edit.html", {"post": post, "form": form, "error": error},
                   status=400 if error else 200)
+
+
+def _tell_vote_after_edit(request: HttpRequest, post: Post) -> None:
+    """An edited post whose vote is in the ledger: the editor is told the vote stays as first
+    sent, and offered the changed vote as a new post (the reply form pre-filled with it)."""
+    notice = vote_after_edit(post=post, editor=request.user)
+    if notice is None:
+        return
+    if notice.new_text:
+        url = f"{reverse('games:thread', args=[post.thread_id])}?{urlencode({'page': 'last', 'vote_from': post.number})}#reply"
+        messages.warning(request, format_html('{} <a class="button" href="{}">{}</a>', notice.message, url,
+                                              _("Post the changed vote")))
+    else:
+        messages.info(request, notice.message)
 
 
 @require_GET
@@ -486,6 +533,9 @@ def post_history(request: HttpRequest, post_pk: int) -> HttpResponse:
 def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
     post = _visible_post(request, post_pk)
     deleted = request.POST.get("action") != "restore"
+    if deleted and permissions.can_delete_post(request.user, post) and not confirm.is_confirmed(request):
+        return confirm.confirmation_page(request, question=confirm.question(
+            "hide", number=post.number, author=post.author.display_name), cancel_url=post.get_absolute_url())
     try:
         post_set_deleted(post=post, moderator=request.user, deleted=deleted, reason=request.POST.get("reason", ""))
     except ActionRefused as refused:
@@ -548,19 +598,27 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         seat.role_visible = bool(seat.role) and permissions.can_see_role_of(viewer, game, seat)
         seat.role_name = role_label(game.ruleset, seat.role) if seat.role_visible else ""
     phases = list(game.phases.filter(voided_at__isnull=True).order_by("opened_at", "pk"))
-    speaking = []
-    if game.state and game.status == Game.Status.RUNNING:
-        from games.engine.rulesets import get_ruleset
+    from games.engine.rulesets import RULESETS
+    from games.engine.rulesets.base import site_style, voting_order
+
+    ruleset = RULESETS.get(game.ruleset)
+    style = site_style(ruleset)
+    speaking, voting = [], []
+    if style.rounds and game.state and game.status == Game.Status.RUNNING:
+        # A table that speaks and votes in rounds by seat (club): who speaks and who votes in
+        # which order, each under his seat number.
         from games.engine.state import GameState
 
         by_id = {s.pk: s for s in seats}
-        speaking = [by_id[i] for i in get_ruleset(game.ruleset).speaking_order(GameState.from_json(game.state)) if i in by_id]
+        state = GameState.from_json(game.state)
+        speaking = [by_id[i] for i in ruleset.speaking_order(state) if i in by_id]
+        voting = [by_id[i] for i in voting_order(ruleset, state) if i in by_id]
     return render(request, "games/game.html", {
         "game": game, "seats": seats, "phases": phases, "current_phase": game.current_phase,
         "is_gm": permissions.is_moderator(viewer, game.game_thread),
         "my_seat": permissions.seat_of(viewer, game),
         "pov_seat": pov_seat,
-        "speaking": speaking if game.ruleset == "club" else [],
+        "speaking": speaking, "voting": voting, "style": style,
         "private_threads": permissions.filter_visible_threads(viewer, game.private_threads.all()).order_by("kind", "pk"),
         "winner_label": faction_label(game.winner) if game.winner else "",
         "co_gms": list(game.co_gms.order_by("display_name")),
@@ -574,6 +632,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
         "communication": communication_of(game) if permissions.is_game_master(viewer, game) else None,
         "communication_modes": CommunicationForm.base_fields["private_messages"].choices,
+        # The questions of the GM's destructive buttons on this page (games/confirm.py).
+        "start_question": confirm.start_question([s.user.display_name for s in seats], game.size),
+        "close_question": confirm.close_question(game.current_phase),
     })
 
 

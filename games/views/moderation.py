@@ -8,11 +8,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import permissions
+from games import confirm, permissions
 from games.models import Absence, Post, Report
 from games.services import ActionRefused
 from games.services.moderation import absence_add, open_reports, report_create, report_resolve, site_ban
@@ -64,6 +65,12 @@ def report_action(request: HttpRequest, report_pk: int) -> HttpResponse:
     report = get_object_or_404(Report.objects.select_related("post__thread", "post__author"), pk=report_pk)
     action = request.POST.get("action")
     reason = request.POST.get("reason", "").strip()
+    if action in ("hide", "ban") and not confirm.is_confirmed(request):
+        post = report.post
+        question = (confirm.question("hide", number=post.number, author=post.author.display_name) if action == "hide" else
+                    confirm.question("report_ban", author=post.author.display_name,
+                                     until=request.POST.get("until", "").strip().replace("T", " ") or "—"))
+        return confirm.confirmation_page(request, question=question, cancel_url=reverse("games:reports"))
     try:
         if action == "hide":
             post_set_deleted(post=report.post, moderator=request.user, deleted=True, reason=reason)

@@ -9,24 +9,27 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import permissions
+from games import confirm, permissions
 from games.engine.rulesets import get_ruleset
+from games.engine.rulesets.base import site_style
 from games.engine.state import GameState
 from games.eventtext import event_text, faction_goal, faction_label, role_help, role_label
 from games.forms import CollectionForm, CommunicationForm, GameCreateForm
-from games.models import Game, GameEvent, Order, Replacement, Seat
+from games.models import Game, GameEvent, Order, Phase, Replacement, Seat
 from games.archive import audience_label, gm_log_rows
+from games.holders import SeatHolders
 from games.services import ActionRefused
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start, game_withdraw, gm_log
-from games.services.orders import action_label, order_override, order_reason_text, order_submit
+from games.services.orders import action_label, order_action_text, order_override, order_reason_text, order_submit, takes_text_orders
 from games.services.phases import phase_set_deadline
 from games.services.resolution import phase_close, phase_preview, standing_orders
-from games.services.votes import vote_count
+from games.services.votes import VOTING_KINDS, vote_count
 
 
 def _game(pk: int) -> Game:
@@ -122,6 +125,10 @@ def co_gm_view(request: HttpRequest, pk: int) -> HttpResponse:
 def game_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_gm(request.user, game)
+    if not confirm.is_confirmed(request):
+        names = [s.user.display_name for s in game.seats.select_related("user").order_by("number")]
+        return confirm.confirmation_page(request, question=confirm.start_question(names, game.size),
+                                         cancel_url=game.get_absolute_url())
     try:
         game_start(game=game, by=request.user)
     except ActionRefused as refused:
@@ -131,9 +138,60 @@ def game_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(game)
 
 
+def _rolled_back_phase(game: Game) -> Phase | None:
+    """The phase a rollback would reopen (the same choice as resolution_rollback), for its question."""
+    return (Phase.objects.filter(game=game, closed_at__isnull=False, voided_at__isnull=True)
+            .exclude(state_before={}).order_by("-closed_at", "-pk").first())
+
+
+def _close_outcome(preview: dict | None) -> str:
+    """What closing now would publish, from the dashboard's preview: its public events."""
+    if not preview:
+        return ""
+    return " ".join(e["text"] for e in preview["events"] if e["audience"] == "public" and e["text"])
+
+
+def _preview(game: Game, phase, state, seats_by_id) -> dict | None:
+    if phase is None or not phase.is_open or state is None:
+        return None
+    result = phase_preview(phase=phase)
+    if result is None:
+        return None
+    return {
+        "outcome": dict(result.resolution.outcome),
+        "events": [{"audience": e.audience, "audience_label": audience_label(e.audience, seats_by_id),
+                    "text": event_text(game.ruleset, e.kind, dict(e.data))}
+                   for e in result.resolution.events],
+    }
+
+
+def _close_question(phase, preview: dict | None) -> str:
+    return confirm.close_question(phase, _close_outcome(preview))
+
+
+# The dashboard's actions asked about before they are done (games/confirm.py).
+GM_CONFIRMED_ACTIONS = ("close", "forfeit", "foul", "replace", "modkill", "rollback", "ban")
+
+
+def _gm_question(game: Game, phase, action: str, post) -> str:
+    """The dashboard's question for `action`, with the names the POST chose filled in."""
+    if action == "close":
+        state = GameState.from_json(game.state) if game.state else None
+        seats_by_id = {s.pk: s for s in game.seats.select_related("user")}
+        return _close_question(phase, _preview(game, phase, state, seats_by_id))
+    seat = _seat_choice(game, post.get("seat"))
+    values = {"seat": seat.user.display_name if seat else "—", "name": post.get("name", "").strip() or "—",
+              "reason": post.get("reason", "").strip(), "faction": faction_label(post.get("faction", ""))}
+    if action == "rollback":
+        last = _rolled_back_phase(game)
+        values["phase"] = last.label if last is not None else "—"
+    return confirm.question(action, **values)
+
+
 def _event_rows(user, game: Game):
     events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase")).order_by("created_at", "pk")
-    return [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in events]
+    rows = [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in events]
+    return [row for row in rows if row["text"]]  # a fact with no words of its own (a night's summary) is no line
 
 
 @require_GET
@@ -154,10 +212,18 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
         actions = ()  # every card input has its form on the cards page (games.views.cards)
     targets = [s for s in game.seats.select_related("user").order_by("number")] if actions else []
     orders = permissions.filter_visible_orders(viewer, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
+    holders = SeatHolders.for_game(game)
     for order in orders:
+        # The seat's history stays, but a predecessor's order is his (games.holders).
+        sender = holders.user_at(order.actor_id, order.recorded_at) if holders else None
+        order.sent_by = sender.display_name if sender is not None and sender.pk != seat.user_id else ""
+        if holders:
+            order.target = holders.seat_at(order.target, order.recorded_at)
+            order.source_seat = holders.seat_at(order.source_seat, order.recorded_at)
         order.reason_text = order_reason_text(order.reason) if order.reason else ""
-        order.action_text = action_label(order.action) if order.action else ""
+        order.action_text = order_action_text(order)
     return render(request, "games/role.html", {
+        "standing_order": _standing_order(viewer, game, seat),
         "game": game, "seat": seat, "role_name": role_label(game.ruleset, seat.role), "team": team,
         "role_help": role_help(game.ruleset, seat.role), "faction_name": faction_label(seat.faction),
         "goal": faction_goal(seat.faction, game.ruleset),
@@ -168,6 +234,20 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
         "events": _event_rows(viewer, game), "phase": game.current_phase, "pov_seat": pov_seat,
         "replaced": Replacement.objects.filter(seat=seat).select_related("old_user", "new_user").order_by("created_at"),
     })
+
+
+def _standing_order(viewer, game: Game, seat: Seat) -> Order | None:
+    """The order that stands now for this seat: the phase's last accepted one, from the role
+    page or a letter to the GM alike (games.services.resolution.standing_orders' rule), for a
+    rule set whose orders are written in words; seen through the order permissions."""
+    if game.current_phase_id is None or game.status != Game.Status.RUNNING or not takes_text_orders(game):
+        return None
+    rows = Order.objects.filter(phase_id=game.current_phase_id, actor=seat, valid=True).exclude(action="")
+    standing = (permissions.filter_visible_orders(viewer, game, rows.select_related("target__user", "source_seat__user"))
+                .order_by("-recorded_at", "-pk").first())
+    if standing is not None:
+        standing.action_text = action_label(standing.action)
+    return standing
 
 
 @login_required
@@ -198,7 +278,7 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     phase = game.current_phase
     seats = list(game.seats.select_related("user").order_by("number"))
     seats_by_id = {s.pk: s for s in seats}
-    count = vote_count(phase=phase) if phase is not None and phase.kind == "day" else None
+    count = vote_count(phase=phase) if phase is not None and phase.kind in VOTING_KINDS else None
     orders = standing_orders(phase) if phase is not None else {}
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_json(game.state) if game.state else None
@@ -210,16 +290,8 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                      "order_text": action_label(order.action) if order else "",
                      "owes_order": order is None and bool(state and game.status == Game.Status.RUNNING
                                                           and ruleset.owed_actions(state, seat.pk))})
-    preview = None
-    if phase is not None and phase.is_open and state is not None:
-        result = phase_preview(phase=phase)
-        if result is not None:
-            preview = {
-                "outcome": dict(result.resolution.outcome),
-                "events": [{"audience": e.audience, "audience_label": audience_label(e.audience, seats_by_id),
-                            "text": event_text(game.ruleset, e.kind, dict(e.data))}
-                           for e in result.resolution.events],
-            }
+    preview = _preview(game, phase, state, seats_by_id)
+    rolled_back = _rolled_back_phase(game)
     refused = Order.objects.filter(phase=phase, valid=False).select_related("actor__user").order_by("-recorded_at")[:20] if phase else []
     for order in refused:
         order.reason_text = order_reason_text(order.reason)
@@ -231,9 +303,12 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         "anonymous_pending": AnonymousMessage.objects.filter(game=game, status="pending", kind="anonymous").select_related(
             "sender__user", "recipient__user"),
         "is_club": game.ruleset == "club",
+        "style": site_style(ruleset), "takes_source": _takes_source(game),
         "factions": [(f, faction_label(f)) for f in ruleset.factions],
         "activity": inactivity_table(game=game),
         "game": game, "phase": phase, "rows": rows, "count": count, "preview": preview, "refused": refused,
+        "close_question": _close_question(phase, preview),
+        "rollback_phase_label": rolled_back.label if rolled_back is not None else "—",
         "winner_label": faction_label(game.winner) if game.winner else "",
         "log": list(reversed(gm_log_rows(request.user, game, seats)))[:50],
         "events": [{**row, "audience_label": audience_label(row["event"].audience, seats_by_id)}
@@ -241,6 +316,17 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                                                                           sorted({a for r in ruleset.roles.values() for a in r.actions})],
         "seats": seats,
     })
+
+
+def _takes_source(game: Game) -> bool:
+    """Whether an order of this rule set may name a second player, whose action it takes (the
+    forum's theft): the GM's order form offers "stolen from" only then."""
+    from games.text.orders import SLOT_SOURCE, vocabulary_for
+
+    try:
+        return any(SLOT_SOURCE in words.slots for words in vocabulary_for(game.ruleset).actions)
+    except KeyError:
+        return False
 
 
 @login_required
@@ -251,6 +337,9 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
     permissions.check_gm(request.user, game)
     phase = game.current_phase
     action = request.POST.get("action")
+    if action in GM_CONFIRMED_ACTIONS and not confirm.is_confirmed(request):
+        return confirm.confirmation_page(request, question=_gm_question(game, phase, action, request.POST),
+                                         cancel_url=reverse("games:gm_dashboard", args=[game.pk]))
     now = timezone.now()
     try:
         if phase is None and action not in ("replace", "ban", "rollback"):
@@ -263,6 +352,9 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
             phase_set_deadline(phase=phase, by=request.user, deadline_at=_parse_local(request.POST.get("deadline_at", "")), now=now)
             messages.success(request, _("The deadline is changed."))
         elif action == "tie_break":
+            if site_style(get_ruleset(game.ruleset)).tie != "gm":
+                raise ActionRefused(_("In this game a tie goes to a re-vote: the GM does not break it."),
+                                    code="no_tie_break")
             seat = _seat_choice(game, request.POST.get("seat"))
             decisions = dict(phase.gm_decisions or {})
             if seat is None:
@@ -417,6 +509,10 @@ def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
             permissions.check_gm(request.user, game)
             raw = request.POST["decide"]
             message = get_object_or_404(AnonymousMessage, game=game, pk=int(raw) if raw.isdecimal() else 0)
+            if request.POST.get("approve") != "1" and not confirm.is_confirmed(request):
+                return confirm.confirmation_page(request, question=confirm.question(
+                    "anonymous_reject", recipient=message.recipient.user.display_name),
+                    cancel_url=reverse("games:gm_dashboard", args=[game.pk]))
             anonymous_decide(message=message, by=request.user, approve=request.POST.get("approve") == "1")
             messages.success(request, _("Done."))
             return redirect("games:gm_dashboard", pk=game.pk)
@@ -471,6 +567,9 @@ def cards_collection(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         form = CollectionForm(request.POST)
         reset = request.POST.get("action") == "reset"
+        if reset and not confirm.is_confirmed(request):
+            return confirm.confirmation_page(request, question=confirm.question("collection_reset"),
+                                             cancel_url=reverse("games:cards_collection", args=[game.pk]))
         try:
             if not form.is_valid():
                 raise ActionRefused(" ".join(str(e) for errors in form.errors.values() for e in errors), code="bad_form")

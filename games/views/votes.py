@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,7 +16,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import permissions
+from games import confirm, permissions
+from games.holders import SeatHolders, count_as_cast
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services import ActionRefused
 from games.services.phases import phase_open
@@ -58,14 +60,20 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
         if post is not None:
             phase = next((d for d in reversed(days) if d.opened_at <= post.created_at), None)
     phase = phase or days[-1]
-    count = vote_count(phase=phase, as_of=as_of)
+    # Each vote is named by who wrote it; a count of the past by who held each seat then
+    # (games.holders, docs/votes.md "Replacements").
+    holders = SeatHolders.for_game(game)
+    count = count_as_cast(vote_count(phase=phase, as_of=as_of), game=game, holders=holders)
     history = list(
         VoteRecord.objects.filter(phase=phase)
         .select_related("post", "voter__user", "target__user", "recorded_by")
         .order_by("post_number", "recorded_at", "pk")
     )
     for row in history:
-        row.reason_text = reason_text(row.reason) if row.reason else ""
+        row.reason_text = reason_text(row.reason, game=game) if row.reason else ""
+        if holders:
+            row.voter = holders.seat_at(row.voter, row.post.created_at)
+            row.target = holders.seat_at(row.target, row.post.created_at)
     is_gm = permissions.is_moderator(request.user, game.game_thread)
     return render(
         request,
@@ -81,6 +89,10 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
 def current_count_html(request: HttpRequest, game: Game) -> str:
     """The live count fragment for the game thread, cached until the ledger changes."""
     phase = voting_phase(game=game)
+    if phase is None and game.status == Game.Status.FINISHED:
+        # A game over keeps its last count on show, not an empty box (issue 14).
+        phase = game.phases.filter(kind__in=(Phase.Kind.DAY, Phase.Kind.REVOTE), voided_at__isnull=True,
+                                   closed_at__isnull=False).order_by("-closed_at", "-pk").first()
     if phase is None:
         return ""
     key = f"votes:fragment:{phase.pk}:{count_version(phase.pk)}:{translation.get_language()}:{int(phase.is_open)}"
@@ -120,11 +132,14 @@ def vote_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def vote_count_post_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
+    # What the page showed: its day and, after a correction, the count as of a post.
+    phase_id, as_of = _int(request.POST.get("day")), _int(request.POST.get("as_of"))
     try:
-        post = vote_count_post(game=game, gm=request.user)
+        post = vote_count_post(game=game, gm=request.user, phase_id=phase_id, as_of=as_of)
     except ActionRefused as refused:
         messages.error(request, refused.message)
-        return redirect(f"{game.get_absolute_url()}votes/")
+        query = urlencode([(k, v) for k, v in (("day", phase_id), ("as_of", as_of)) if v])
+        return redirect(f"{game.get_absolute_url()}votes/" + (f"?{query}" if query else ""))
     return redirect(post)
 
 
@@ -136,6 +151,9 @@ def phase_control(request: HttpRequest, pk: int) -> HttpResponse:
     if not permissions.is_moderator(request.user, game.game_thread):
         raise Http404
     action = request.POST.get("action")
+    if action == "close" and not confirm.is_confirmed(request):
+        return confirm.confirmation_page(request, question=confirm.close_question(game.current_phase),
+                                         cancel_url=game.get_absolute_url())
     try:
         if action in ("open_day", "open_night"):
             raw = request.POST.get("deadline_at", "").strip()
@@ -176,7 +194,8 @@ def vote_options(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404
     try:
         game_set_vote_options(game=game, by=request.user, syntaxes=request.POST.getlist("syntax"),
-                              end_day_on_majority=request.POST.get("end_day_on_majority") == "on")
+                              end_day_on_majority=request.POST.get("end_day_on_majority") == "on",
+                              count_spoiler_votes=request.POST.get("count_spoiler_votes") == "on")
     except ActionRefused as refused:
         messages.error(request, refused.message)
     else:

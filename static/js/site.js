@@ -93,3 +93,164 @@ document.addEventListener("click", function (event) {
   document.addEventListener("DOMContentLoaded", function () { apply(document); });
   document.addEventListener("htmx:afterSwap", function () { apply(document); });
 })();
+
+// Destructive GM and moderator actions ask first (games/confirm.py). The question is in the
+// form's (or the pressed button's) data-confirm; {field} names one of the form's fields and is
+// replaced by what it holds now (a select's chosen option, a text typed). Accepted: the form goes
+// with confirm=yes, so the server does it at once; refused: nothing is sent. Without JavaScript
+// the server asks on a page of its own. Listens in the capture phase, before htmx's handlers.
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (!form || form.tagName !== "FORM") return;
+  var submitter = event.submitter;
+  var question = (submitter && submitter.dataset && submitter.dataset.confirm) || form.dataset.confirm;
+  if (!question) return;
+  var filled = question.replace(/\{(\w+)\}/g, function (whole, name) {
+    var field = form.elements[name];
+    if (!field) return whole;
+    if (field.tagName === "SELECT") {
+      var option = field.options[field.selectedIndex];
+      return option ? option.textContent.trim() : "";
+    }
+    return (field.value || "").trim() || "—";
+  });
+  if (!window.confirm(filled)) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    return;
+  }
+  var flag = form.querySelector("input[name=confirm]");
+  if (!flag) {
+    flag = document.createElement("input");
+    flag.type = "hidden";
+    flag.name = "confirm";
+    form.appendChild(flag);
+  }
+  flag.value = "yes";
+}, true);
+
+// The role commitment's check by the browser itself (the commitment page, the archive): SHA-256
+// of the revealed text (the element named by data-sha256-of), compared with data-expected; the
+// verdict element says data-ok or data-bad.
+(function () {
+  function check(root) {
+    if (!window.crypto || !crypto.subtle || !window.TextEncoder) return;
+    root.querySelectorAll("[data-sha256-of]").forEach(function (out) {
+      var source = document.getElementById(out.dataset.sha256Of);
+      if (!source) return;
+      crypto.subtle.digest("SHA-256", new TextEncoder().encode(source.textContent)).then(function (buf) {
+        var hex = Array.from(new Uint8Array(buf)).map(function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+        out.textContent = hex;
+        var verdict = document.getElementById(out.dataset.verdict);
+        if (!verdict) return;
+        var ok = hex === (out.dataset.expected || "").trim();
+        verdict.textContent = ok ? (verdict.dataset.ok || "✔") : (verdict.dataset.bad || "✘");
+        verdict.className = ok ? "ok" : "error";
+      });
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { check(document); });
+  else check(document);
+})();
+
+// The post box's length (games/_bbcode_help.html under every post form): characters used of the
+// limit (the textarea's maxlength, equal to the server's), and a warning when the limit is reached
+// or a paste did not fit (the browser inserts only what fits).
+(function () {
+  function update(area, cut) {
+    var box = area.form && area.form.querySelector("[data-post-limit]");
+    if (!box || !(area.maxLength > 0)) return;
+    var used = area.value.length, full = cut || used >= area.maxLength;
+    var count = box.querySelector("[data-post-count]");
+    if (count) count.textContent = "(" + used + " / " + area.maxLength + ")";
+    var warning = box.querySelector("[data-post-cut]");
+    if (warning) warning.hidden = !full;
+    box.classList.toggle("error", full);
+  }
+  document.addEventListener("input", function (event) {
+    var area = event.target;
+    if (area && area.tagName === "TEXTAREA" && area.maxLength > 0) update(area, false);
+  });
+  document.addEventListener("paste", function (event) {
+    var area = event.target;
+    if (!area || area.tagName !== "TEXTAREA" || !(area.maxLength > 0) || !event.clipboardData) return;
+    var pasted = event.clipboardData.getData("text").replace(/\r\n?/g, "\n").length;
+    var room = area.maxLength - area.value.length + (area.selectionEnd - area.selectionStart);
+    var cut = pasted > room;
+    window.setTimeout(function () { update(area, cut); }, 0);
+  });
+})();
+
+// The new-game form (games.forms.GameCreateForm): the role table's help lists the roles of the
+// chosen rule set only (without JavaScript every rule set's line shows, each named).
+(function () {
+  function sync(select) {
+    var form = select.form;
+    if (!form) return;
+    form.querySelectorAll("[data-ruleset-help]").forEach(function (line) {
+      line.hidden = line.dataset.rulesetHelp !== select.value;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.matches && event.target.matches("[data-ruleset-select]")) sync(event.target);
+  });
+  function start() { document.querySelectorAll("[data-ruleset-select]").forEach(sync); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
+
+// A search box over a long select (data-filter: the profile's time zone, accounts/timezones.py):
+// typing hides the options whose text and value lack any of the words typed, and the groups left
+// empty; if the chosen option is hidden, the first one shown is chosen.
+(function () {
+  function fold(text) { return text.toLowerCase().replace(/ё/g, "е").replace(/[−–]/g, "-").replace(/_/g, " "); }
+  function attach(select) {
+    if (select.dataset.filterReady) return;
+    select.dataset.filterReady = "1";
+    var box = document.createElement("input");
+    box.type = "search";
+    box.className = "select-filter";
+    box.placeholder = select.dataset.filterLabel || "";
+    box.setAttribute("aria-label", select.dataset.filterLabel || "");
+    if (select.id) box.setAttribute("aria-controls", select.id);
+    var none = document.createElement("p");
+    none.className = "muted";
+    none.hidden = true;
+    none.setAttribute("role", "status");
+    none.textContent = select.dataset.filterEmpty || "";
+    select.parentNode.insertBefore(box, select);
+    select.parentNode.insertBefore(none, select.nextSibling);
+    box.addEventListener("input", function () {
+      var words = fold(box.value).split(/\s+/).filter(Boolean), first = null;
+      Array.prototype.forEach.call(select.options, function (option) {
+        var text = fold(option.textContent + " " + option.value);
+        option.hidden = !words.every(function (word) { return text.indexOf(word) !== -1; });
+        if (!option.hidden && !first) first = option;
+      });
+      select.querySelectorAll("optgroup").forEach(function (group) {
+        group.hidden = !Array.prototype.some.call(group.children, function (option) { return !option.hidden; });
+      });
+      none.hidden = !!first;
+      var chosen = select.options[select.selectedIndex];
+      if (first && (!chosen || chosen.hidden)) first.selected = true;
+    });
+  }
+  function start() { document.querySelectorAll("select[data-filter]").forEach(attach); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
+
+// The header's menu button (a checkbox's label in base.html, so it works without JavaScript):
+// Escape or a tap outside the menu closes it, and a page brought back by "Back" opens with it shut.
+(function () {
+  function toggle() { return document.getElementById("menu-toggle"); }
+  document.addEventListener("keydown", function (event) {
+    var box = toggle();
+    if (event.key === "Escape" && box && box.checked) { box.checked = false; box.focus(); }
+  });
+  document.addEventListener("click", function (event) {
+    var box = toggle();
+    if (box && box.checked && !event.target.closest(".site-nav")) box.checked = false;
+  });
+  window.addEventListener("pageshow", function () { var box = toggle(); if (box) box.checked = false; });
+})();

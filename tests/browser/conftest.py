@@ -49,7 +49,7 @@ def logged_in_page(browser, base_url: str, user):
 
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "accounts.backends.ModelBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.save()
     context = browser.new_context(locale="ru-RU")
@@ -57,3 +57,35 @@ def logged_in_page(browser, base_url: str, user):
     page = context.new_page()
     page.set_default_timeout(15000)
     return page
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def phone_page(browser, base_url: str, user=None, *, javascript: bool = True, width: int = PHONE["width"]):
+    """A page in a phone-sized context (390×844 unless `width` says otherwise, touch, a phone's
+    pixel ratio), logged in as `user` (or anonymous)."""
+    context = browser.new_context(locale="ru-RU", viewport={**PHONE, "width": width}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True, java_script_enabled=javascript)
+    if user is not None:
+        from django.conf import settings
+        from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+        from django.contrib.sessions.backends.db import SessionStore
+
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.save()
+        context.add_cookies([{"name": "sessionid", "value": session.session_key, "url": base_url}])
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return page
+
+
+@pytest.fixture
+def phone(browser):
+    """An anonymous page 390 px wide (phone_page gives a logged-in one)."""
+    page = phone_page(browser, "")
+    yield page
+    page.context.close()

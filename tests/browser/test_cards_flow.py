@@ -85,6 +85,7 @@ def test_build_a_deck_play_a_card_and_the_gm_closes_the_night(live_server, brows
     row = gm_page.locator(f"tr[data-seat='{seat.pk}']")
     assert card in row.inner_text()
     assert row.locator(".cards-preview-play").count() == 1
+    gm_page.once("dialog", lambda dialog: dialog.accept())  # the GM confirms (games/confirm.py)
     gm_page.click("#cards-close-now")
     gm_page.wait_for_selector(".message.success")
     game.refresh_from_db()

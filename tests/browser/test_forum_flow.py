@@ -37,8 +37,9 @@ def test_newcomer_signs_up_logs_in_and_replies_without_reload(live_server, page,
     page.click("main form [type=submit]")
     page.wait_for_load_state()
 
-    # Log out and back in through the login form.
+    # Log out (1100 px is narrow enough for the header's menu button) and back in through the login form.
     page.goto(f"{live_server.url}/")
+    page.click(".menu-button")
     page.click("header form[action$='/logout/'] button")
     page.wait_for_load_state()
     page.goto(f"{live_server.url}/accounts/login/")
@@ -46,7 +47,7 @@ def test_newcomer_signs_up_logs_in_and_replies_without_reload(live_server, page,
     page.fill("input[name=password]", "Very-secret-pass-1")
     page.click("main form [type=submit]")
     page.wait_for_load_state()
-    assert "Новичок" in page.inner_text("header")
+    assert "Новичок" in page.text_content("header .me")  # in the folded menu at this width
 
     page.goto(f"{live_server.url}{thread.get_absolute_url()}")
     page.evaluate("window.__noReload = 'still here'")
@@ -68,7 +69,7 @@ def test_quote_button_and_preview_work_in_browser(live_server, browser, transact
 
     page.goto(f"{live_server.url}{thread.get_absolute_url()}")
     page.click("#p1 .quote-button")
-    page.wait_for_function("document.getElementById('reply-body').value.includes('[quote=')")
+    page.wait_for_function("() => document.getElementById('reply-body').value.includes('[quote=')")
     assert '[quote="Эсмеральда"]Танцую на площади[/quote]' in page.input_value("#reply-body")
     page.fill("#reply-body", "[i]Черновик[/i]")
     page.click("button[name=preview]")

@@ -42,6 +42,7 @@ def test_a_gm_runs_a_forum_turn_in_the_browser(live_server, browser, transaction
         player_page.context.close()
 
     page.goto(game_url)
+    page.once("dialog", lambda dialog: dialog.accept())  # the GM confirms (games/confirm.py)
     page.click("text=Закрыть набор и раздать роли")
     page.wait_for_selector("text=Идёт игра")
     game.refresh_from_db()

@@ -44,8 +44,11 @@ def test_gm_moderates_a_running_game_in_the_browser(live_server, browser, transa
     form = page.locator("form:has(button[value=replace])")
     form.locator("select[name=seat]").select_option(label="Маленький Джон")
     form.locator("input[name=name]").fill("Запасной")
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))  # games/confirm.py
     form.locator("button[value=replace]").click()
     page.wait_for_selector("text=Запасной")
+    assert "Маленький Джон" in asked[0] and "Запасной" in asked[0]  # the question names who and whom
     newcomer = logged_in_page(browser, live_server.url, game.seats.get(pk=seats["Маленький Джон"].pk).user)
     newcomer.goto(f"{live_server.url}/games/{game.pk}/role/")
     assert "честный житель" in newcomer.inner_text(".role-card")
@@ -57,15 +60,18 @@ def test_gm_moderates_a_running_game_in_the_browser(live_server, browser, transa
     form = page.locator("form:has(button[value=modkill])")
     form.locator("select[name=seat]").select_option(label="Фроло")
     form.locator("input[name=reason]").fill("пропал на три дня")
+    page.once("dialog", lambda dialog: dialog.accept())  # the GM confirms (games/confirm.py)
     form.locator("button[value=modkill]").click()
     page.wait_for_load_state()
     page.goto(f"{live_server.url}{game.game_thread.get_absolute_url()}?page=last")
     assert "пропал на три дня" in page.inner_text("ol.posts")
 
     page.goto(dashboard)
+    page.once("dialog", lambda dialog: dialog.accept())  # the GM confirms (games/confirm.py)
     page.click("button[value=close]")
     page.wait_for_selector("text=День 2")
     page.locator("form:has(button[value=rollback]) input[name=reason]").fill("перепутал приказы")
+    page.once("dialog", lambda dialog: dialog.accept())  # the GM confirms (games/confirm.py)
     page.click("button[value=rollback]")
     page.wait_for_load_state()
     game.refresh_from_db()

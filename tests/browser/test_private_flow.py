@@ -81,6 +81,7 @@ def test_a_room_is_agreed_opens_and_closes_in_the_browser(live_server, browser, 
 
     gm_page = logged_in_page(browser, live_server.url, gm)
     gm_page.goto(f"{live_server.url}/games/{game.pk}/gm/")
+    gm_page.once("dialog", lambda dialog: dialog.accept())  # the GM confirms (games/confirm.py)
     gm_page.click("button[value=close]")
     gm_page.wait_for_selector("text=День 2")
     room = Thread.objects.get(game=game, kind="room")
@@ -95,6 +96,7 @@ def test_a_room_is_agreed_opens_and_closes_in_the_browser(live_server, browser, 
     assert outsider.goto(f"{live_server.url}{room.get_absolute_url()}").status == 404
 
     gm_page.goto(f"{live_server.url}/games/{game.pk}/gm/")
+    gm_page.once("dialog", lambda dialog: dialog.accept())  # the GM confirms (games/confirm.py)
     gm_page.click("button[value=close]")
     gm_page.wait_for_selector("text=День 3")
     member.goto(f"{live_server.url}{room.get_absolute_url()}")

@@ -181,7 +181,7 @@ def test_no_payload_runs_anywhere(live_server, browser, setting_the_scene):
     _check(page, "refused private tag", problems, dialogs)
     page.fill("#reply-body", f"{MARK} " + PAYLOADS[1] + PAYLOADS[25])
     page.click("button[name=post]")
-    page.wait_for_function("document.getElementById('reply-body').value === ''")
+    page.wait_for_function("() => document.getElementById('reply-body').value === ''")
     _check(page, "htmx reply", problems, dialogs)
     page.context.close()
 

@@ -730,7 +730,7 @@ def test_default_table_fits_every_size_when_between_seven_and_twenty():
         ["citizen"] * 6 + ["thief"],
         ["mafioso"] * 6 + ["killer"],
         ["citizen"] * 5 + ["thief", "thief", "mafioso"],
-        ["citizen"] * 5 + ["mafioso"],
+        ["mafioso"],
         ["citizen"] * 20 + ["mafioso"],
     ],
     ids=["unknown role", "no mafia", "no town", "two thieves", "too few", "too many"],

@@ -259,7 +259,7 @@ def test_replay_lists_public_events_then_secret_ones(finished_game):
     content = client_for(None).get(_urls(game)["replay"]).content.decode()
     day1 = content[content.index(f'id="phase-{game.phases.get(number=1).pk}"'):content.index(f'id="phase-{game.phases.get(number=2).pk}"')]
     public, secret = day1.split('class="events replay-secret"')
-    assert "Посажен в тюрьму: Саша." in public and "Проверка: Маша — честный житель." not in public
+    assert "Посажен в тюрьму: Саша (жулик)." in public and "Проверка: Маша — честный житель." not in public
     assert "Проверка: Маша — честный житель." in secret and "Вася проверка Маша" in secret
 
 

@@ -309,13 +309,17 @@ def test_my_cards_play_form_asks_what_the_cards_target_rule_asks(night):
     others = [{"pk": 1, "name": "Петя"}, {"pk": 2, "name": "Маша"}]
     context = {"game": night.game, "seat": night.seat("Вася"), "others": others, "dead": [{"pk": 3, "name": "Фроло"}],
                "payable": ["Пустышка"], "zone": "hand"}
+    living = {"targets": others, "targets2": others}  # the view offers the engine's valid targets
     own = render_to_string("games/_cards_play_form.html", {**context, "c": card_info(collection["Бункер"])})
     assert 'name="target"' not in own
-    one = render_to_string("games/_cards_play_form.html", {**context, "c": card_info(collection["Пистолет"])})
+    one = render_to_string("games/_cards_play_form.html", {**context, "c": {**card_info(collection["Пистолет"]),
+                                                                             **living}})
     assert 'name="target"' in one and 'name="target2"' not in one and "Петя" in one and "Фроло" not in one
-    two = render_to_string("games/_cards_play_form.html", {**context, "c": card_info(collection["Подмена"])})
+    two = render_to_string("games/_cards_play_form.html", {**context, "c": {**card_info(collection["Подмена"]),
+                                                                             **living}})
     assert 'name="target2"' in two and 'name="pay"' in two
-    dead = render_to_string("games/_cards_play_form.html", {**context, "c": card_info(collection["Аутопсия"])})
+    dead = render_to_string("games/_cards_play_form.html", {**context, "c": {**card_info(collection["Аутопсия"]),
+                                                                              "targets": context["dead"]}})
     assert "Фроло" in dead and "Петя" not in dead
     letter = render_to_string("games/_cards_play_form.html", {**context, "c": card_info(collection["Письмо"])})
     assert 'name="message"' in letter
@@ -471,10 +475,10 @@ def test_gm_effects_are_added_removed_and_the_phase_closes(night):
     assert phase.gm_decisions["damage"] in ({str(target): 2}, {target: 2})
     body = text_of(gm.get(reverse("games:gm_cards", args=[world.game.pk])))
     assert "Тайное слово" in body
-    gm.post(url, {"action": "remove", "index": "0"})
+    gm.post(url, {"action": "remove", "index": "0", "confirm": "yes"})
     assert not world.phase().gm_decisions.get("effects")
     closing = world.phase()
-    gm.post(url, {"action": "close"})
+    gm.post(url, {"action": "close", "confirm": "yes"})
     closing.refresh_from_db()
     assert closing.closed_at is not None and world.phase().pk != closing.pk
 

@@ -88,7 +88,7 @@ def test_outsiders_get_404_on_every_card_page_of_the_game(night, who):
         assert client.get(reverse(name, args=[pk])).status_code == 404, (who, name)
     assert client.get(reverse("games:deck", args=[pk])).status_code in (302, 404)
     for name in ("games:card_input", "games:deck_check", "games:gm_card_effect"):
-        assert client.post(reverse(name, args=[pk]), {"action": "close"}).status_code in (302, 404)
+        assert client.post(reverse(name, args=[pk]), {"action": "close", "confirm": "yes"}).status_code in (302, 404)
     assert night.phase().closed_at is None
     assert not Order.objects.exists()
 

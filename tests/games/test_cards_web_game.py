@@ -58,7 +58,7 @@ def test_a_gm_runs_a_ten_player_cards_game_from_the_web_pages_to_a_winner():
     assert not Seat.objects.filter(game=game, user=late).exists()
     assert game.seats.count() == 10
 
-    gm.post(reverse("games:game_start", args=[game.pk]))
+    gm.post(reverse("games:game_start", args=[game.pk]), {"confirm": "yes"})
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and game.current_phase.kind == "deckbuilding"
     assert "tg @Вася" in page(gm, "games:gm_dashboard", game)  # «Внешность», for the GM during the game
@@ -75,7 +75,7 @@ def test_a_gm_runs_a_ten_player_cards_game_from_the_web_pages_to_a_winner():
         response = clients[seat.user.display_name].post(reverse("games:deck", args=[game.pk]), form)
         assert response.status_code == 302
     assert Order.objects.filter(phase=game.current_phase, action="deck", valid=True).count() == 4
-    gm.post(reverse("games:gm_card_effect", args=[game.pk]), {"action": "close"})
+    gm.post(reverse("games:gm_card_effect", args=[game.pk]), {"action": "close", "confirm": "yes"})
     game.refresh_from_db()
     assert game.current_phase.kind == "night" and game.current_phase.number == 1
 
@@ -127,7 +127,7 @@ def test_a_gm_runs_a_ten_player_cards_game_from_the_web_pages_to_a_winner():
             gm.post(reverse("games:gm_card_effect", args=[game.pk]),
                     {"action": "add", "op": "damage", "target": living_mafia[0].pk, "n": 9})
         assert "cards-preview" in page(gm, "games:gm_cards", game) or phase.kind == "day"
-        gm.post(reverse("games:gm_card_effect", args=[game.pk]), {"action": "close"})
+        gm.post(reverse("games:gm_card_effect", args=[game.pk]), {"action": "close", "confirm": "yes"})
         phase.refresh_from_db()
         assert phase.closed_at is not None
         if phase.kind == "day":

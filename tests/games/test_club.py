@@ -92,7 +92,7 @@ def test_gm_fouls_and_the_fourth_removes(club):
     client = client_for(club.gm)
     url = reverse("games:gm_action", args=[club.pk])
     for _ in range(4):
-        client.post(url, {"action": "foul", "seat": seat(club, "Глеб").pk})
+        client.post(url, {"action": "foul", "seat": seat(club, "Глеб").pk, "confirm": "yes"})
     phase = close(club)
     assert phase.outcome["removed"] == ["Глеб"]
     assert seat(club, "Глеб").status == "removed"
@@ -101,7 +101,7 @@ def test_gm_fouls_and_the_fourth_removes(club):
 
 def test_forfeit_ends_the_game_at_once(club):
     close(club)
-    client_for(club.gm).post(reverse("games:gm_action", args=[club.pk]), {"action": "forfeit", "faction": "black"})
+    client_for(club.gm).post(reverse("games:gm_action", args=[club.pk]), {"action": "forfeit", "faction": "black", "confirm": "yes"})
     club.refresh_from_db()
     assert club.status == Game.Status.FINISHED and club.winner == "red"
     assert club.gm_actions.filter(action="forfeit").exists()
@@ -109,7 +109,7 @@ def test_forfeit_ends_the_game_at_once(club):
 
 def test_fouls_and_forfeit_are_404_for_players(club):
     response = client_for(seat(club, "Борис").user).post(reverse("games:gm_action", args=[club.pk]),
-                                                         {"action": "forfeit", "faction": "red"})
+                                                         {"action": "forfeit", "faction": "red", "confirm": "yes"})
     assert response.status_code == 404
 
 
@@ -125,7 +125,7 @@ def test_night_orders_by_form_and_text(club):
 
 def test_rating_after_the_game(club):
     close(club)
-    client_for(club.gm).post(reverse("games:gm_action", args=[club.pk]), {"action": "forfeit", "faction": "black"})
+    client_for(club.gm).post(reverse("games:gm_action", args=[club.pk]), {"action": "forfeit", "faction": "black", "confirm": "yes"})
     club.refresh_from_db()
     url = reverse("games:rating", args=[club.pk])
     anna = client_for(seat(club, "Анна").user)

@@ -43,7 +43,9 @@ def post_communication(client, game, **fields):
 def test_communication_defaults_follow_the_rule_set():
     forum, _gm, _p = signups("forum")
     assert communication_of(forum) == {"private_messages": "anyone", "rooms": False, "team_chat": True,
-                                       "anonymous_limit": 5, "anonymous_approval": False}
+                                       "anonymous_limit": 5, "anonymous_approval": False, "night_silence": False}
+    club = game_create(title="Клуб", gm=make_user("Третий"), ruleset="club", size=12)
+    assert communication_of(club)["night_silence"] is True  # «Ночью строго запрещено ... издавать звуки»
     cards = game_create(title="Карты", gm=make_user("Другой"), ruleset="cards", size=10)
     assert communication_of(cards)["rooms"] is True and communication_of(cards)["team_chat"] is False
 
@@ -168,7 +170,7 @@ def test_a_broken_collection_is_refused_naming_the_problem_and_nothing_changes(t
 def test_the_gm_goes_back_to_the_shipped_collection():
     game, gm, _players = signups("cards", size=10)
     game_set_collection(game=game, by=gm, text=edited_collection_text())
-    client_for(gm).post(reverse("games:cards_collection", args=[game.pk]), {"text": "", "action": "reset"}, **EN)
+    client_for(gm).post(reverse("games:cards_collection", args=[game.pk]), {"text": "", "action": "reset", "confirm": "yes"}, **EN)
     game.refresh_from_db()
     assert "collection" not in game.options
 

@@ -279,7 +279,7 @@ def test_two_connections_closing_at_once_resolve_once(db):
 
 
 def test_gm_closes_now_and_the_log_keeps_it(started):
-    client_for(started.gm).post(reverse("games:gm_action", args=[started.pk]), {"action": "close"})
+    client_for(started.gm).post(reverse("games:gm_action", args=[started.pk]), {"action": "close", "confirm": "yes"})
     started.refresh_from_db()
     assert started.current_phase.number == 2
     assert started.gm_actions.filter(action="close_now").exists()

@@ -35,7 +35,7 @@ def test_replacement_hands_the_seat_with_its_history(started):
     assert VoteRecord.objects.filter(target=seat, valid=True).exists()
     post = post_create(thread=started.game_thread, author=newcomer, body="Я здесь")
     page = client_for(None).get(started.game_thread.get_absolute_url() + "?page=last").content.decode()
-    assert "вместо Вася" in page and f'id="p{post.number}"' in page
+    assert "вместо Васи" in page and f'id="p{post.number}"' in page  # «вместо» takes the genitive
     assert started.gm_actions.filter(action="replace").exists()
 
 
@@ -174,7 +174,7 @@ def test_moderation_buttons_are_404_for_players(started):
 
 def test_gm_bans_a_user_from_the_game_threads(started):
     troll = make_user("Тролль")
-    client_for(started.gm).post(reverse("games:gm_action", args=[started.pk]), {"action": "ban", "name": "тролль", "reason": "флуд"})
+    client_for(started.gm).post(reverse("games:gm_action", args=[started.pk]), {"action": "ban", "name": "тролль", "reason": "флуд", "confirm": "yes"})
     response = client_for(troll).post(reverse("games:thread_reply", args=[started.discussion_thread.pk]), {"body": "ха"})
     assert response.status_code == 400
     assert not started.discussion_thread.posts.filter(author=troll).exists()
@@ -190,7 +190,7 @@ def test_report_queue_hide_with_reason_and_site_ban(lobby_thread, spectator):
     assert client_for(spectator).get(reverse("games:reports")).status_code == 404
     queue = client_for(moderator).get(reverse("games:reports")).content.decode()
     assert "оскорбление" in queue
-    client_for(moderator).post(reverse("games:report_action", args=[report.pk]), {"action": "hide", "reason": "правило 3"})
+    client_for(moderator).post(reverse("games:report_action", args=[report.pk]), {"action": "hide", "reason": "правило 3", "confirm": "yes"})
     post.refresh_from_db()
     report.refresh_from_db()
     assert post.is_deleted and post.deleted_reason == "правило 3" and report.resolved_by == moderator
@@ -200,7 +200,7 @@ def test_report_queue_hide_with_reason_and_site_ban(lobby_thread, spectator):
     client_for(spectator).post(reverse("games:post_report", args=[second.pk]), {"reason": "снова"})
     until = (timezone.localtime() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M")
     client_for(moderator).post(reverse("games:report_action", args=[Report.objects.get(post=second).pk]),
-                               {"action": "ban", "until": until, "reason": "спам"})
+                               {"action": "ban", "until": until, "reason": "спам", "confirm": "yes"})
     troll.refresh_from_db()
     assert troll.banned_until is not None
     response = client_for(troll).post(reverse("games:thread_reply", args=[lobby_thread.pk]), {"body": "я вернулся"})

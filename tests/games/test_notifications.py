@@ -405,7 +405,7 @@ def test_digest_skips_unverified_addresses_and_speaks_the_users_language(db):
     now = timezone.now()
     notify(users=[unverified, english], kind=K.VOTE_ON_ME, text="x", now=now)
     assert digests_send(now=now) == 1
-    assert mail.outbox[0].to == [english.email] and mail.outbox[0].subject == "Mafia: 1 new notification"
+    assert mail.outbox[0].to == [english.email] and mail.outbox[0].subject == "Мафия: 1 new notification"  # MAFIA_SITE_NAME
     assert "Hello, Боря!" in mail.outbox[0].body
 
 

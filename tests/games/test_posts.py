@@ -207,7 +207,7 @@ def test_post_delete_refuses_when_user_is_not_moderator(lobby_thread, spectator)
 
 def test_post_delete_allows_gm_when_post_is_in_his_game(running_game, gm, town_player):
     post = post_create(thread=running_game.game_thread, author=town_player, body="флуд")
-    client_for(gm).post(reverse("games:post_delete", args=[post.pk]), {"action": "delete"})
+    client_for(gm).post(reverse("games:post_delete", args=[post.pk]), {"action": "delete", "confirm": "yes"})
     post.refresh_from_db()
     assert post.is_deleted and post.deleted_by == gm
     client_for(gm).post(reverse("games:post_delete", args=[post.pk]), {"action": "restore"})

@@ -96,7 +96,7 @@ def test_every_room_still_open_is_locked_when_the_game_ends(club):
     game, gm = club, club.gm
     conspiracy = room_of(game, "Анна", "Борис", "Вера", "Глеб", conspiracy=True)
     assert not conspiracy.is_locked
-    response = client_for(gm).post(reverse("games:gm_action", args=[game.pk]), {"action": "forfeit", "faction": "black"})
+    response = client_for(gm).post(reverse("games:gm_action", args=[game.pk]), {"action": "forfeit", "faction": "black", "confirm": "yes"})
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -201,7 +201,7 @@ def test_club_players_killed_at_night_or_removed_do_not_post_in_the_game_thread(
     club_close(club)  # day 1
     url = reverse("games:gm_action", args=[club.pk])
     for _ in range(4):
-        client_for(club.gm).post(url, {"action": "foul", "seat": seat_named(club, "Лев").pk})
+        client_for(club.gm).post(url, {"action": "foul", "seat": seat_named(club, "Лев").pk, "confirm": "yes"})
     day = club_close(club)
     assert day.outcome["removed"] == ["Лев"] and club.current_phase.kind == "night"
     lev = seat_named(club, "Лев").user

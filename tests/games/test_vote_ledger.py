@@ -238,7 +238,7 @@ def test_phase_open_and_close_by_the_gm(running_game, gm, town_player):
     client.post(reverse("games:phase_control", args=[running_game.pk]), {"action": "open_day"})
     phase = running_game.phases.get()
     assert phase.kind == "day" and phase.is_open
-    client.post(reverse("games:phase_control", args=[running_game.pk]), {"action": "close"})
+    client.post(reverse("games:phase_control", args=[running_game.pk]), {"action": "close", "confirm": "yes"})
     phase.refresh_from_db()
     assert not phase.is_open
     with pytest.raises(ActionRefused):
@@ -272,7 +272,7 @@ def test_gm_enables_international_syntax_and_it_counts(day, running_game, gm, to
 def test_vote_options_refuse_forged_syntax_and_non_gm(running_game, gm, town_player):
     client_for(gm).post(reverse("games:vote_options", args=[running_game.pk]), {"syntax": ["<script>"]})
     running_game.refresh_from_db()
-    assert running_game.vote_syntaxes == []
+    assert running_game.vote_syntaxes == ["bold_vote"]  # unchanged: a new game's default
     response = client_for(town_player).post(reverse("games:vote_options", args=[running_game.pk]), {"syntax": ["vote_tag"]})
     assert response.status_code == 404
 

@@ -173,11 +173,27 @@ def test_match_accepts_near_miss_when_fuzzy_score_is_high(forum, form, name):
     assert r.score >= FUZZY_MIN
 
 
-@pytest.mark.parametrize("form", ["Васа", "Кикамора", "Кекимора", "Эсмер", "Негод", "Бондиана", "Волан-де-Морта"])
-def test_match_rejects_near_miss_when_fuzzy_score_is_low(forum, form):
+@pytest.mark.parametrize("form", ["Васа", "Кекамора", "Бондиана", "Волан-де-Морта", "Эсмеральдаааа"])
+def test_match_rejects_near_miss_when_too_many_edits_for_the_length(forum, form):
+    """One letter off in a four-letter name is another name (Вася/Васа); two in eight letters
+    is not a typo (issue 16: the budget grows with the name's length)."""
     r = forum.match(form)
     assert not r.ok
     assert r.reason == "unknown"
+
+
+@pytest.mark.parametrize(("form", "name"), [("Кикамора", "Кикимора"), ("Кекимора", "Кикимора")])
+def test_match_accepts_one_letter_off_when_the_name_is_long_enough(forum, form, name):
+    """Issue 16: "one letter off (Quillon for Quillan)" is a typo from six letters on."""
+    r = forum.match(form)
+    assert (r.name, r.method) == (name, "fuzzy")
+
+
+@pytest.mark.parametrize(("form", "name"), [("Эсмер", "Эсмеральда"), ("Негод", "Негодяй"), ("Кики", "Кикимора")])
+def test_match_accepts_a_unique_prefix(forum, form, name):
+    """Issue 16: «a unique prefix (Кики → Кикимора)» names the player."""
+    r = forum.match(form)
+    assert (r.name, r.method) == (name, "prefix")
 
 
 def test_match_reports_ambiguous_when_fuzzy_is_close_to_two_players():

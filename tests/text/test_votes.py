@@ -97,7 +97,8 @@ RULE_CASES = [
     ("[b]В тюрьму [i]Васю[/i][/b]", vote("Вася")),
     ("[b][color=red]В тюрьму Васю[/color][/b]", vote("Вася")),
     ("[color=red][b]В тюрьму Васю[/b][/color]", vote("Вася")),
-    ("[spoiler=голос][b]В тюрьму Васю[/b][/spoiler]", vote("Вася")),
+    # A spoiler usually holds a pasted quote: not read unless the game counts them (issue 16).
+    ("[spoiler=голос][b]В тюрьму Васю[/b][/spoiler]", None),
     ("Долго думал.\n\nГолосую за [b]Кикимору[/b]. Она молчит.", vote("Кикимора")),
     # messy but clear
     ("[b][u]Голосую за Васю[/u][/b]", vote("Вася")),
@@ -358,7 +359,9 @@ def test_vote_with_empty_roster_is_rejected_as_unknown():
 
 
 def test_fuzzy_name_is_rejected_when_too_far():
-    assert final("[b]В тюрьму Кекимору[/b]") is None
+    # Two letters off in eight (issue 16 moved the line: one letter off in «Кекимору» is a typo).
+    assert final("[b]В тюрьму Кекамору[/b]") is None
+    assert final("[b]В тюрьму Кекимору[/b]") == vote("Кикимора")
 
 
 def test_latin_nick_with_russian_endings_in_every_spelling():
@@ -476,9 +479,11 @@ def test_profile_rejects_unknown_syntax():
 
 def test_profile_named_combines_peace_and_syntaxes():
     p = profile_named("forum", peace=True, syntaxes=["hash_vote"])
-    assert p.peace_allowed and p.syntaxes == {"hash_vote"}
+    # The forum profile has the English words (`bold_vote`) on; a game can switch them off.
+    assert p.peace_allowed and p.syntaxes == {"hash_vote", "bold_vote"}
+    assert p.only_syntaxes(["hash_vote"]).syntaxes == {"hash_vote"}
     assert profile_named("international").syntaxes == INTERNATIONAL_SYNTAXES
-    assert DEFAULT_PROFILE.syntaxes == frozenset() and not DEFAULT_PROFILE.peace_allowed
+    assert DEFAULT_PROFILE.syntaxes == {"bold_vote"} and not DEFAULT_PROFILE.peace_allowed
 
 
 def test_custom_intent_words_are_inflected():

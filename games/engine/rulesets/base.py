@@ -12,7 +12,7 @@ from games.engine.orders import Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.state import GameState
 
-__all__ = ["RoleSpec", "Ruleset"]
+__all__ = ["RoleSpec", "Ruleset", "SiteStyle", "site_style", "voting_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +21,46 @@ class RoleSpec:
     faction: str
     actions: tuple[str, ...] = ()  # actions the role may always order (transient ones come from flags)
     knows_team: bool = False  # the faction's members are told each other at the start
+
+
+@dataclass(frozen=True, slots=True)
+class SiteStyle:
+    """How a rule set's table looks on the site: what the vote count, the GM's controls and the
+    hints say. The site asks these instead of comparing rule-set keys; a rule set that declares
+    no `site` gets the defaults, which are the forum's (a strict majority, the GM's tie-break).
+    """
+
+    # A strict majority of the voters decides (and may end the day early): the count shows
+    # "majority: N" and each wagon's L-n. False: a plurality at the close, the count shows the
+    # leaders instead.
+    majority: bool = True
+    # How a tie at the close is settled: "gm" (the GM names who goes, else by lot) or "revote"
+    # (the tied players go to one re-vote; a tie again is a peaceful day).
+    tie: str = "gm"
+    # The words a vote is written with, quoted in the hints of a refused vote.
+    vote_word: str = "в тюрьму"
+    # Whether the table speaks and votes in rounds by seat (the order of speeches and of voting
+    # is shown on the game page and under the count).
+    rounds: bool = False
+    # The default of the game option "night_silence": at night the game thread is closed to the
+    # players in play (the GMs still post; the GM may open it).
+    night_silence: bool = False
+
+
+FORUM_STYLE = SiteStyle()
+
+
+def site_style(ruleset: Any) -> SiteStyle:
+    """The rule set's SiteStyle (`ruleset.site`), or the defaults."""
+    style = getattr(ruleset, "site", None)
+    return style if isinstance(style, SiteStyle) else FORUM_STYLE
+
+
+def voting_order(ruleset: Any, state: GameState) -> tuple[int, ...]:
+    """The voters of the current phase in the order they vote, for a rule set that votes in turn
+    (`ruleset.voting_order`); empty for one that does not."""
+    method = getattr(ruleset, "voting_order", None)
+    return tuple(method(state)) if callable(method) else ()
 
 
 @runtime_checkable

@@ -13,7 +13,7 @@ from typing import Any
 from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audience
 from games.engine.orders import PEACE, Order, PhaseInputs
 from games.engine.resolution import Resolution
-from games.engine.rulesets.base import RoleSpec
+from games.engine.rulesets.base import RoleSpec, SiteStyle
 from games.engine.rulesets.common import Report as _Report
 from games.engine.rulesets.common import order_data, seat_name
 from games.engine.rulesets.common import pick_seat as _pick
@@ -293,6 +293,9 @@ class _Close:
 
 class ClubRuleset:
     key = "club"
+    # How club players write a vote besides the forum's words: «Голос: [b]Петя[/b]», «Мой голос —
+    # [b]Петя[/b]», «Переголосование: [b]Петя[/b]» (docs/rulesets/club.md, docs/votes.md).
+    vote_intent_words: tuple[str, ...] = ("голос", "переголосование")
     roles: Mapping[str, RoleSpec] = ROLES
     factions: tuple[str, ...] = (BLACK, RED)
     min_players = CLUB_MIN
@@ -303,6 +306,23 @@ class ClubRuleset:
     )
     reasons: Mapping[str, str] = REASONS
     vote_reasons: Mapping[str, str] = VOTE_REASONS
+    # Other names a GM may type for a role in a role table (games.text.roletable reads any
+    # grammatical form of them); the labels the site shows are accepted besides.
+    role_synonyms: Mapping[str, tuple[str, ...]] = MappingProxyType({
+        DON: ("дон мафии",),
+        MAFIOSO: ("мафия", "черный"),
+        PUTANA: ("проститутка", "любовница"),
+        COMMISSAR: ("шериф", "комиссар"),
+        DOCTOR: ("врач",),
+        CIVILIAN: ("мирный", "мирный житель", "мирняк", "житель", "горожанин", "красный", "citizen"),
+    })
+    # Orders are written to the GM in words (games.text.orders holds this rule set's order words):
+    # the role page's text order and the player's letters to the GM are read for them.
+    text_orders = True
+    # «Переголосование может быть только одно ... объявляется мирный день»: a plurality with a
+    # re-vote, no majority; «Голосую за» is the club's vote; «Каждый новый круг начинает
+    # говорить/голосовать следующий номер»; «Ночью строго запрещено жестикулировать и издавать звуки».
+    site = SiteStyle(majority=False, tie="revote", vote_word="голосую за", rounds=True, night_silence=True)
 
     # -- setup ----------------------------------------------------------------------------------
 

@@ -62,7 +62,12 @@ ROLES: Mapping[str, RoleSpec] = MappingProxyType(
     }
 )
 
+# The sizes of the automatic table (default_role_table). The seed sets no minimum, and small
+# games (5-6 players) are common in forum play, so a table the GM writes himself may be smaller:
+# any size at which the game is not over at the start (winner_of on the dealt table is None, and
+# the town and the mafia are both there), which is two players at the least (docs/rulesets/forum.md).
 FORUM_MIN, FORUM_MAX = 7, 20
+FORUM_OWN_TABLE_MIN = 2
 
 OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType({"reveal_roles": True})
 
@@ -143,13 +148,26 @@ class ForumRuleset:
     key = "forum"
     roles: Mapping[str, RoleSpec] = ROLES
     factions: tuple[str, ...] = (TOWN, MAFIA, THIEF_FACTION)
-    min_players = FORUM_MIN
+    min_players = FORUM_MIN  # the automatic table's smallest size
+    min_players_own_table = FORUM_OWN_TABLE_MIN  # a table the GM writes: see validate_roles
     max_players = FORUM_MAX
     outcome_keys: tuple[str, ...] = (
         "votes", "tally", "jailed", "killed", "wounded", "checks", "granted_check", "alive", "over",
     )
     reasons: Mapping[str, str] = REASONS
     vote_reasons: Mapping[str, str] = VOTE_REASONS
+    # Other names a GM may type for a role in a role table (games.text.roletable reads any
+    # grammatical form of them); the labels the site shows are accepted besides.
+    role_synonyms: Mapping[str, tuple[str, ...]] = MappingProxyType({
+        CITIZEN: ("мирный", "мирный житель", "мирняк", "житель", "горожанин", "civilian"),
+        RECRUITER: ("рекрутер", "вербовщик"),
+        MAFIOSO: ("мафия", "мафиози"),
+        KILLER: ("киллер", "убийца"),
+        THIEF: ("жулик", "вор"),
+    })
+    # Orders are written to the GM in words (games.text.orders holds this rule set's order words):
+    # the role page's text order and the player's letters to the GM are read for them.
+    text_orders = True
 
     # -- setup ----------------------------------------------------------------------------------
 
@@ -157,16 +175,22 @@ class ForumRuleset:
         return default_role_table(size)
 
     def validate_roles(self, roles: Sequence[str]) -> None:
-        """The GM may choose any role list that makes a game: 7-20 players, known roles, at least
-        one town and one mafia member (else the game would be over before it starts), and at most
-        one thief («Третья команда состоит из единственного игрока, жулика»)."""
-        if not self.min_players <= len(roles) <= self.max_players:
+        """The GM may choose any role list that makes a game: known roles, at most 20 players, at
+        most one thief («Третья команда состоит из единственного игрока, жулика»), and a game that
+        is not over at the start — the rule set's own win check («пока не останется активной
+        только одна команда») finds no winner on the dealt table — with the town and the mafia
+        both there. There is no other minimum: the seed sets none (the automatic table starts at 7)."""
+        if not self.min_players_own_table <= len(roles) <= self.max_players:
             raise ValueError(
-                f"the forum rule set is played by {self.min_players} to {self.max_players} players, not {len(roles)}"
+                f"the forum rule set is played by {self.min_players_own_table} to {self.max_players} players "
+                f"with a table of the GM's, not {len(roles)}"
             )
         unknown = sorted({r for r in roles if r not in ROLES})
         if unknown:
             raise ValueError(f"unknown forum roles: {unknown}")
+        dealt = [SeatState(i, f"p{i}", r, ROLES[r].faction) for i, r in enumerate(roles, 1)]
+        if winner_of(dealt) is not None:
+            raise ValueError("the game would be over before it starts: only one team is in play")
         factions = [ROLES[r].faction for r in roles]
         if MAFIA not in factions:
             raise ValueError("a forum game needs at least one mafia member (mafioso or killer)")

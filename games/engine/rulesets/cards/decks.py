@@ -138,23 +138,28 @@ def starter_deck(
     overt: str | None = None,
 ) -> list[str]:
     """A legal deck for a player who did not build one by the deadline: 15 non-free cards of the
-    role's colours and Neutral, at most 2 copies each, drawn at random (the caller shuffles it)."""
+    role's colours and Neutral, at most 2 copies each, drawn at random (the caller shuffles it).
+    Cards without a Price come first: the opening Sleeve is empty (or holds the roles' cards, which
+    do not pay), so a dealt deck of them gives an opening Hand its player can pay for; priced cards
+    fill the deck only when the collection has too few of them."""
     rules = deck_rules_for(role, overt)
     allowed = (set(colours_of(role, colours)) | {NEUTRAL}) - set(rules.banned_colours)
     pool = [n for n in collection.names
             if collection[n].deckable and not collection[n].free and collection[n].colour in allowed]
     rng.shuffle(pool)
+    tiers = [[n for n in pool if not collection[n].price], [n for n in pool if collection[n].price]]
     deck: list[str] = []
     per_colour: Counter[str] = Counter()
-    for copy in range(rules.copies):
-        for name in pool:
-            if len(deck) == rules.non_free:
-                break
-            colour = collection[name].colour
-            if rules.per_colour_max is not None and per_colour[colour] >= rules.per_colour_max:
-                continue
-            deck.append(name)
-            per_colour[colour] += 1
+    for tier in tiers:
+        for copy in range(rules.copies):
+            for name in tier:
+                if len(deck) == rules.non_free:
+                    break
+                colour = collection[name].colour
+                if rules.per_colour_max is not None and per_colour[colour] >= rules.per_colour_max:
+                    continue
+                deck.append(name)
+                per_colour[colour] += 1
     if len(deck) != rules.non_free or validate_deck(deck, role=role, collection=collection, colours=colours,
                                                     overt=overt):
         raise ValueError(f"the collection cannot make a legal deck for the role {role!r}")

@@ -32,6 +32,8 @@ from games.engine.rulesets.cards.effects import Instance, Ledger, Table
 from games.engine.rulesets.cards.roles import (
     FACTIONS,
     JOKER,
+    JOKER_OR_TRAITOR,
+    LAW_PLACEHOLDER,
     MAFIA,
     MANIAC,
     ROLES,
@@ -58,6 +60,9 @@ __all__ = [
     "CARDS_MIN",
     "DEAD",
     "LEFT",
+    "EVENT_KINDS",
+    "GM_EFFECT_REASONS",
+    "GM_OPS",
     "OPTION_DEFAULTS",
     "REASONS",
     "VOTE_REASONS",
@@ -108,6 +113,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "discard_not_in_hand": "the cards to discard are not in the Hand",
         "discard_by_day": "the two-card discard is a night action",
         "played_instead": "the two-card discard is instead of playing: the player played a card",
+        "discard_instead": "the player discards two cards this night instead of playing",
         "bad_reorder": "a new Hand order must hold exactly the cards of the Hand",
         "deck_not_empty": "a deck is rebuilt only when it is empty",
         "already_built": "the deck has been built",
@@ -116,7 +122,33 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "message_used": "the mafia message has been used (it recharges when the deck is rebuilt)",
         "not_joker": "only the joker names everybody's roles",
         "bad_guess": "the joker's list must give a secret role for every other player",
+        "cards_inputs_are_in_extra": "a cards game takes its inputs as plays, discards and the like, not orders",
     }
+)
+
+# Why an entry of the GM's hand resolution (`PhaseInputs.gm`) was skipped (`gm_effect_ignored`).
+GM_EFFECT_REASONS: Mapping[str, str] = MappingProxyType(
+    {
+        "bad_input": "the number is not a whole number of zero or more",
+        "unknown_op": "no such operation",
+        "target_not_alive": "the target is not a living character",
+        "bad_n": "the number is not a whole number of zero or more",
+        "bad_reveal": "a reveal names what is shown and to whom",
+        "unknown_card": "no such card in this game's collection",
+        "bad_zone": "no such container",
+    }
+)
+
+# The primitives the GM applies by hand (`PhaseInputs.gm["effects"]`).
+GM_OPS: tuple[str, ...] = ("damage", "armour", "break_armour", "draw", "discard", "reveal", "message", "give", "block",
+                           "restrict")
+
+# Every kind of event this rule set emits (docs/rulesets/cards.md, "Events"): the site gives each a text.
+EVENT_KINDS: tuple[str, ...] = (
+    "game_started", "role", "team", "deck_refused", "deck_auto", "mafia_decks", "deck_order", "containers",
+    "phase_report", "reveal", "message", "mafia_message", "hand_sizes", "veche_result", "tie_break", "executed",
+    "imprisoned", "died", "joker_won", "joker_left", "game_over", "play", "gm_resolve", "phase_summary", "discard",
+    "deck_rebuilt", "joker_guess", "input_ignored", "vote_dropped", "measure_dropped", "gm_effect_ignored",
 )
 
 VOTE_REASONS: Mapping[str, str] = MappingProxyType(
@@ -274,6 +306,12 @@ class CardsRuleset:
     )
     reasons: Mapping[str, str] = REASONS
     vote_reasons: Mapping[str, str] = VOTE_REASONS
+    # Other names a GM may type for a role in a role table (games.text.roletable reads any
+    # grammatical form of them); the labels the site shows are accepted besides.
+    role_synonyms: Mapping[str, tuple[str, ...]] = MappingProxyType({
+        LAW_PLACEHOLDER: ("законник", "член закона", "закон"),
+        JOKER_OR_TRAITOR: ("джокер или предатель",),
+    })
     deck_reasons: Mapping[str, str] = DECK_REASONS
     peace_vote = True  # the Veche has a vote «за мир»: the site's vote reader must accept it
     # The measure vote read from a post's bold text («[b]казнь[/b]», «[b]в тюрьму[/b]»).
@@ -611,6 +649,35 @@ class CardsRuleset:
         if any(e.op == "message" for e in card.effect) and has_link(str(play.get("message") or "")):
             return "message_link"
         return self._check_price(table, seat, card, zone, play.get("pay"))
+
+    def check_together(self, standing: Any, action: str) -> str | None:
+        """May `action` ("play" or "discard") stand beside the player's other standing inputs of
+        this phase (`standing`: the actions that stand, e.g. {"play"})? «Ночью, вместо того, чтобы
+        играть карты, можно сбросить две карты из Руки»: a play and the two-card discard never stand
+        together. The close asks it for each discard beside the plays it took (the play stands); the
+        site asks it as each input comes in, so the conflict is refused when it is sent, naming the
+        one that stands: `played_instead` (a play stands) or `discard_instead` (the discard stands).
+        Part 2's Учёный («может сбросить две карты из руки ... даже если играет») hooks here."""
+        standing = set(standing or ())
+        if action == "discard" and "play" in standing:
+            return "played_instead"
+        if action == "play" and "discard" in standing:
+            return "discard_instead"
+        return None
+
+    def valid_targets(self, state: GameState, seat: int, card_name: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The seats this player may name as the card's first and second target now, by the same
+        check the play is refused with (`_check_targets`): the pages offer only these."""
+        card = collection_of(state).get(card_name)
+        if card is None or card.target == "self":
+            return (), ()
+        ids = [s.id for s in state.seats]
+        if card.target != "two":
+            return tuple(i for i in ids if self._check_targets(state, seat, card, i, None) is None), ()
+        pairs = [(a, b) for a in ids for b in ids if self._check_targets(state, seat, card, a, b) is None]
+        firsts = {a for a, _b in pairs}
+        seconds = {b for _a, b in pairs}
+        return tuple(i for i in ids if i in firsts), tuple(i for i in ids if i in seconds)
 
     def _check_targets(self, state: GameState, seat: int, card: Card, target: Any, target2: Any) -> str | None:
         """«Целью можно выбрать любого живого персонажа, кроме себя.»"""
@@ -1017,10 +1084,9 @@ class CardsRuleset:
             data = {**_ref(ctx.seat(seat_id)), "cards": cards if isinstance(cards, list) else scalar(cards)}
             if not ctx.alive(seat_id):
                 reason = "not_alive"
-            elif seat_id in played:
-                reason = "played_instead"
             else:
-                reason = self._check_discard(state, table, seat_id, cards)
+                reason = self.check_together({"play"} if seat_id in played else (), "discard") \
+                    or self._check_discard(state, table, seat_id, cards)
             if reason is not None:
                 ctx.report(seat_id)["discard"] = {"result": "refused", "reason": reason}
                 ctx.gm_note("discard", **data, result="refused", reason=reason)
@@ -1053,7 +1119,7 @@ class CardsRuleset:
             if instance is not None:
                 ctx.instances.append(instance)
 
-    _GM_OPS = ("damage", "armour", "break_armour", "draw", "discard", "reveal", "message", "give", "block", "restrict")
+    _GM_OPS = GM_OPS
 
     def _gm_effect(self, ctx: _Close, item: Any) -> Instance | None:
         state = ctx.state
@@ -1372,6 +1438,7 @@ class CardsRuleset:
             "lost": {str(k): v for k, v in ledger.lost.items()},
             "drawn": {str(k): v for k, v in ledger.drawn.items()},
             "dead": [_ref(ctx.seat(i)) for i in ctx.dead],
+            "names": {str(i): ctx.name(i) for i in ctx.alive_at_start},  # for its text: «Петя — 3», not a seat id
         }))
         ctx.events.append(Event("hand_sizes", PUBLIC, {"sizes": [
             {**_ref(ctx.seat(s)), "size": len(table.hand(s))} for s in ctx.alive_at_start

@@ -1,0 +1,30 @@
+"""Site-wide response headers that depend on who asked: `Cache-Control: private, no-store` on
+every page rendered for a logged-in user (docs/security.md, "Headers")."""
+
+from __future__ import annotations
+
+from django.contrib.auth import SESSION_KEY
+
+PRIVATE_CACHE_CONTROL = "private, no-store"
+
+
+class PrivateResponsesMiddleware:
+    """Marks every response to a logged-in session as not to be stored by any cache, the
+    browser's own included: role pages, letters, team chats, rooms, the GM dashboards, the card
+    pages, the notifications are all pages of a logged-in user, and so is every other page he
+    sees (his name, his bell, his vote buttons). Keyed on the session rather than on a list of
+    views, so that a new secret page cannot be forgotten; anonymous pages (what a spectator sees,
+    archives of finished games) keep whatever caching they had.
+
+    It sits inside ThreadPageCacheMiddleware: the header is stored with a kept thread page and
+    replayed on every hit, so a page from the server's page cache carries it too."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        session = getattr(request, "session", None)
+        if session is not None and session.get(SESSION_KEY) is not None:
+            response.headers["Cache-Control"] = PRIVATE_CACHE_CONTROL
+        return response

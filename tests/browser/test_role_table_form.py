@@ -1,0 +1,37 @@
+"""The new-game form shows the chosen rule set's roles only (static/js/site.js) and takes a role
+table typed in Russian, on a phone."""
+
+import os
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game
+from tests.browser.conftest import phone_page
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.browser
+
+
+def test_new_game_form_lists_the_chosen_rule_sets_roles_when_switched(live_server, browser, transactional_db):
+    gm = make_user("Ведущий")
+    page = phone_page(browser, live_server.url, gm)
+    page.goto(live_server.url + reverse("games:game_new"))
+    forum_line, club_line = page.locator('[data-ruleset-help="forum"]'), page.locator('[data-ruleset-help="club"]')
+    assert forum_line.is_visible() and not club_line.is_visible()
+    page.select_option("select[name=ruleset]", "club")
+    assert club_line.is_visible() and not forum_line.is_visible()
+    assert "путана" in club_line.inner_text()
+    page.fill("input[name=title]", "Клуб по-русски")
+    page.fill("input[name=size]", "8")
+    page.fill("input[name=roles]", "дон, мафиози, путана, комиссар, доктор, маньяк, 2 мирных")
+    shots = os.environ.get("PHONE_SHOTS_DIR", "/tmp/phone-shots")
+    os.makedirs(shots, exist_ok=True)
+    page.screenshot(path=os.path.join(shots, "game-new-roles.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("main form button[type=submit]")
+    page.wait_for_load_state()
+    game = Game.objects.get(title="Клуб по-русски")
+    assert sorted(game.role_table) == sorted(["don", "mafioso", "putana", "commissar", "doctor", "maniac",
+                                              "civilian", "civilian"])
+    page.context.close()
