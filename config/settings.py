@@ -185,8 +185,11 @@ else:
     # Celery worker each would keep its own pages and write counters, and serve stale ones. Not
     # Django's file or database cache: their increments are not atomic, which rate limits need.
     # Owner-only: its values are pickles.
-    (VAR_DIR / "cache").mkdir(mode=0o700, exist_ok=True)
-    CACHES = {"default": {"BACKEND": "config.cache.SharedDiskCache", "LOCATION": str(VAR_DIR / "cache"),
+    # (Parallel test workers, pytest-xdist, each get a folder of their own, as each gets its own
+    # test database: one worker's cache.clear() must not empty another's.)
+    _cache_dir = VAR_DIR / "cache" / os.environ.get("PYTEST_XDIST_WORKER", "")
+    _cache_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    CACHES = {"default": {"BACKEND": "config.cache.SharedDiskCache", "LOCATION": str(_cache_dir),
                           "OPTIONS": {"size_limit": 2**30}}}
     # A broker that needs no server: kombu's filesystem transport, a folder of message files
     # shared by the web process, the worker and beat on one machine. The host name is ignored;

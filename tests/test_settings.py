@@ -18,7 +18,8 @@ PROBE = (
 
 
 def _env(**overrides) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "PYTEST_XDIST_WORKER"))}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     env.update(overrides)
     return env

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.text.bbcode import Element, Text, parse
-from games.text.names import WORD_RE, RosterMatcher, lower_keep_length, morph, normalize
+from games.text.names import WORD_RE, MatchResult, RosterMatcher, lower_keep_length, morph, normalize
 
 __all__ = [
     "DEFAULT_PROFILE",

@@ -89,3 +89,24 @@ def phone(browser):
     page = phone_page(browser, "")
     yield page
     page.context.close()
+
+
+# A display name as long as the site allows, to see that nothing overflows a phone's width.
+LONG_NAME = "Безымянный_странник_из_далёкого_королевс"
+
+
+def small_cards_game(title: str):
+    """A three-player cards game, started (sheriff, boss, doctor), for the phone-width tests:
+    (game, gm, Вася, Негодяй, the player with the longest name)."""
+    from games.models import Game
+    from games.services.games import game_create
+    from games.services.lifecycle import game_signup, game_start
+    from tests.conftest import make_user
+
+    gm = make_user("Ведущий")
+    vasya, villain, hood = make_user("Вася"), make_user("Негодяй"), make_user(LONG_NAME)
+    game = game_create(title=title, gm=gm, ruleset="cards", size=3)
+    for user in (vasya, villain, hood):
+        game_signup(game=game, user=user)
+    game_start(game=game, by=gm, seed=11, roles_in_seat_order=["sheriff", "boss", "doctor"])
+    return Game.objects.get(pk=game.pk), gm, vasya, villain, hood

@@ -15,16 +15,12 @@ from games.engine.rulesets.cards import CARDS
 from games.engine.state import GameState
 from games.models import Game
 from games.services.cards import card_gm_effect_add, card_input_submit
-from games.services.games import game_create
-from games.services.lifecycle import game_signup, game_start
 from games.services.resolution import phase_close
-from tests.browser.conftest import PHONE, phone_page
-from tests.conftest import make_user
+from tests.browser.conftest import PHONE, phone_page, small_cards_game
 
 pytestmark = pytest.mark.browser
 
 SHOTS = os.environ.get("PHONE_SHOTS_DIR", "/tmp/phone-shots")
-LONG_NAME = "Безымянный_странник_из_далёкого_королевс"
 
 # Each element matched, unless it sits in a sideways scroller: its box within the viewport.
 OUTSIDE = """(selector) => {
@@ -61,13 +57,7 @@ def assert_content_fits(page, selector: str, name: str) -> None:
 
 
 def test_cards_content_fits_a_phone_when_390px_wide(live_server, browser, transactional_db):
-    gm = make_user("Ведущий")
-    vasya, villain, hood = make_user("Вася"), make_user("Негодяй"), make_user(LONG_NAME)
-    game = game_create(title="Карты на ладони", gm=gm, ruleset="cards", size=3)
-    for user in (vasya, villain, hood):
-        game_signup(game=game, user=user)
-    game_start(game=game, by=gm, seed=11, roles_in_seat_order=["sheriff", "boss", "doctor"])
-    game = Game.objects.get(pk=game.pk)
+    game, gm, vasya, villain, hood = small_cards_game("Карты на ладони")
     base = live_server.url
 
     # Deck building: a refused deck shows every refusal in words.

@@ -18,7 +18,7 @@ from games.services.lifecycle import game_signup, game_start
 from games.services.moderation import absence_add
 from games.services.posts import post_create
 from games.services.resolution import phase_close
-from tests.browser.conftest import logged_in_page, phone_page
+from tests.browser.conftest import LONG_NAME, logged_in_page, phone_page, small_cards_game
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -32,7 +32,6 @@ def _(text: str) -> str:
 SHOTS = os.environ.get("PHONE_SHOTS_DIR", "/tmp/phone-shots")
 ROLES = ["recruiter", "reanimator", "citizen", "citizen", "mafioso", "killer", "thief"]
 # A 40-character nickname with no space to break at: it must wrap, never widen the page.
-LONG_NAME = "Безымянный_странник_из_далёкого_королевс"
 NAMES = ["Вася", "Красная Шапочка", "Маленький Джон", "Фроло", "Кикимора", "Эсмеральда", LONG_NAME]
 LONG_URL = "https://example.com/" + "очень-длинная-ссылка-без-пробелов/" * 6 + "?q=" + "x" * 80
 
@@ -195,13 +194,7 @@ def test_menu_opens_without_javascript_when_390px_wide(live_server, browser, tra
 
 
 def test_card_pages_fit_a_phone_when_390px_wide(live_server, browser, transactional_db):
-    gm = make_user("Ведущий")
-    vasya, villain, hood = make_user("Вася"), make_user("Негодяй"), make_user(LONG_NAME)
-    game = game_create(title="Карты на телефоне", gm=gm, ruleset="cards", size=3)
-    for user in (vasya, villain, hood):
-        game_signup(game=game, user=user)
-    game_start(game=game, by=gm, seed=11, roles_in_seat_order=["sheriff", "boss", "doctor"])
-    game = Game.objects.get(pk=game.pk)
+    game, gm, vasya, villain, hood = small_cards_game("Карты на телефоне")
     base = live_server.url
 
     player = phone_page(browser, base, vasya)

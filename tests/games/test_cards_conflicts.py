@@ -18,7 +18,7 @@ from django.utils import translation
 from games.engine.orders import PhaseInputs
 from games.engine.rulesets.cards import CARDS
 from games.engine.state import GameState
-from games.models import Game, GameEvent, Order
+from games.models import GameEvent, Order
 from games.services.cards import card_input_submit, card_inputs_standing
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
