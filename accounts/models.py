@@ -48,6 +48,20 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.display_name or self.username
 
+    def clean(self):
+        """Every form of a user (the admin's too, which shows no key field and so would leave the
+        keys' unique indexes to fail as a 500) refuses a taken or look-alike display name."""
+        super().clean()
+        if self.display_name:
+            from django.core.exceptions import ValidationError
+
+            from accounts.validators import validate_display_name_free
+
+            try:
+                validate_display_name_free(self.display_name, exclude_pk=self.pk)
+            except ValidationError as error:
+                raise ValidationError({"display_name": error.messages}) from None
+
     def save(self, *args, **kwargs):
         if not self.display_name:
             self.display_name = self.username

@@ -374,6 +374,8 @@ def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note:
         raise ActionRefused(_("Only the GM corrects votes."), code="not_allowed")
     if kind not in VoteRecord.Kind.values:
         raise ActionRefused(_("Unknown kind of vote."), code="bad_kind")
+    if kind == VoteRecord.Kind.PEACE and not vote_profile_for(game).peace_allowed:
+        raise ActionRefused(_("This rule set has no vote for peace."), code="bad_kind")
     if kind == VoteRecord.Kind.VOTE and (target is None or target.game_id != game.pk):
         raise ActionRefused(_("Choose a player of this game."), code="bad_target")
     voter = Seat.objects.filter(game=game, user_id=post.author_id).first()

@@ -28,6 +28,7 @@ from games.services.votes import (
     vote_correct,
     vote_count,
     vote_count_post,
+    vote_profile_for,
     voting_phase,
 )
 
@@ -81,7 +82,9 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "game": game, "days": days, "phase": phase, "count": count, "history": history, "is_gm": is_gm,
             "seats": list(game.seats.select_related("user").order_by("number")) if is_gm else [],
-            "kinds": VoteRecord.Kind.choices,
+            # A correction offers only what the rule set's votes can be: no «за мир» where there is no peace.
+            "kinds": [(value, label) for value, label in VoteRecord.Kind.choices
+                      if value != VoteRecord.Kind.PEACE or vote_profile_for(game).peace_allowed],
         },
     )
 

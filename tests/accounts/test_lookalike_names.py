@@ -79,3 +79,18 @@ def test_database_refuses_when_a_look_alike_name_bypasses_the_forms():
     with pytest.raises(IntegrityError), transaction.atomic():
         User.objects.create_user(username="other", email="other@example.com", password=PASSWORD,
                                  display_name="Aнтон")
+
+
+def test_the_model_refuses_a_look_alike_in_every_form_the_admin_included(db):
+    """Forms without the key fields (the admin's user form) call the model's clean(): a look-alike
+    name is a form error there, not an IntegrityError from the unique index (a 500)."""
+    from django.core.exceptions import ValidationError
+
+    make_user("Антон")
+    other = make_user("Борис")
+    other.display_name = "Aнтон"  # a Latin A
+    with pytest.raises(ValidationError) as raised:
+        other.full_clean()
+    assert "display_name" in raised.value.message_dict
+    other.display_name = "Борис"
+    other.full_clean()  # his own name is not taken by himself

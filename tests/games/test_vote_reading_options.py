@@ -68,3 +68,23 @@ def test_club_players_vote_with_their_own_words(club):
     assert post.vote_confirmation.counted and post.vote_confirmation.target == "Борис"
     post = club_say(club, "Вера", "Мой голос — [b]Бориса[/b]")
     assert post.vote_confirmation.counted
+
+
+def test_a_correction_offers_and_accepts_peace_only_where_the_rule_set_has_it(club):
+    """Club has no vote «за мир» (a peaceful day comes only from a tie): the GM's correction form
+    does not offer it, and a forged one is refused and changes nothing."""
+    from games.services import ActionRefused
+    from games.services.votes import vote_correct
+
+    close(club)
+    post = club_say(club, "Анна", "Голосую за [b]Бориса[/b]")
+    page = client_for(club.gm).get(reverse("games:votes", args=[club.pk]))
+    assert "peace" not in [value for value, _label in page.context["kinds"]]
+    before = VoteRecord.objects.count()
+    try:
+        vote_correct(post=post, gm=club.gm, kind="peace")
+    except ActionRefused as refused:
+        assert refused.code == "bad_kind"
+    else:
+        raise AssertionError("a peace correction was accepted in a club game")
+    assert VoteRecord.objects.count() == before
