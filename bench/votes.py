@@ -62,6 +62,47 @@ def measure_recount(phase, repeat: int = 5) -> dict:
     }
 
 
+PARSE_TEMPLATES = (
+    "[b]В тюрьму {acc}[/b]",
+    "Я думаю, что это ты. [b]В тюрьму {acc}[/b] и точка.",
+    "[quote=\"{name}\"][b]В тюрьму {acc}[/b][/quote]\nНе согласен, голосую за [b]{acc}[/b].",
+    "Соглашусь с предыдущим оратором, но подожду ночных итогов.",
+    "[b]{acc} в тюрьму![/b]",
+)
+
+
+def measure_parsing(names: list[str], posts: int = 10_000, repeat: int = 5) -> dict:
+    """The vote reader alone (games.text.votes.parse_votes), per post, in microseconds: posts as
+    players write them, and posts whose names are shortened or misspelt (they take the nickname,
+    prefix and typo paths of the matcher, issue 16). A fresh matcher per run, as per game."""
+    from games.text.names import RosterMatcher, inflect_name
+    from games.text.votes import DEFAULT_PROFILE, parse_votes
+
+    accusative = {name: inflect_name(name, "accs") for name in names}
+    written = [PARSE_TEMPLATES[i % len(PARSE_TEMPLATES)].format(name=names[i % len(names)],
+                                                                acc=accusative[names[(i * 7 + 3) % len(names)]])
+               for i in range(posts)]
+    # A typo (two letters swapped), a prefix, a dropped last letter: every name in each shape.
+    shortened = []
+    for name in names:
+        word = name.split()[0]
+        shortened += [f"[b]В тюрьму {word[:-2] + word[-1] + word[-2]}[/b]", f"[b]В тюрьму {word[:4]}[/b]",
+                      f"[b]Голосую за {word[:-1]}[/b]"]
+    shortened = (shortened * (posts // len(shortened) + 1))[: posts // 10]
+
+    def per_post(batch) -> float:
+        runs = []
+        for _ in range(repeat):
+            matcher = RosterMatcher(names)
+            began = time.perf_counter()
+            for text in batch:
+                parse_votes(text, matcher, profile=DEFAULT_PROFILE)
+            runs.append((time.perf_counter() - began) / len(batch))
+        return statistics.median(runs) * 1e6
+
+    return {"parse_us_per_post": round(per_post(written), 1), "parse_misspelt_us_per_post": round(per_post(shortened), 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--posts", type=int, default=10_000)
@@ -158,8 +199,10 @@ def run(args) -> dict:
     client.get(url)
     warm = _best(lambda: client.get(url), 20)
 
+    parsing = measure_parsing(names)
     results = {
         "database": connection.vendor,
+        **parsing,
         "posts_in_day": args.posts,
         "recount_10k_ms": round(recount * 1000, 2),
         "recount_vs_fetch_rows": round(recount / baseline, 2),

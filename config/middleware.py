@@ -25,6 +25,10 @@ class PrivateResponsesMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         session = getattr(request, "session", None)
-        if session is not None and session.get(SESSION_KEY) is not None:
+        # A response whose making never read the session cannot depend on who asked (the user
+        # is loaded from it): the live-update poll of a public thread. Not reading it here either
+        # spares such a request the session's cache lookup (measured: the poll fell from 0.97
+        # to 0.62 x the empty view when every request loaded its session for this check).
+        if session is not None and session.accessed and session.get(SESSION_KEY) is not None:
             response.headers["Cache-Control"] = PRIVATE_CACHE_CONTROL
         return response

@@ -602,7 +602,7 @@ def _read_phrases(
             continue
 
         line_end = post.line_end(slot)
-        if phrase_bold and not low[slot:line_end].strip(" \t:-—–,"):
+        if phrase_bold and line_end - slot <= 3 and not low[slot:line_end].strip(" \t:-—–,"):
             # «[b]В тюрьму⏎Гошу[/b]»: the bold goes on to the next line, and so does the name.
             bi_end = post.bold_at(end - 1)
             following = _NEXT_LINE_RE.match(low, line_end)
