@@ -470,7 +470,7 @@ class RosterMatcher:
         return MatchResult(self.names[player], method=method, score=100.0, start=tok.start, end=tok.end)
 
     def _prefixed(self, key: str) -> set[int]:
-        if len(key) < PREFIX_MIN_LEN or not key.isalpha():
+        if len(key) < PREFIX_MIN_LEN or not key.isalpha() or _function_word(key):
             return set()
         found: set[int] = set()
         i = bisect_left(self._prefix_forms, key)
@@ -645,6 +645,25 @@ class RosterMatcher:
                     for combo in islice(product(*e.words[1:]), _FUZZY_COMBOS_MAX):
                         out.add(first + "".join(j + w for j, w in zip(joiners, combo)))
         return frozenset(out)
+
+
+# Words that stand where a name would and point at a player without naming him: "[b]В тюрьму
+# его![/b]" is not a vote for Егор, "голосую за него" not for Негодяй, "vote him" not for Himmel.
+_FUNCTION_POS = frozenset({"NPRO", "PREP", "CONJ", "PRCL", "INTJ", "PRED", "ADVB"})
+_ENGLISH_FUNCTION_WORDS = frozenset({
+    "him", "her", "hers", "his", "them", "they", "you", "your", "the", "this", "that", "these", "those", "all",
+    "any", "one", "and", "not", "but", "for", "who", "she", "its", "our", "out", "now", "then", "here", "there",
+    "mine", "yours", "their", "whoever", "someone", "anyone", "everyone", "nobody",
+})
+
+
+@lru_cache(maxsize=4096)
+def _function_word(key: str) -> bool:
+    """A pronoun, preposition, particle or the like (or a pronominal adjective: «эту», «того»,
+    «всех»): never a shortened name, whichever player's name it begins."""
+    if not _CYRILLIC_RE.search(key):
+        return key in _ENGLISH_FUNCTION_WORDS
+    return any(p.tag.POS in _FUNCTION_POS or "Apro" in p.tag for p in morph().parse(key) if p.score >= 0.1)
 
 
 def _edit_budget(length: int) -> int:

@@ -181,3 +181,14 @@ def test_club_players_vote_words_are_read_in_a_club_game(text):
 def test_club_vote_words_are_not_forum_vote_words():
     assert final("Голос: [b]Петя[/b]", RUSSIAN, DEFAULT_PROFILE) is None
     assert final("[b]Снимаю голос[/b]", RUSSIAN, CLUB) == "unvote"
+
+
+@pytest.mark.parametrize(("text", "players"), [
+    ("[b]В тюрьму его![/b]", ["Егор", "Вася"]), ("[b]Голосую за него[/b]", ["Негодяй", "Вася"]),
+    ("[b]В тюрьму всех[/b]", ["Всеволод", "Вася"]), ("[b]Посадить эту[/b]", ["Эдуарда", "Эту-Эту"]),
+    ("##vote him", ["Himmel", "Bob"]), ("[b]Vote: them[/b]", ["Themis", "Bob"]),
+])
+def test_a_pronoun_is_never_read_as_a_shortened_name(text, players):
+    """«В тюрьму его!» points at someone without naming him: no player whose name starts with
+    «его» (Егор) may be read from it, nor Негодяй from «него»."""
+    assert final(text, players, INTERNATIONAL_PROFILE) is None
