@@ -289,8 +289,9 @@ def resolution_rollback(*, game: Game, by, reason: str = "", now: datetime | Non
         Phase.objects.filter(pk=last.pk).update(closed_at=None, deadline_at=None, outcome={}, state_before={})
         gm_log(game=game, user=by, action="rollback", data={"phase": last.pk, "reason": reason[:300]}, now=now)
         with translation.override(settings.LANGUAGE_CODE):
-            text = str(_("[b]Correction:[/b] the GM rolled back the results of %(phase)s %(number)s. "
-                         "They will be published again.")) % {"phase": last.get_kind_display().lower(), "number": last.number}
+            # The phase's own label: «день 1, переголосование», not «переголосование 1».
+            text = str(_("[b]Correction:[/b] the GM rolled back the results of %(phase)s. "
+                         "They will be published again.")) % {"phase": last.label.lower()}
             if reason:
                 text += " " + str(_("Reason: %(reason)s")) % {"reason": reason[:300]}
         _system_post(game, text, now)

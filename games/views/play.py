@@ -423,8 +423,8 @@ def _moderate(request: HttpRequest, game: Game, action: str, now) -> None:
     reason = request.POST.get("reason", "").strip()
     if action == "rollback":
         phase = resolution_rollback(game=game, by=request.user, reason=reason, now=now)
-        messages.success(request, _("The results of %(phase)s %(number)s are rolled back; the phase is open again "
-                                    "without a deadline.") % {"phase": phase.get_kind_display().lower(), "number": phase.number})
+        messages.success(request, _("The results of %(phase)s are rolled back; the phase is open again "
+                                    "without a deadline.") % {"phase": phase.label.lower()})
         return
     user = User.objects.filter(display_name_key=display_name_key(request.POST.get("name", ""))).first()
     if action == "ban":

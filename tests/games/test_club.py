@@ -196,3 +196,21 @@ def test_lone_putana_kills_and_freezes_with_one_form(db, tmp_path):
     phase = close(game)
     assert phase.outcome["killed"] == ["Анна"]
     assert phase.outcome["frozen"]
+
+
+def test_a_rolled_back_revote_is_named_as_the_days_revote(club):
+    """The correction names the phase by its label («день 1, переголосование»), never as
+    «переголосование 1» (issue 14: rollback wording)."""
+    from games.services.moderation import resolution_rollback
+
+    close(club)
+    for voter, target in [("Анна", "Бориса"), ("Вера", "Бориса"), ("Борис", "Анну"), ("Дина", "Анну")]:
+        say(club, voter, f"Голосую за [b]{target}[/b]")
+    close(club)
+    for voter in ("Вера", "Глеб", "Егор"):
+        say(club, voter, "Голосую за [b]Бориса[/b]")
+    close(club)
+    phase = resolution_rollback(game=club, by=club.gm, reason="ошибка")
+    assert phase.kind == "revote"
+    correction = club.game_thread.posts.order_by("-number").first().body
+    assert "день 1, переголосование" in correction and "переголосование 1" not in correction
