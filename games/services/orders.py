@@ -118,6 +118,26 @@ class OrderConfirmation:
         return str(_("Order not accepted: %(reason)s")) % {"reason": order_reason_text(self.reason)}
 
 
+# What a refusal may say about a target-only probe that is not about the target (a stolen
+# action's source is chosen on its own select).
+_NOT_ABOUT_THE_TARGET = frozenset({"missing_source", "bad_source", "source_not_active"})
+
+
+def order_targets(*, game: Game, state: GameState, actor: Seat, actions, seats: list[Seat]) -> list[Seat]:
+    """The seats the order form offers: only those the rule set would accept as the target of
+    at least one of the player's actions, by the same check_order that judges the order when it
+    is sent (no dead player, no oneself where the rules forbid it, the club doctor's self-heal
+    kept). The order is still judged in full on submit."""
+    ruleset = get_ruleset(game.ruleset)
+    offered = []
+    for seat in seats:
+        for action in actions:
+            reason = ruleset.check_order(state, EngineOrder(actor=actor.pk, action=action, target=seat.pk))
+            if reason is None or reason in _NOT_ABOUT_THE_TARGET:
+                offered.append(seat)
+                break
+    return offered
+
 def _seat_of(game: Game, user) -> Seat | None:
     return game.seats.select_related("user").filter(user=user).first() if user.is_authenticated else None
 

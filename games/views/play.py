@@ -26,7 +26,15 @@ from games.holders import SeatHolders
 from games.services import ActionRefused
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start, game_withdraw, gm_log
-from games.services.orders import action_label, order_action_text, order_override, order_reason_text, order_submit, takes_text_orders
+from games.services.orders import (
+    action_label,
+    order_action_text,
+    order_override,
+    order_reason_text,
+    order_submit,
+    order_targets,
+    takes_text_orders,
+)
 from games.services.phases import phase_set_deadline
 from games.services.resolution import phase_close, phase_preview, standing_orders
 from games.services.votes import VOTING_KINDS, vote_count
@@ -210,7 +218,8 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
     if game.ruleset == Game.Ruleset.CARDS:
         actions = ()  # every card input has its form on the cards page (games.views.cards)
-    targets = [s for s in game.seats.select_related("user").order_by("number")] if actions else []
+    targets = order_targets(game=game, state=state, actor=seat, actions=actions,
+                            seats=list(game.seats.select_related("user").order_by("number"))) if actions else []
     orders = permissions.filter_visible_orders(viewer, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
     holders = SeatHolders.for_game(game)
     for order in orders:
