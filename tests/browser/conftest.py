@@ -42,18 +42,25 @@ def page(browser):
     context.close()
 
 
-def logged_in_page(browser, base_url: str, user):
-    """A fresh browser context already logged in as `user` (a session made on the server)."""
+def log_in(context, base_url: str, user) -> None:
+    """Give a browser context the session cookie of `user`, a session made on the server as
+    Django's login makes it (the first authentication back end, the password hash)."""
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "accounts.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.save()
-    context = browser.new_context(locale="ru-RU")
     context.add_cookies([{"name": "sessionid", "value": session.session_key, "url": base_url}])
+
+
+def logged_in_page(browser, base_url: str, user):
+    """A fresh browser context already logged in as `user` (a session made on the server)."""
+    context = browser.new_context(locale="ru-RU")
+    log_in(context, base_url, user)
     page = context.new_page()
     page.set_default_timeout(15000)
     return page
@@ -68,16 +75,7 @@ def phone_page(browser, base_url: str, user=None, *, javascript: bool = True, wi
     context = browser.new_context(locale="ru-RU", viewport={**PHONE, "width": width}, device_scale_factor=2,
                                   is_mobile=True, has_touch=True, java_script_enabled=javascript)
     if user is not None:
-        from django.conf import settings
-        from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-        from django.contrib.sessions.backends.db import SessionStore
-
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.save()
-        context.add_cookies([{"name": "sessionid", "value": session.session_key, "url": base_url}])
+        log_in(context, base_url, user)
     page = context.new_page()
     page.set_default_timeout(15000)
     return page

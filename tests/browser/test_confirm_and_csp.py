@@ -12,6 +12,7 @@ from games.models import Seat
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posts import post_create
+from tests.browser.conftest import log_in
 from tests.conftest import make_user
 from tests.games.test_lifecycle import _day_one
 
@@ -32,19 +33,10 @@ document.addEventListener("securitypolicyviolation", function (e) {
 def _page(browser, base_url: str, user, *, width: int = 1100):
     """A logged-in page (a session made on the server), `width` pixels wide, watching for CSP
     violations; returns the page and the list of console errors about the policy."""
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
     context = browser.new_context(locale="ru-RU", viewport={"width": width, "height": 844},
                                   is_mobile=width < 500, has_touch=width < 500)
     if user is not None:
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.save()
-        context.add_cookies([{"name": "sessionid", "value": session.session_key, "url": base_url}])
+        log_in(context, base_url, user)
     context.add_init_script(WATCH_CSP)
     page = context.new_page()
     page.set_default_timeout(15000)
