@@ -17,7 +17,7 @@ from games.engine.state import GameState
 from games.holders import replaced_name
 from games.models import (Absence, Game, GameBan, GameEvent, Order, Phase, Post, Prod, Replacement, Report, Seat,
                           VoteRecord)
-from games.permissions import is_game_master, is_moderator
+from games.permissions import is_banned_from, is_game_master, is_moderator
 from games.services import ActionRefused, notifications
 from games.services.lifecycle import gm_log
 
@@ -51,7 +51,7 @@ def _replacement_check(game: Game, new_user, now: datetime) -> None:
     if new_user.banned_until is not None and new_user.banned_until > now:
         raise ActionRefused(_("%(name)s is banned from the site.") % {"name": new_user.display_name},
                             code="site_banned")
-    if GameBan.objects.filter(game=game, user=new_user).exists():
+    if is_banned_from(new_user, game):
         raise ActionRefused(_("%(name)s is banned from this game.") % {"name": new_user.display_name},
                             code="game_banned")
 

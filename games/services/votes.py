@@ -64,12 +64,7 @@ def vote_profile_for(game: Game) -> VoteProfile:
     # The forum rules have no peace vote ("кто-то один сядет обязательно"); club has a
     # peaceful day only by tie, never by a vote. A rule set with `peace_vote` (cards: «Также
     # можно проголосовать "за мир"») accepts it.
-    from games.engine.rulesets import get_ruleset
-
-    try:
-        ruleset = get_ruleset(game.ruleset)
-    except (KeyError, ValueError):
-        ruleset = None
+    ruleset = _ruleset_of(game)
     # The rule set's players' own vote words (club: «Голос: [b]Петя[/b]»), the syntaxes the GM
     # keeps on (the English words among them) and whether spoilers count (docs/votes.md).
     profile = profile_named("forum", peace=bool(getattr(ruleset, "peace_vote", False)))
@@ -81,14 +76,30 @@ def vote_profile_for(game: Game) -> VoteProfile:
 def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int | float]:
     """Seat id -> weight: one, or what the rule set's vote_weight says (cards: an overt role may
     count 2 or 1.5)."""
-    if game.state and game.ruleset == Game.Ruleset.CARDS:
-        from games.engine.rulesets.cards import CARDS
+    weight = getattr(_ruleset_of(game), "vote_weight", None)
+    if game.state and weight is not None:
         from games.engine.state import GameState
 
         state = GameState.from_json(game.state)
-        return {seat.pk: _number(CARDS.vote_weight(state, seat.pk)) if state.has_seat(seat.pk) else 1
-                for seat in seats}
+        return {seat.pk: _number(weight(state, seat.pk)) if state.has_seat(seat.pk) else 1 for seat in seats}
     return {seat.pk: 1 for seat in seats}
+
+
+def _ruleset_of(game: Game):
+    """The game's engine rule set, asked for its capabilities (None for an unknown key)."""
+    from games.engine.rulesets import get_ruleset
+
+    try:
+        return get_ruleset(game.ruleset)
+    except (KeyError, ValueError):
+        return None
+
+
+def _parse_measure(game: Game):
+    """The rule set's measure reader (cards: the Veche's «казнь»/«тюрьма»), or None when its day
+    vote has no measure."""
+    parse = getattr(_ruleset_of(game), "parse_measure", None)
+    return parse if callable(parse) else None
 
 
 def _number(value) -> int | float:
@@ -243,7 +254,7 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
     tell the poster, or None when the post holds nothing vote-like."""
     if game.status != Game.Status.RUNNING or post.thread_id != game.game_thread_id:
         return None
-    measure = _measure_record(post=post, game=game, now=now) if game.ruleset == Game.Ruleset.CARDS else None
+    measure = _measure_record(post=post, game=game, now=now) if _parse_measure(game) is not None else None
     confirmation = _votes_record(post=post, game=game, now=now)
     if measure is None:
         return confirmation
@@ -258,11 +269,10 @@ def _measure_record(*, post: Post, game: Game, now: datetime) -> tuple[str, str]
     """The cards rule set's measure vote read from the post's bold text (docs/rulesets/cards.md,
     "The measure's syntax") and written to the card ledger as a `measure` Order (source TEXT):
     (measure, refusal code or ""), or None when the post names no measure or is not a player's."""
-    from games.engine.rulesets.cards import CARDS
     from games.models import Order
     from games.services.cards import card_input_submit
 
-    value = CARDS.parse_measure(post.body)
+    value = _parse_measure(game)(post.body)
     if value is None:
         return None
     if not any(row[1] == post.author_id for row in roster_rows(game)):
@@ -484,7 +494,7 @@ def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
         majority=count.majority,
         as_of=as_of,
         ballots=ballots,
-        measures=_measure_tally(phase, by_id, voters) if phase.game.ruleset == Game.Ruleset.CARDS else [],
+        measures=_measure_tally(phase, by_id, voters) if _parse_measure(phase.game) is not None else [],
     )
 
 
@@ -646,10 +656,8 @@ def _judge_reading(*, game: Game, author_id: int, body: str, now: datetime) -> V
 def _measure_preview(*, game: Game, author, body: str, now: datetime) -> tuple[str, str] | None:
     """The measure a post would vote for (a rule set with `parse_measure`: cards), judged like
     _measure_record without writing: (measure, refusal code or ""), or None."""
-    from games.engine.rulesets import get_ruleset
-
-    parse = getattr(get_ruleset(game.ruleset), "parse_measure", None)
-    value = parse(body) if callable(parse) else None
+    parse = _parse_measure(game)
+    value = parse(body) if parse is not None else None
     if value is None or not any(row[1] == author.pk for row in roster_rows(game)):
         return None
     phase = voting_phase(game=game)

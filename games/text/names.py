@@ -16,8 +16,6 @@ from rapidfuzz.distance import OSA
 
 __all__ = [
     "FUZZY_EDITS",
-    "FUZZY_GAP",
-    "FUZZY_MIN",
     "PREFIX_MIN_LEN",
     "MatchResult",
     "RosterEntry",
@@ -38,11 +36,6 @@ FUZZY_EDITS = ((6, 1), (10, 2), (16, 3))
 # any length from FUZZY_MIN_LEN on.
 # Shorter queries are never fuzzy-matched.
 FUZZY_MIN_LEN = 4
-# The similarity reported with a fuzzy match (rapidfuzz ratio, 0..100), for the GM's eyes; the
-# decision is the edit count above. Kept for callers that show it.
-FUZZY_MIN = 80.0
-# Kept for compatibility: a fuzzy match must be strictly closer (in edits) than any other player.
-FUZZY_GAP = 1.0
 # A unique prefix names the player from this many letters on ("Кики" for Кикимора).
 PREFIX_MIN_LEN = 3
 # Parts of nicknames that never name a player alone (articles, "Im" in ImVladTheGreat).

@@ -169,9 +169,9 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
             if notice is not None and notice.new_text:
                 initial = notice.new_text
         form = PostForm(initial={"body": initial})
-    vote_count_html, vote_targets = None, []
+    vote_count_html, vote_targets, peace_button = None, [], False
     if has_votes:
-        from games.services.votes import voters_and_targets, voting_phase
+        from games.services.votes import vote_profile_for, voters_and_targets, voting_phase
         from games.views.votes import current_count_html
 
         if game.current_phase is not None:
@@ -188,6 +188,8 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
                 language = translation.get_language() or ""
                 vote_targets = [button for s in seats if s.pk in targets
                                 for button in _vote_buttons(s.user.display_name, game.ruleset, language)]
+                # «За мир» where the rule set's vote has peace (cards' Veche), asked, not switched on its key.
+                peace_button = vote_profile_for(game).peace_allowed
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=iso, moderator=moderator,
                                            can_post=bool(can_post), show_votes=vote_count_html is not None,
                                            just_posted=just_posted, stamps=stamps)
@@ -202,6 +204,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "read_up_to": read_up_to,
         "vote_count_html": vote_count_html,
         "vote_targets": vote_targets,
+        "peace_button": peace_button,
         "vote_poll_seconds": settings.MAFIA_VOTE_POLL_SECONDS,
         "comment_field": game is not None and thread.kind == Thread.Kind.GAME and _rooms_enabled(game),
         "page": page_data,

@@ -88,3 +88,10 @@ def test_a_correction_offers_and_accepts_peace_only_where_the_rule_set_has_it(cl
     else:
         raise AssertionError("a peace correction was accepted in a club game")
     assert VoteRecord.objects.count() == before
+
+
+def test_the_peace_button_is_offered_only_where_the_rule_set_has_a_peace_vote(day, running_game, town_player):
+    """Forum has no vote «за мир» («кто-то один сядет обязательно»): no such button; the cards
+    Veche has one (tests/games/test_cards_services.py)."""
+    page = client_for(town_player).get(running_game.game_thread.get_absolute_url()).content.decode()
+    assert 'data-insert="[b]В тюрьму' in page and 'data-insert="[b]За мир[/b]"' not in page
