@@ -186,7 +186,7 @@ def seat_status_label(status: str) -> str:
 
 
 # The club rating's automatic points (003 «Рейтинг»), by the engine's rule codes
-# (games.engine.rulesets.club.rating_breakdown).
+# (games.rulesets.club.engine.rating_breakdown).
 RATING_RULES = {
     "civilian_killed_by_mafia_night1": gettext_lazy("+1: a civilian killed by the mafia on the first night"),
     "civilian_taken_by_don_day1": gettext_lazy("+1: a civilian taken by the don on the first day"),
@@ -376,7 +376,7 @@ def results_bbcode(game, phase, events) -> str:
     elif phase.kind == "revote":  # «день 1, переголосование»: a re-vote belongs to its day (Phase.label)
         lines = [_("[b]Results: %(phase)s[/b]") % {"phase": phase.label.lower()}]
     else:
-        lines = [_("[b]Results: %(phase)s %(number)s[/b]") % {"phase": phase.get_kind_display().lower(),
+        lines = [_("[b]Results: %(phase)s %(number)s[/b]") % {"phase": phase.kind_label.lower(),
                                                              "number": phase.number}]
     for event in events:
         if event.audience == "public" and (game.ruleset != "cards" or event.kind in CARDS_RESULT_KINDS):

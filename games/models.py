@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.rulesets import registry
+
 
 class Thread(models.Model):
     class Kind(models.TextChoices):
@@ -83,7 +85,8 @@ class Game(models.Model):
         FINISHED = "finished", _("Finished")
 
     title = models.CharField(_("title"), max_length=200)
-    ruleset = models.CharField(_("rule set"), max_length=16, choices=Ruleset.choices, default=Ruleset.FORUM)
+    # The rule set's key; the registered rule sets give the choices (games.rulesets.registry).
+    ruleset = models.CharField(_("rule set"), max_length=16, choices=registry.choices, default=registry.default_key)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.SIGNUPS)
     gm = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_hosted", verbose_name=_("game master")
@@ -275,7 +278,9 @@ class Phase(models.Model):
         DECKBUILDING = "deckbuilding", _("Deck building")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases", verbose_name=_("game"))
-    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    # The kind of phase, one the game's rule set declares (SiteRuleset.phase_kinds): «day»,
+    # «night», «revote», cards' «deckbuilding», the show's stages. Kind lists the common keys.
+    kind = models.CharField(_("kind"), max_length=24)
     number = models.PositiveSmallIntegerField(_("number"))
     opened_at = models.DateTimeField(_("opened at"))
     deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
@@ -305,12 +310,24 @@ class Phase(models.Model):
     @property
     def label(self) -> str:
         """«День 2», «Ночь 0» (club's acquaintance night), «День 1, переголосование» (the re-vote
-        belongs to its day); deck building has no number."""
-        if self.kind == self.Kind.DECKBUILDING:
-            return str(self.get_kind_display())
-        if self.kind == self.Kind.REVOTE:
-            return str(_("Day %(n)d, re-vote")) % {"n": self.number}
-        return f"{self.get_kind_display()} {self.number}"
+        belongs to its day): the game's rule set words it (SiteRuleset.phase_label)."""
+        adapter = self._adapter()
+        if adapter is None:
+            return f"{self.kind} {self.number}"
+        return adapter.phase_label(self.kind, self.number)
+
+    @property
+    def kind_label(self) -> str:
+        """The kind's name alone: «День», «Ночь», «Сбор колоды»."""
+        adapter = self._adapter()
+        return str(adapter.phase_kinds.get(self.kind, self.kind)) if adapter is not None else self.kind
+
+    def _adapter(self):
+        """The game's rule set when the game is loaded; else the first that declares the kind
+        (kinds rule sets share are worded alike), so a label costs no query."""
+        if Phase.game.is_cached(self):
+            return registry.find(self.game.ruleset)
+        return registry.adapter_of_phase_kind(self.kind)
 
     @property
     def is_open(self) -> bool:

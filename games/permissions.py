@@ -464,7 +464,7 @@ def talks_when_dead(game: Game, seat) -> bool:
     role is the seat's «Класс» as dealt, compared through the engine's normalised lookup."""
     if game.ruleset != Game.Ruleset.CARDS or seat is None or seat.status != "dead":
         return False
-    from games.engine.rulesets.cards.roles import overt_role
+    from games.rulesets.cards.engine.roles import overt_role
 
     role = overt_role(seat.overt_role)
     return role is not None and role.name == AVENGER

@@ -332,7 +332,7 @@ class BoardLine:
 def _club_ratings(games: QuerySet[Game]) -> dict[int, float]:
     """Seat id -> the rating total of its club game (automatic points, best-player votes, the GM's
     points), as the game's rating page shows it; three queries for all the games."""
-    from games.engine.rulesets.club import club_rating
+    from games.rulesets.club.engine import club_rating
     from games.engine.state import GameState
 
     decisions: dict[int, dict[int, tuple[float, bool]]] = defaultdict(dict)

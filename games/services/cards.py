@@ -20,9 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.engine.orders import Order as EngineOrder
-from games.engine.rulesets.cards.collection import Card, COLOURS, NEUTRAL
-from games.engine.rulesets.cards.roles import SECRET_ROLES, colours_of
-from games.engine.rulesets.cards.ruleset import CARDS, collection_of, has_link
+from games.rulesets.cards.engine.collection import Card, COLOURS, NEUTRAL
+from games.rulesets.cards.engine.roles import SECRET_ROLES, colours_of
+from games.rulesets.cards.engine.ruleset import CARDS, collection_of, has_link
 from games.engine.state import GameState
 from games.models import Game, Order, Phase, Seat
 from games.services import ActionRefused
@@ -37,7 +37,7 @@ REVEAL_WHAT = ("role", "colours", "hand", "sleeve", "deck_top")
 
 # The engine's reason codes (REASONS, VOTE_REASONS) and the site's own, translated.
 CARD_REASONS = {
-    # games.engine.rulesets.cards.ruleset.REASONS
+    # games.rulesets.cards.engine.ruleset.REASONS
     "game_over": _("the game is over"),
     "not_a_player": _("you are not a player of this game"),
     "not_alive": _("the dead take no part in the game"),
@@ -95,7 +95,7 @@ CARD_REASONS = {
     "empty_message": _("the message is empty"),
 }
 
-# games.engine.rulesets.cards.decks.DECK_REASONS, with their numbers.
+# games.rulesets.cards.engine.decks.DECK_REASONS, with their numbers.
 DECK_REASON_TEXTS = {
     "not_a_list": _("a deck is a list of card names"),
     "unknown_card": _("no such card in this game's collection: %(cards)s"),

@@ -160,7 +160,7 @@ def collection_text(game: Game) -> str:
     """The game's collection as YAML for the GM's editor: his copy, or the shipped file."""
     import yaml
 
-    from games.engine.rulesets.cards.collection import DEFAULT_COLLECTION_PATH
+    from games.rulesets.cards.engine.collection import DEFAULT_COLLECTION_PATH
 
     raw = (game.options or {}).get("collection")
     if raw is None:
@@ -179,12 +179,12 @@ class CollectionRefused(ActionRefused):
 
 def game_set_collection(*, game: Game, by, text: str | None) -> Game:
     """The GM replaces the game's card collection before the start (None or blank: back to the
-    shipped one). The text is YAML (or JSON) in the shape of games/engine/data/cards_collection.yaml
+    shipped one). The text is YAML (or JSON) in the shape of games/rulesets/cards/data/cards_collection.yaml
     and is validated by the engine's own loader; a refusal lists every problem and changes
     nothing. At the start the collection is frozen into the game's state."""
     import yaml
 
-    from games.engine.rulesets.cards.collection import CollectionError, parse_collection
+    from games.rulesets.cards.engine.collection import CollectionError, parse_collection
     from games.services.lifecycle import gm_log
 
     if not is_game_master(by, game):

@@ -52,7 +52,7 @@ def overt_role_clean(*, game: Game, overt_role: str, exclude_seat: Seat | None =
     """The «Класс» of a cards application, checked: «Каждой явной роли может быть только один
     представитель» (names compared with the engine's overt_key: case and «ё» do not matter). A name
     outside the seed's list is allowed (it has no ability). Empty is allowed."""
-    from games.engine.rulesets.cards.roles import overt_key
+    from games.rulesets.cards.engine.roles import overt_key
 
     name = " ".join(str(overt_role or "").split())
     if not name:

@@ -114,7 +114,7 @@ def overt_role_of(game: Game, seat_pk: int) -> str:
     overt roles as dealt at the start."""
     if game.ruleset != "cards" or not game.state:
         return ""
-    from games.engine.rulesets.cards.roles import overt_role
+    from games.rulesets.cards.engine.roles import overt_role
 
     name = ((game.state.get("memory") or {}).get("overt") or {}).get(str(seat_pk))
     role = overt_role(name)
@@ -476,7 +476,7 @@ def card_message_check(*, text: str) -> str:
     содержать ссылок (в т.ч. и косвенных ...) - это приравнивается к тайной коммуникации.» The
     engine refuses a play whose message has a link (`has_link`); the service checks every message
     it delivers again (defence in depth: a GM effect, a scheduled message, a future card)."""
-    from games.engine.rulesets.cards.ruleset import has_link
+    from games.rulesets.cards.engine.ruleset import has_link
 
     text = (text or "").strip()
     if not text:
@@ -727,7 +727,7 @@ def card_messages_screen(*, game: Game, phase: Phase, events, now: datetime) -> 
     shows it); the GM's note of it says "not delivered" with the reason, the sender's attempt is
     kept as a rejected card message and the GM log records the refusal."""
     from games.engine.events import GM, Event
-    from games.engine.rulesets.cards.ruleset import has_link
+    from games.rulesets.cards.engine.ruleset import has_link
     from games.models import AnonymousMessage
 
     if game.ruleset != Game.Ruleset.CARDS:

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.rulesets.club import club_rating, rating_breakdown
+from games.rulesets.club.engine import club_rating, rating_breakdown
 from games.eventtext import rating_rule_label, role_label
 from games.engine.state import GameState
 from games.models import BestPlayerVote, Game, RatingDecision, Seat

@@ -22,10 +22,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import confirm, permissions
 from games.archive import audience_label
-from games.engine.rulesets.cards.collection import COLOUR_LABELS, COLOURS, NEUTRAL, Card, Collection, default_collection
-from games.engine.rulesets.cards.decks import deck_rules_for
-from games.engine.rulesets.cards.roles import SECRET_ROLES, SIX_COLOURS
-from games.engine.rulesets.cards.ruleset import CARDS, collection_of
+from games.rulesets.cards.engine.collection import COLOUR_LABELS, COLOURS, NEUTRAL, Card, Collection, default_collection
+from games.rulesets.cards.engine.decks import deck_rules_for
+from games.rulesets.cards.engine.roles import SECRET_ROLES, SIX_COLOURS
+from games.rulesets.cards.engine.ruleset import CARDS, collection_of
 from games.engine.state import GameState
 from games.eventtext import effect_text, event_text, play_result_label, role_label, vote_weight_text
 from games.models import Game, GameEvent, Order, Seat
@@ -132,7 +132,7 @@ def _rules_groups(collection: Collection) -> list[dict]:
 def game_collection(game: Game) -> Collection:
     """The collection a game is played with: frozen in its state once started, else the GM's copy
     (games.services.games.game_set_collection), else the shipped one."""
-    from games.engine.rulesets.cards.collection import parse_collection
+    from games.rulesets.cards.engine.collection import parse_collection
 
     if game.state:
         return collection_of(_state(game))
@@ -425,7 +425,7 @@ def _joker_guess_rows(seats: list[Seat], seat: Seat, standing: dict) -> list[dic
 def _prison_keep_choices(view, standing: dict) -> dict:
     """The maniac's Sleeve cards that prison would take (not Aces, not his overt role's), and the
     one he keeps if the Veche imprisons him («Маньяк сохраняет ещё одну карту на выбор»)."""
-    from games.engine.rulesets.cards.collection import ACE
+    from games.rulesets.cards.engine.collection import ACE
 
     cards = [card.name for card, overt in view.sleeve if not overt and card.name != ACE]
     return {"cards": list(dict.fromkeys(cards)), "chosen": standing.get("prison_keep") or ""}

@@ -581,7 +581,7 @@ def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _overt_role_names() -> list[str]:
-    from games.engine.rulesets.cards.roles import OVERT_ROLES
+    from games.rulesets.cards.engine.roles import OVERT_ROLES
 
     return sorted(OVERT_ROLES)
 

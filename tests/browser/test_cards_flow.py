@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine.rulesets.cards import CARDS, default_collection, starter_deck
+from games.rulesets.cards.engine import CARDS, default_collection, starter_deck
 from games.engine.state import GameState
 from games.models import Game, Order
 from games.services.games import game_create

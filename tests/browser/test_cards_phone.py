@@ -11,7 +11,7 @@ import struct
 
 import pytest
 
-from games.engine.rulesets.cards import CARDS
+from games.rulesets.cards.engine import CARDS
 from games.engine.state import GameState
 from games.models import Game
 from games.services.cards import card_gm_effect_add, card_input_submit

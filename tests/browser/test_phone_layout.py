@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from games.engine.rulesets.cards import default_collection, starter_deck
+from games.rulesets.cards.engine import default_collection, starter_deck
 from games.models import Game, Order
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 import yaml
 
-from games.engine.rulesets.cards import (
+from games.rulesets.cards.engine import (
     CARDS,
     SECRET_ROLES,
     CollectionError,
@@ -24,7 +24,7 @@ from games.engine.rulesets.cards import (
     starter_deck,
     validate_deck,
 )
-from games.engine.rulesets.cards.collection import COLOURS, DEFAULT_COLLECTION_PATH, SCHEMA_PATH
+from games.rulesets.cards.engine.collection import COLOURS, DEFAULT_COLLECTION_PATH, SCHEMA_PATH
 
 # Every card the seed names (the list).
 SEED_CARDS = [

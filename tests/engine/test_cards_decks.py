@@ -6,7 +6,7 @@ refusal with its reason code and the cards involved, one test per refusal.
 
 from __future__ import annotations
 
-from games.engine.rulesets.cards import default_collection, validate_deck
+from games.rulesets.cards.engine import default_collection, validate_deck
 
 COLLECTION = default_collection()
 

@@ -4,8 +4,8 @@ every kind of event the cards rule set emits: read from its source, so a new kin
 import re
 from pathlib import Path
 
-from games.engine.rulesets.cards import ruleset
-from games.engine.rulesets.cards.ruleset import EVENT_KINDS
+from games.rulesets.cards.engine import ruleset
+from games.rulesets.cards.engine.ruleset import EVENT_KINDS
 
 
 def test_event_kinds_list_every_event_the_cards_engine_emits_when_read_from_its_source():

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from games.engine.events import GM, PUBLIC, faction_audience, seat_audience
 from games.engine.orders import PhaseInputs
 from games.engine.rulesets import get_ruleset
-from games.engine.rulesets.cards import collection_of, starter_deck
-from games.engine.rulesets.cards.collection import ACE
-from games.engine.rulesets.cards.roles import LAW_ROLES, SINGLE_ROLES, winner_of
+from games.rulesets.cards.engine import collection_of, starter_deck
+from games.rulesets.cards.engine.collection import ACE
+from games.rulesets.cards.engine.roles import LAW_ROLES, SINGLE_ROLES, winner_of
 from games.engine.state import ACTIVE, GameState
 
 CARDS = get_ruleset("cards")

@@ -13,9 +13,9 @@ import pytest
 from games.engine.events import GM, PUBLIC, faction_audience, seat_audience, visible_to
 from games.engine.orders import Order, PhaseInputs
 from games.engine.rulesets import get_ruleset
-from games.engine.rulesets.cards import parse_measure
-from games.engine.rulesets.cards.roles import LAW_ROLES, winner_of
-from games.engine.rulesets.cards.ruleset import CardsRuleset
+from games.rulesets.cards.engine import parse_measure
+from games.rulesets.cards.engine.roles import LAW_ROLES, winner_of
+from games.rulesets.cards.engine.ruleset import CardsRuleset
 from games.engine.state import GameState
 
 CARDS = get_ruleset("cards")
@@ -1037,7 +1037,7 @@ def test_only_the_deck_is_owed_the_plays_are_a_choice():
     """«В начале игры, узнав свою Тайную роль, каждый персонаж составляет себе колоду» — the deck is
     owed (one is dealt at the deadline otherwise); «Каждую фазу (День или Ночь) можно сыграть не
     более одной карты из Руки и не более одной карты из Рукава» — may, not must: nobody owes a play."""
-    from games.engine.rulesets.cards import CARDS
+    from games.rulesets.cards.engine import CARDS
 
     state, _events = CARDS.new_game([(1, "Вася", "sheriff"), (2, "Петя", "boss"), (3, "Маша", "doctor")], seed=1)
     assert all(CARDS.owed_actions(state, s) == ("deck",) for s in (1, 2, 3))

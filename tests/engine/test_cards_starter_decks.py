@@ -13,9 +13,9 @@ from datetime import datetime, timezone
 import pytest
 
 from games.engine.orders import PhaseInputs
-from games.engine.rulesets.cards import CARDS, SECRET_ROLES, default_collection, starter_deck, validate_deck
-from games.engine.rulesets.cards.effects import Table
-from games.engine.rulesets.cards.roles import SIX_COLOURS
+from games.rulesets.cards.engine import CARDS, SECRET_ROLES, default_collection, starter_deck, validate_deck
+from games.rulesets.cards.engine.effects import Table
+from games.rulesets.cards.engine.roles import SIX_COLOURS
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.engine.events import GM, PUBLIC, Event, visible_to
 from games.engine.orders import Order, PhaseInputs
 from games.engine.rulesets import get_ruleset
-from games.engine.rulesets.club import end_of_game, parse_phase
+from games.rulesets.club.engine import end_of_game, parse_phase
 from games.engine.state import GameState
 
 CLUB = get_ruleset("club")

@@ -11,7 +11,7 @@ import pytest
 from games.engine.events import GM, PUBLIC, faction_audience, seat_audience
 from games.engine.orders import Order, PhaseInputs
 from games.engine.rulesets import get_ruleset
-from games.engine.rulesets.club import club_rating, default_role_table, end_of_game, rating_breakdown
+from games.rulesets.club.engine import club_rating, default_role_table, end_of_game, rating_breakdown
 from games.engine.state import GameState
 
 CLUB = get_ruleset("club")

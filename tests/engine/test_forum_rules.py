@@ -10,7 +10,7 @@ import pytest
 from games.engine.events import GM, PUBLIC, faction_audience, seat_audience
 from games.engine.orders import Order, PhaseInputs
 from games.engine.rulesets import get_ruleset
-from games.engine.rulesets.forum import default_role_table
+from games.rulesets.forum.engine import default_role_table
 from games.engine.state import GameState
 
 FORUM = get_ruleset("forum")

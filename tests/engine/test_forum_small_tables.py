@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine.rulesets import get_ruleset
-from games.engine.rulesets.forum import winner_of
+from games.rulesets.forum.engine import winner_of
 
 FORUM = get_ruleset("forum")
 

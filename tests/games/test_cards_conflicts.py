@@ -16,7 +16,7 @@ import pytest
 from django.utils import translation
 
 from games.engine.orders import PhaseInputs
-from games.engine.rulesets.cards import CARDS
+from games.rulesets.cards.engine import CARDS
 from games.engine.state import GameState
 from games.models import GameEvent, Order
 from games.services.cards import card_input_submit, card_inputs_standing

@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games.engine.rulesets.cards import CARDS
+from games.rulesets.cards.engine import CARDS
 from games.engine.state import GameState
 from games.models import Thread
 from games.services.cards import card_input_submit

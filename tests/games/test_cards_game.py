@@ -8,7 +8,7 @@ import random
 import pytest
 from django.utils import translation
 
-from games.engine.rulesets.cards import CARDS, collection_of, starter_deck
+from games.rulesets.cards.engine import CARDS, collection_of, starter_deck
 from games.engine.state import GameState
 from games.models import Game, GameEvent, Order, Seat
 from games.services.cards import card_gm_effect_add, card_input_submit, card_view

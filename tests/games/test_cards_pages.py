@@ -15,7 +15,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games.engine.rulesets.cards import CARDS, default_collection, starter_deck
+from games.rulesets.cards.engine import CARDS, default_collection, starter_deck
 from games.engine.state import GameState
 from games.models import Game, Order, Phase
 from games.services.games import game_create

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.engine.rulesets.cards import CARDS
+from games.rulesets.cards.engine import CARDS
 from games.models import Order
 from tests.games.test_cards_pages import (  # noqa: F401  (fixtures)
     PLAYERS,

@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 from django.utils import translation
 
-from games.engine.rulesets.cards import CARDS, DECK_REASONS
-from games.engine.rulesets.cards.ruleset import REASONS, VOTE_REASONS
+from games.rulesets.cards.engine import CARDS, DECK_REASONS
+from games.rulesets.cards.engine.ruleset import REASONS, VOTE_REASONS
 from games.models import Game, GMAction, Order, Seat
 from games.permissions import can_post
 from games.services import ActionRefused
@@ -211,7 +211,7 @@ def test_deck_building_submits_and_refuses_with_every_reason():
         "too_many_copies", "non_free_count"}
     with translation.override("en"):
         assert "15" in confirmation.message
-    from games.engine.rulesets.cards import collection_of, starter_deck
+    from games.rulesets.cards.engine import collection_of, starter_deck
     from games.engine.state import GameState
     import random
 
@@ -322,7 +322,7 @@ def test_start_draws_the_placeholders_and_commits_to_the_drawn_roles():
     10 has `law` placeholders; the seats get the drawn roles, and the commitment names them."""
     import hashlib
 
-    from games.engine.rulesets.cards.roles import LAW_ROLES
+    from games.rulesets.cards.engine.roles import LAW_ROLES
     from games.services.lifecycle import commitment_payload
 
     gm = make_user("Ведущий")
@@ -538,7 +538,7 @@ def test_role_and_faction_labels_follow_the_seed():
     """«Вигиланте», «Сыщик»: the seed's words for the vigilante and the detective."""
     from games.eventtext import ROLE_NAMES, faction_label, role_label
 
-    from games.engine.rulesets.cards.roles import SECRET_ROLES
+    from games.rulesets.cards.engine.roles import SECRET_ROLES
 
     assert set(SECRET_ROLES) <= set(ROLE_NAMES["cards"])
     with translation.override("en"):

@@ -19,10 +19,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games.engine.rulesets.cards import CARDS, default_collection
-from games.engine.rulesets.cards.collection import OPS, REVEALS
-from games.engine.rulesets.cards.decks import DECK_REASONS
-from games.engine.rulesets.cards.ruleset import EVENT_KINDS, GM_EFFECT_REASONS, GM_OPS, REASONS, VOTE_REASONS
+from games.rulesets.cards.engine import CARDS, default_collection
+from games.rulesets.cards.engine.collection import OPS, REVEALS
+from games.rulesets.cards.engine.decks import DECK_REASONS
+from games.rulesets.cards.engine.ruleset import EVENT_KINDS, GM_EFFECT_REASONS, GM_OPS, REASONS, VOTE_REASONS
 from games.engine.state import GameState
 from games.eventtext import event_text
 from games.models import Game, Thread

@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.engine.rulesets.cards import CARDS, collection_of, starter_deck
+from games.rulesets.cards.engine import CARDS, collection_of, starter_deck
 from games.engine.state import GameState
 from games.models import Game, Order, Seat
 from tests.conftest import client_for, make_user

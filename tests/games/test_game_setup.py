@@ -10,8 +10,8 @@ import pytest
 import yaml
 from django.urls import reverse
 
-from games.engine.rulesets.cards import CARDS
-from games.engine.rulesets.cards.collection import DEFAULT_COLLECTION_PATH
+from games.rulesets.cards.engine import CARDS
+from games.rulesets.cards.engine.collection import DEFAULT_COLLECTION_PATH
 from games.engine.state import GameState
 from games.models import Game, GMAction, Order, Thread
 from games.services import ActionRefused
@@ -140,7 +140,7 @@ def test_the_gm_edits_the_collection_before_the_start_and_it_is_frozen_at_the_st
     assert "Бункер нашей игры" in rules
     game_start(game=game, by=gm, seed=5)
     game.refresh_from_db()
-    from games.engine.rulesets.cards import collection_of
+    from games.rulesets.cards.engine import collection_of
 
     assert collection_of(GameState.from_json(game.state))["Бункер"].price == 1
     # Frozen: the editor is read-only and a save is refused.

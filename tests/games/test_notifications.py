@@ -208,7 +208,7 @@ def test_site_off_hides_from_the_bell_and_the_list_but_email_keeps_it(started):
     vote(started, "Вася", "Кикимора")
     assert unread_count(user) == 1
     page = client_for(user).get(reverse("games:notifications")).content.decode()
-    assert "Вася" in page and started.current_phase.get_kind_display() not in page.split("<h1>")[1].split("</ul>")[0]
+    assert "Вася" in page and started.current_phase.kind_label not in page.split("<h1>")[1].split("</ul>")[0]
 
 
 # --- The bell, the list, opening ----------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The card collection of the `cards` rule set: cards as data, validated at load.
 
-The shipped collection is games/engine/data/cards_collection.yaml (its structure is also written as
+The shipped collection is games/rulesets/cards/data/cards_collection.yaml (its structure is also written as
 a JSON Schema in cards_collection.schema.json, which the tests check the file against). A game's
 collection is frozen at its start: `new_game` copies it into the state's memory, so a later edit of
 the file (or of the GM's copy) never changes a running game.
@@ -37,7 +37,7 @@ __all__ = [
     "parse_collection",
 ]
 
-DEFAULT_COLLECTION_PATH = Path(__file__).resolve().parents[2] / "data" / "cards_collection.yaml"
+DEFAULT_COLLECTION_PATH = Path(__file__).resolve().parents[1] / "data" / "cards_collection.yaml"
 SCHEMA_PATH = DEFAULT_COLLECTION_PATH.with_name("cards_collection.schema.json")
 
 # «Каждая карта обладает одним из цветов: Урон, Разведка, Защита, Саботаж, Контроль, Поддержка,

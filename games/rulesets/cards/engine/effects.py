@@ -20,7 +20,7 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.rulesets.cards.collection import ACE, MULLIGAN, Collection, Effect
+from games.rulesets.cards.engine.collection import ACE, MULLIGAN, Collection, Effect
 
 __all__ = ["Instance", "Table", "new_player"]
 

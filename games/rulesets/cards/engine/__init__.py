@@ -1,6 +1,6 @@
 """The `cards` rule set (seed 001_666f92ca90d279a9.txt) as a package:
 
-    collection.py  the card collection as data (games/engine/data/cards_collection.yaml), validated
+    collection.py  the card collection as data (games/rulesets/cards/data/cards_collection.yaml), validated
     roles.py       secret roles (colours, deck limits, factions, wins), the overt roles' registry
     decks.py       deck validation (every refusal with its cards) and a legal starter deck
     effects.py     the containers (deck, Hand, Sleeve) and the primitives' bookkeeping
@@ -10,7 +10,7 @@
 docs/rulesets/cards.md explains the rules as implemented.
 """
 
-from games.engine.rulesets.cards.collection import (
+from games.rulesets.cards.engine.collection import (
     Card,
     Collection,
     CollectionError,
@@ -18,10 +18,10 @@ from games.engine.rulesets.cards.collection import (
     load_collection,
     parse_collection,
 )
-from games.engine.rulesets.cards.decks import DECK_REASONS, Refusal, starter_deck, validate_deck
-from games.engine.rulesets.cards.roles import OVERT_ROLES, SECRET_ROLES, overt_role
-from games.engine.rulesets.cards.ruleset import CARDS, CardsRuleset, collection_of, has_link, parse_phase
-from games.engine.rulesets.cards.veche import parse_measure
+from games.rulesets.cards.engine.decks import DECK_REASONS, Refusal, starter_deck, validate_deck
+from games.rulesets.cards.engine.roles import OVERT_ROLES, SECRET_ROLES, overt_role
+from games.rulesets.cards.engine.ruleset import CARDS, CardsRuleset, collection_of, has_link, parse_phase
+from games.rulesets.cards.engine.veche import parse_measure
 
 __all__ = [
     "CARDS",

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from games.engine.rulesets.base import RoleSpec
-from games.engine.rulesets.cards.collection import (
+from games.rulesets.cards.engine.collection import (
     ACE,
     COLOURS,
     CONTROL,

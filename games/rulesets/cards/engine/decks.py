@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from games.engine.rulesets.cards.collection import COLOURS, NEUTRAL, Collection
-from games.engine.rulesets.cards.roles import SECRET_ROLES, colours_of, overt_role, valid_chosen_colours
+from games.rulesets.cards.engine.collection import COLOURS, NEUTRAL, Collection
+from games.rulesets.cards.engine.roles import SECRET_ROLES, colours_of, overt_role, valid_chosen_colours
 
 __all__ = ["DECK_REASONS", "DeckRules", "Refusal", "deck_rules_for", "starter_deck", "validate_deck"]
 

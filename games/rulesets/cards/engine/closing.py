@@ -1,0 +1,93 @@
+"""The end of a close: the events every phase ends with (plays for the GM, each player's phase
+report and containers, the GM's summary, the Hand sizes) and the outcome the site stores.
+Mixed into CardsRuleset.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.events import GM, PUBLIC, Event, seat_audience
+from games.engine.rulesets.common import ref as _ref
+from games.engine.state import GameState
+from games.rulesets.cards.engine.context import DECKBUILDING, _Close
+
+
+class ClosingMixin:
+    """ClosingMixin: see the module's docstring."""
+
+    def _closing_events(self, ctx: _Close, new_state: GameState) -> None:
+        """«Количество карт в Руке каждого игрока все узнают в конце каждой фазы. Количество карт в
+        Рукаве и колоде знает только владелец.»"""
+        state, table, ledger = ctx.state, ctx.table, ctx.ledger
+        for play in ctx.plays:
+            ctx.events.append(Event("play", GM, play.to_json(state)))
+            if play.card is not None and play.card.resolved_by_gm and play.result == "done":
+                notes = [e.note for e in play.card.effect if e.op == "gm"]
+                ctx.events.append(Event("gm_resolve", GM, {**play.to_json(state), "note": " ".join(notes)}))
+            ctx.report(play.by).setdefault("plays", []).append({
+                "card": play.name, "from": play.zone, "target_name": ctx.name(play.target),
+                "target2_name": ctx.name(play.target2), "result": play.result, "reason": play.reason,
+                "paid": list(play.paid),
+            })
+        if ctx.kind == DECKBUILDING:
+            return
+        for seat in ctx.alive_at_start:
+            report = ctx.report(seat)
+            for key, book in (("damage", ledger.damage), ("armour", ledger.armour), ("absorbed", ledger.absorbed),
+                              ("restricted", ledger.restricted)):
+                if book.get(seat):
+                    report[key] = book[seat]
+            for key, book in (("discarded", ledger.discarded), ("lost", ledger.lost), ("gained", ledger.gained),
+                              ("drawn", ledger.drawn)):
+                if book.get(seat):
+                    report[key] = list(book[seat])
+            if seat in ledger.broken:
+                report["armour_broken"] = True
+        for seat in ctx.alive_at_start:
+            ref = _ref(ctx.seat(seat))
+            ctx.events.append(Event("phase_report", seat_audience(seat), {**ref, **ctx.report(seat)}))
+            ctx.events.append(Event("containers", seat_audience(seat), {**ref, **table.view(seat)}))
+        ctx.events.append(Event("phase_summary", GM, {
+            "damage": {str(k): v for k, v in ledger.damage.items()},
+            "armour": {str(k): v for k, v in ledger.armour.items()},
+            "discarded": {str(k): v for k, v in ledger.discarded.items()},
+            "lost": {str(k): v for k, v in ledger.lost.items()},
+            "drawn": {str(k): v for k, v in ledger.drawn.items()},
+            "dead": [_ref(ctx.seat(i)) for i in ctx.dead],
+            "names": {str(i): ctx.name(i) for i in ctx.alive_at_start},  # for its text: «Петя — 3», not a seat id
+        }))
+        ctx.events.append(Event("hand_sizes", PUBLIC, {"sizes": [
+            {**_ref(ctx.seat(s)), "size": len(table.hand(s))} for s in ctx.alive_at_start
+        ]}))
+
+    def _outcome(self, ctx: _Close, new_state: GameState) -> dict[str, Any]:
+        name = {s.id: s.name for s in ctx.state.seats}
+        table, ledger = ctx.table, ctx.ledger
+        considered = ctx.alive_at_start
+        veche = ctx.veche
+
+        def label(value: Any) -> Any:
+            return name.get(value, value) if isinstance(value, int) else value
+
+        outcome: dict[str, Any] = {
+            "votes": {name[v]: label(t) for v, t in veche.votes.items()} if veche else {},
+            "tally": {label(t): w for t, w in veche.tally.items()} if veche else {},
+            # Only the Hands and Sleeves that changed in this phase (an unchanged one is left out).
+            "hands": {name[s]: list(table.hand(s)) for s in considered if table.hand(s) != ctx.start_hands[s]},
+            "sleeves": {name[s]: table.sleeve_names(s) for s in considered
+                        if table.sleeve_names(s) != ctx.start_sleeves[s]},
+            "hand_sizes": {name[s]: len(table.hand(s)) for s in considered},
+            "damage": {name[s]: n for s, n in sorted(ledger.damage.items()) if n},
+            "armour": {name[s]: n for s, n in sorted(ledger.armour.items()) if n},
+            "dead": [name[i] for i in ctx.dead],
+            "executed": [name[i] for i in ctx.executed],
+            "imprisoned": [name[i] for i in ctx.imprisoned],
+            "measure": veche.measure if veche else None,
+            "peace": bool(veche and veche.peace),
+            "alive": [s.name for s in new_state.active()],
+            "over": new_state.over,
+        }
+        if new_state.over:
+            outcome["winner"] = new_state.winner
+        return outcome

@@ -1,0 +1,68 @@
+"""Deck building: a submitted deck's refusals and the close of the deck-building phase (a legal deck
+dealt to whoever has none at the deadline). Mixed into CardsRuleset.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.events import GM, Event, seat_audience
+from games.engine.rulesets.common import ref as _ref
+from games.engine.state import GameState
+from games.rulesets.cards.engine.collection import COLOURS, NEUTRAL
+from games.rulesets.cards.engine.context import _Close, _deck_input, _mapping_by_seat, collection_of
+from games.rulesets.cards.engine.decks import Refusal, starter_deck, validate_deck
+from games.rulesets.cards.engine.roles import SECRET_ROLES, valid_chosen_colours
+
+
+class DeckbuildingMixin:
+    """DeckbuildingMixin: see the module's docstring."""
+
+    def check_deck(self, state: GameState, seat: int, cards: Any, colours: Any = None) -> list[Refusal]:
+        """Every refusal of a deck this seat submits now (deck building, or a rebuild of an empty
+        deck); an empty list when it may stand."""
+        seat_state = state.seat(seat)
+        return validate_deck(cards, role=seat_state.role, collection=collection_of(state),
+                             colours=list(colours) if isinstance(colours, (list, tuple)) else colours,
+                             overt=self.overt_of(state, seat))
+
+    def _close_deckbuilding(self, ctx: _Close) -> None:
+        """«Во время набора колоды должно поддерживаться радиомолчание. ... После сборки колода
+        перемешивается. ... Как только все выбрали себе колоду каждый игрок набирает себе 6 карт из
+        колоды в руку. После этого начинается Ночь.» A player with no legal deck at the deadline
+        gets a legal one drawn at random from his colours and Neutral (and the joker two random
+        colours), so that the game can begin."""
+        state, table = ctx.state, ctx.table
+        decks = _mapping_by_seat(state, ctx.inputs.extra.get("decks"))
+        for seat in state.seats:
+            player = table.player(seat.id)
+            if player["built"]:
+                if seat.id in decks:
+                    ctx.gm_note("input_ignored", seat=seat.id, name=seat.name, reason="already_built")
+                continue
+            cards, colours = _deck_input(decks.get(seat.id))
+            refusals = self.check_deck(state, seat.id, cards, colours) if cards is not None else None
+            if refusals == []:
+                deck = list(cards)
+                if SECRET_ROLES[seat.role].chooses_colours:
+                    player["colours"] = list(colours)
+            else:
+                if refusals:
+                    data = {**_ref(seat), "refusals": [r.to_json() for r in refusals]}
+                    ctx.events.append(Event("deck_refused", seat_audience(seat.id), data))
+                    ctx.events.append(Event("deck_refused", GM, data))
+                spec = SECRET_ROLES[seat.role]
+                if spec.chooses_colours and isinstance(colours, (list, tuple)) \
+                        and valid_chosen_colours(seat.role, list(colours)):
+                    player["colours"] = list(colours)  # his choice stands even if his deck did not
+                if spec.chooses_colours and not valid_chosen_colours(seat.role, player.get("colours")):
+                    player["colours"] = sorted(ctx.rng.sample([c for c in COLOURS if c != NEUTRAL],
+                                                              spec.chooses_colours), key=COLOURS.index)
+                deck = starter_deck(seat.role, table.collection, ctx.rng, colours=player["colours"] or None,
+                                    overt=self.overt_of(state, seat.id))
+                data = {**_ref(seat), "deck": sorted(deck), "colours": list(player["colours"])}
+                ctx.events.append(Event("deck_auto", seat_audience(seat.id), data))
+                ctx.events.append(Event("deck_auto", GM, data))
+            ctx.rng.shuffle(deck)
+            player["deck"], player["built"] = deck, True
+            self._opening_draw(self.overt_of(state, seat.id), table, seat)

@@ -1,0 +1,178 @@
+"""The `cards` rule set (seed 001_666f92ca90d279a9.txt): secret and overt roles, deck building, Hand
+and Sleeve, card plays resolved together at the end of each phase, damage and armour, death at an
+empty Hand, the Veche, and the factions' wins. docs/rulesets/cards.md explains every reading.
+
+`CardsRuleset` is the protocol's face (games.engine.rulesets.base.Ruleset); its behaviour is split
+by phase into mixins, one module each, which call each other through `self` so that a subclass
+(part 2's overt roles) overrides a hook once for every caller:
+
+    context.py       the constants and refusal codes, phase names, the collection, the close's context
+    opening.py       the deal and the first night's knowledge            (OpeningMixin)
+    plays.py         the actions and every input's check                  (PlaysMixin)
+    day.py           the Veche: voters, vote checks, the count at the close (DayMixin)
+    deckbuilding.py  a deck's refusals, the close of deck building        (DeckbuildingMixin)
+    pipeline.py      a night's or day's close: the steps' order, inputs taken into effects (PipelineMixin)
+    steps.py         the effects applied step by step                     (StepsMixin)
+    closing.py       the closing events and the outcome                   (ClosingMixin)
+
+This module keeps what ties them together: the class's attributes, the phase, the overt role and
+`resolve` (one phase's close, start to end), and re-exports the shared names it always offered.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime
+from types import MappingProxyType
+
+from games.engine.events import PUBLIC, Event
+from games.engine.orders import PhaseInputs
+from games.engine.resolution import Resolution
+from games.engine.rulesets.base import RoleSpec
+from games.engine.rulesets.common import ref as _ref
+from games.engine.state import ACTIVE, GameState
+from games.rulesets.cards.engine.closing import ClosingMixin
+from games.rulesets.cards.engine.context import (  # re-exported: imported from here by the site and tests
+    CARDS_MAX,
+    CARDS_MIN,
+    DAY,
+    DEAD,
+    DECKBUILDING,
+    EVENT_KINDS,
+    EXECUTION_DAMAGE,
+    GM_EFFECT_REASONS,
+    GM_OPS,
+    HAND,
+    LEFT,
+    NIGHT,
+    NIGHT_DISCARD,
+    OPENING_HAND,
+    OPTION_DEFAULTS,
+    PRISON_PHASES,
+    REASONS,
+    SLEEVE,
+    VOTE_REASONS,
+    _Close,
+    _Play,
+    collection_of,
+    has_link,
+    parse_phase,
+)
+from games.rulesets.cards.engine.day import DayMixin
+from games.rulesets.cards.engine.deckbuilding import DeckbuildingMixin
+from games.rulesets.cards.engine.decks import DECK_REASONS
+from games.rulesets.cards.engine.effects import Table
+from games.rulesets.cards.engine.opening import OpeningMixin
+from games.rulesets.cards.engine.pipeline import PipelineMixin
+from games.rulesets.cards.engine.plays import PlaysMixin
+from games.rulesets.cards.engine.roles import FACTIONS, JOKER, JOKER_OR_TRAITOR, LAW_PLACEHOLDER, ROLES, winner_of, winners
+from games.rulesets.cards.engine.steps import StepsMixin
+from games.rulesets.cards.engine.veche import parse_measure
+
+__all__ = [
+    "CARDS",
+    "CARDS_MAX",
+    "CARDS_MIN",
+    "DEAD",
+    "LEFT",
+    "EVENT_KINDS",
+    "GM_EFFECT_REASONS",
+    "GM_OPS",
+    "OPTION_DEFAULTS",
+    "REASONS",
+    "VOTE_REASONS",
+    "CardsRuleset",
+    "collection_of",
+    "has_link",
+    "parse_phase",
+]
+
+
+class CardsRuleset(OpeningMixin, PlaysMixin, DayMixin, DeckbuildingMixin, PipelineMixin, StepsMixin, ClosingMixin):
+    key = "cards"
+    roles: Mapping[str, RoleSpec] = ROLES
+    factions: tuple[str, ...] = FACTIONS
+    min_players = CARDS_MIN
+    max_players = CARDS_MAX
+    outcome_keys: tuple[str, ...] = (
+        "votes", "tally", "hands", "sleeves", "hand_sizes", "damage", "armour", "dead", "executed", "imprisoned",
+        "measure", "peace", "alive", "over",
+    )
+    reasons: Mapping[str, str] = REASONS
+    vote_reasons: Mapping[str, str] = VOTE_REASONS
+    # Other names a GM may type for a role in a role table (games.text.roletable reads any
+    # grammatical form of them); the labels the site shows are accepted besides.
+    role_synonyms: Mapping[str, tuple[str, ...]] = MappingProxyType({
+        LAW_PLACEHOLDER: ("законник", "член закона", "закон"),
+        JOKER_OR_TRAITOR: ("джокер или предатель",),
+    })
+    deck_reasons: Mapping[str, str] = DECK_REASONS
+    peace_vote = True  # the Veche has a vote «за мир»: the site's vote reader must accept it
+    # The measure vote read from a post's bold text («[b]казнь[/b]», «[b]в тюрьму[/b]»).
+    parse_measure = staticmethod(parse_measure)
+
+    # -- the phase and the overt role (every mixin asks these) -------------------------------------------
+
+    def _phase(self, state: GameState) -> tuple[str, int]:
+        return parse_phase(state.phase)
+
+    def overt_of(self, state: GameState, seat: int) -> str:
+        return str(state.memory.get("overt", {}).get(str(seat), ""))
+
+    # -- the close -----------------------------------------------------------------------------------
+
+    def resolve(self, state: GameState, inputs: PhaseInputs, *, seed: int, now: datetime) -> Resolution:
+        """Close the phase now being played. Deterministic for (state, inputs, seed); `now` is not
+        used. The order of the steps is documented in docs/rulesets/cards.md ("The end of a phase")."""
+        if state.ruleset != self.key:
+            raise ValueError(f"a {state.ruleset!r} game cannot be resolved by the cards rule set")
+        if state.over:
+            raise ValueError("the game is over")
+        kind, number = self._phase(state)
+        memory = copy.deepcopy(dict(state.memory))
+        memory.setdefault("players", {})
+        memory.setdefault("deaths", [])
+        ctx = _Close(
+            state=state, inputs=inputs, kind=kind, number=number, memory=memory,
+            table=Table(memory, collection_of(state)), rng=random.Random(seed),
+            status={s.id: s.status for s in state.seats},
+        )
+        ctx.alive_at_start = [s.id for s in state.seats if s.status == ACTIVE]
+        ctx.start_hands = {i: list(ctx.table.hand(i)) for i in ctx.alive_at_start}
+        ctx.start_sleeves = {i: ctx.table.sleeve_names(i) for i in ctx.alive_at_start}
+        for key, order in sorted(inputs.orders.items(), key=lambda kv: str(kv[0])):
+            ctx.gm_note("input_ignored", given=order.to_json(), reason="cards_inputs_are_in_extra")
+
+        if kind == DECKBUILDING:
+            self._close_deckbuilding(ctx)
+            next_phase = "night 1"
+        else:
+            self._close_play(ctx)
+            next_phase = f"day {number}" if kind == NIGHT else f"night {number + 1}"
+
+        seats_after = tuple(replace(s, status=ctx.status[s.id]) for s in state.seats)
+        if ctx.joker_won is not None:
+            winner: str | None = JOKER
+        else:
+            winner = winner_of([s.faction for s in seats_after if s.status == ACTIVE])
+        over = winner is not None
+        new_state = replace(state, seats=seats_after, phase=state.phase if over else next_phase, over=over,
+                            winner=winner, memory=memory)
+        self._closing_events(ctx, new_state)
+        if kind == DECKBUILDING and not over:
+            ctx.events += self._night_one_events(new_state, ctx.table)
+        if over:
+            won = winners(winner, seats_after) if winner != JOKER else [ctx.joker_won]
+            ctx.events.append(Event("game_over", PUBLIC, {
+                "winner": winner,
+                "winners": [_ref(new_state.seat(i)) for i in won],
+                "seats": [{**_ref(s), "role": s.role, "faction": s.faction, "status": s.status,
+                           "overt": self.overt_of(state, s.id)} for s in seats_after],
+            }))
+        return Resolution(state=new_state, events=tuple(ctx.events), outcome=self._outcome(ctx, new_state))
+
+
+CARDS = CardsRuleset()
