@@ -392,7 +392,7 @@ def _cards(names) -> str:
 
 
 def _card_reason(code) -> str:
-    from games.services.cards import card_reason_text
+    from games.rulesets.cards.services import card_reason_text
 
     return card_reason_text(str(code or ""))
 
@@ -587,7 +587,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
         return _("The mafia: %(members)s.") % {"members": ", ".join(
             f"{m.get('name')} ({role_label('cards', m.get('role', ''))})" for m in data.get("members") or ())}
     if kind == "deck_refused":
-        from games.services.cards import deck_refusal_texts
+        from games.rulesets.cards.services import deck_refusal_texts
 
         return _("The deck of %(name)s breaks the deck rules: %(reasons)s.") % {
             "name": name, "reasons": "; ".join(deck_refusal_texts(data.get("refusals") or ()))}

@@ -382,6 +382,85 @@ def complete_stamps(stamps: Stamps, game) -> None:
         stamps.values.update(generations([game_key(game_id)]))
 
 
+# --- Layer 0: each post's <li> ------------------------------------------------------------------
+# A page whose post list is out of date (any post, vote or phase of its game moves the counters
+# that key the list) is rebuilt from the posts' own fragments: a write re-renders the posts it
+# changed, not the 25 of the page. A fragment is keyed by everything its HTML is made of, read
+# from the rows of this very request (never by a counter): the post's HTML as this viewer sees it
+# (a digest: an edit, a re-render, the [private] texts he may read), its number, times, edit count,
+# hidden state and reason, comment, author (id, name, avatar), the names he replaced, whether its
+# body is shown; and the page's shared context (viewer class, the game's GM, the URLs, the vote
+# link), the language, the time zone, the template and the catalogues. What differs per viewer
+# inside stays a placeholder (the actions, the CSRF token), as in the list.
+FRAGMENT_SECONDS = 6 * 3600
+FRAGMENT_MARK = "<!--pc-post-->"
+# Bump when code that shapes a post's <li> changes outside the template (its tags and filters).
+FRAGMENT_VERSION = 1
+
+
+@functools.cache
+def _fragment_code_version() -> str:
+    """The post list template's source and the compiled catalogues' sizes and times: a deploy
+    that changes either never serves a fragment made by the old one."""
+    from pathlib import Path
+
+    from django.template.loader import get_template
+
+    parts = [str(FRAGMENT_VERSION), settings.MEDIA_URL, get_template("games/_post_list.html").template.source]
+    for folder in settings.LOCALE_PATHS:
+        for path in sorted(Path(folder).glob("*/LC_MESSAGES/*.mo")):
+            stat = path.stat()
+            parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
+    return _digest("|".join(parts))
+
+
+def fragment_shared(context: dict) -> str:
+    """The part of every fragment key that the page's context, language and time zone make: one
+    digest per page (the context is the list template's, without its posts)."""
+    items = sorted((name, str(getattr(value, "pk", value))) for name, value in context.items() if name != "posts")
+    return _digest("|".join([_fragment_code_version(), translation.get_language() or "",
+                             timezone.get_current_timezone_name(), repr(items)]))
+
+
+def fragment_key(post, shared: str) -> str:
+    """The key of one post's <li>: every field of the post and its author that the template reads."""
+    author = post.author
+    parts = (post.pk, post.thread_id, post.number, post.created_at.isoformat(), post.edit_count,
+             post.edited_at.isoformat() if post.edited_at else "", post.is_deleted, post.deleted_reason, post.comment,
+             post.author_id, author.display_name, author.avatar.name or "", tuple(post.replaced_names),
+             bool(post.body_visible), _digest(post.html) if post.body_visible else "")
+    return f"pagecache:post:{_digest(shared + chr(31) + repr(parts))}"
+
+
+_fragment_edges: dict[str, tuple[str, str]] = {}  # the list template's text around its posts
+
+
+def render_fragments(posts: list, context: dict, render) -> str:
+    """The post list's HTML for `posts` (prepared for the template): each post's <li> from the cache
+    when kept, the others rendered together by `render(context)` and kept. The same HTML as
+    rendering the whole list at once."""
+    if not posts:
+        return render({**context, "posts": posts})
+    shared = fragment_shared(context)
+    keys = [fragment_key(post, shared) for post in posts]
+    found = cache.get_many(keys)
+    version = _fragment_code_version()
+    missing = [(key, post) for key, post in zip(keys, posts) if key not in found]
+    if not missing and version not in _fragment_edges:
+        missing = [(keys[0], posts[0])]  # this process has not yet seen the text around the posts
+    if missing:
+        html = render({**context, "posts": [post for _key, post in missing], "split": True})
+        pieces = html.split(FRAGMENT_MARK)
+        if len(pieces) != len(missing) + 2:  # a post whose own text holds the marker: never cut
+            return render({**context, "posts": posts})
+        _fragment_edges[version] = (pieces[0], pieces[-1])
+        made = {key: piece for (key, _post), piece in zip(missing, pieces[1:-1])}
+        cache.set_many(made, timeout=FRAGMENT_SECONDS)
+        found.update(made)
+    head, tail = _fragment_edges[version]
+    return head + "".join(found[key] for key in keys) + tail
+
+
 # --- Layer 1: the post list --------------------------------------------------------------------
 CSRF_SENTINEL = "pagecache-csrf-token"
 ACTIONS_RE = re.compile(r"<!--pc-actions:(\d+)-->")

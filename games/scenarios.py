@@ -32,7 +32,7 @@ RULESETS = {
         "inputs": {"posts", "orders", "gm"},
     },
     # 001: docs/rulesets/cards.md ("Outcome keys"); plays, discards and reorders go through
-    # games.services.cards.card_input_submit, as the card forms send them.
+    # games.rulesets.cards.services.card_input_submit, as the card forms send them.
     "cards": {
         "outcome": {"hands", "sleeves", "hand_sizes", "damage", "armour", "dead", "executed", "imprisoned", "measure",
                     "peace"},
@@ -342,7 +342,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
 def _card_inputs(game, phase_spec: dict, users: dict, by_scenario: dict, where: str, now) -> None:
     """A cards phase's plays, discards and reorders, through the service the card forms use
     (a refused one is kept in the ledger and counted in `refused`)."""
-    from games.services.cards import card_input_submit
+    from games.rulesets.cards.services import card_input_submit
 
     game.refresh_from_db()
 

@@ -326,7 +326,7 @@ class BoardLine:
     display_name: str
     name_key: str
     tally: Tally
-    rating: float | None = None  # club games: the sum of the per-game rating (games.services.rating)
+    rating: float | None = None  # club games: the sum of the per-game rating (games.rulesets.club.services)
 
 
 def _club_ratings(games: QuerySet[Game]) -> dict[int, float]:

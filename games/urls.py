@@ -1,9 +1,12 @@
 """URLs of the forum and the games."""
 
+from importlib import import_module
+
 from django.urls import path
 
 from games import feeds
-from games.views import archive, cards, dashboard, forum, live, moderation, notifications, play, search, stats, votes
+from games.rulesets import registry
+from games.views import archive, dashboard, forum, live, moderation, notifications, play, search, stats, votes
 
 app_name = "games"
 
@@ -60,15 +63,12 @@ urlpatterns = [
     path("games/<int:pk>/phase/", votes.phase_control, name="phase_control"),
     path("games/<int:pk>/vote-options/", votes.vote_options, name="vote_options"),
     path("games/<int:pk>/seats/<int:seat_pk>/aliases/", votes.seat_aliases, name="seat_aliases"),
-    # The cards rule set (games.views.cards).
-    path("cards/rules/", cards.cards_rules, name="cards_rules"),
-    path("games/<int:pk>/cards/", cards.cards_page, name="cards"),
-    path("games/<int:pk>/cards/rules/", cards.cards_rules, name="game_cards_rules"),
     path("games/<int:pk>/cards/collection/", play.cards_collection, name="cards_collection"),
     path("games/<int:pk>/communication/", play.communication_options, name="communication"),
-    path("games/<int:pk>/cards/deck/", cards.deck_page, name="deck"),
-    path("games/<int:pk>/cards/deck/check/", cards.deck_check, name="deck_check"),
-    path("games/<int:pk>/cards/input/", cards.card_input, name="card_input"),
-    path("games/<int:pk>/gm/cards/", cards.gm_cards, name="gm_cards"),
-    path("games/<int:pk>/gm/cards/effect/", cards.gm_card_effect, name="gm_card_effect"),
 ]
+
+# Each rule set's own pages (SiteRuleset.urls_module), under the same namespace: the core names no
+# rule set; a rule set's URL names are its own («games:cards», «games:rating»).
+for _adapter in registry.adapters():
+    if _adapter.urls_module:
+        urlpatterns += import_module(_adapter.urls_module).urlpatterns

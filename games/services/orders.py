@@ -76,7 +76,7 @@ ORDER_REASONS = {
 def order_reason_text(code: str) -> str:
     if code in ORDER_REASONS:
         return str(ORDER_REASONS[code])
-    from games.services.cards import CARD_REASONS  # the cards ledger's codes, as action_label does
+    from games.rulesets.cards.services import CARD_REASONS  # the cards ledger's codes, as action_label does
 
     return str(CARD_REASONS.get(code, code))
 
@@ -84,7 +84,7 @@ def order_reason_text(code: str) -> str:
 def order_action_text(order) -> str:
     """A ledger row's action in words: an order's action, or a card input with its card, zone and
     the like («Розыгрыш карты: Пистолет (Рука)»), so the pages never show a play without its card."""
-    from games.services.cards import CARD_ACTIONS, card_order_text
+    from games.rulesets.cards.services import CARD_ACTIONS, card_order_text
 
     label = action_label(order.action) if order.action else ""
     if order.action in CARD_ACTIONS:
@@ -94,7 +94,7 @@ def order_action_text(order) -> str:
 
 
 def action_label(action: str) -> str:
-    from games.services.cards import ACTION_LABELS as CARD_ACTION_LABELS  # the cards ledger's inputs
+    from games.rulesets.cards.services import ACTION_LABELS as CARD_ACTION_LABELS  # the cards ledger's inputs
 
     return str(ACTION_LABELS.get(action) or CARD_ACTION_LABELS.get(action, action))
 

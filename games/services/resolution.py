@@ -50,9 +50,9 @@ def standing_orders(phase: Phase) -> dict[int, Order]:
 
 def phase_inputs(phase: Phase) -> PhaseInputs:
     if phase.game.ruleset == Game.Ruleset.CARDS:
-        # The cards rule set reads its ledger as PhaseInputs.extra (games.services.cards); its
+        # The cards rule set reads its ledger as PhaseInputs.extra (games.rulesets.cards.services); its
         # Order rows are card inputs, not one order per actor.
-        from games.services.cards import card_inputs_standing
+        from games.rulesets.cards.services import card_inputs_standing
 
         return PhaseInputs(votes=standing_votes(phase), orders={}, extra=card_inputs_standing(phase=phase),
                            gm=dict(phase.gm_decisions or {}))

@@ -203,7 +203,7 @@ class VoteConfirmation:
         text = self._vote_message()
         if self.measure:
             from games.eventtext import measure_label
-            from games.services.cards import card_reason_text
+            from games.rulesets.cards.services import card_reason_text
 
             if self.measure_reason:
                 extra = str(_("Measure not counted: %(reason)s")) % {"reason": card_reason_text(self.measure_reason)}
@@ -270,7 +270,7 @@ def _measure_record(*, post: Post, game: Game, now: datetime) -> tuple[str, str]
     "The measure's syntax") and written to the card ledger as a `measure` Order (source TEXT):
     (measure, refusal code or ""), or None when the post names no measure or is not a player's."""
     from games.models import Order
-    from games.services.cards import card_input_submit
+    from games.rulesets.cards.services import card_input_submit
 
     value = _parse_measure(game)(post.body)
     if value is None:
@@ -514,7 +514,7 @@ def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> l
     """The measure votes standing now (the card ledger's `measure` rows), weighed like the votes.
     «При равенстве голосов побеждает тюрьма»."""
     from games.eventtext import measure_label
-    from games.services.cards import card_inputs_standing
+    from games.rulesets.cards.services import card_inputs_standing
 
     measures = card_inputs_standing(phase=phase).get("measures") or {}
     weights = vote_weights_for(phase.game, list(by_id.values()))
@@ -636,7 +636,7 @@ class VotePreview:
             text = str(_("Read as → a vote for %(name)s")) % {"name": c.target}
         if c.measure:
             from games.eventtext import measure_label
-            from games.services.cards import card_reason_text
+            from games.rulesets.cards.services import card_reason_text
 
             text += " " + (str(_("Measure not counted: %(reason)s")) % {"reason": card_reason_text(c.measure_reason)}
                            if c.measure_reason else
@@ -668,7 +668,7 @@ def _measure_preview(*, game: Game, author, body: str, now: datetime) -> tuple[s
     from games.engine.state import GameState
     # The check card_input_submit runs, without its write; imported here like this module's other
     # cards imports (only a cards game ever gets this far).
-    from games.services.cards import _check
+    from games.rulesets.cards.services import _check
 
     seat = game.seats.select_related("user").filter(user=author).first()
     reason, _refusals = _check(GameState.from_json(game.state), phase, seat, "measure", {"measure": value}, None)

@@ -8,8 +8,8 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def cards_hand_sizes(context, game):
     """Every player's Hand size now and after each past phase (public; see
-    games.views.cards.hand_sizes_context), or None for a game of another rule set."""
-    from games.views.cards import hand_sizes_context
+    games.rulesets.cards.views.hand_sizes_context), or None for a game of another rule set."""
+    from games.rulesets.cards.views import hand_sizes_context
 
     request = context.get("request")
     user = getattr(request, "user", None)

@@ -296,6 +296,7 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
                       moderator: bool) -> str:
     from django.template.loader import get_template
 
+    from games import pagecache
     from games.services.private import private_display
 
     posts_refresh_html(posts=posts)
@@ -308,7 +309,9 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
     for post in posts:
         post.replaced_names = replaced.get(post.author_id, [])
         post.body_visible = moderator or not post.is_deleted  # permissions.can_see_post_body
-    return get_template("games/_post_list.html").render({**context, "posts": posts})
+    # Each post's <li> is kept by what it shows (games/pagecache.py, "Layer 0"): only the posts
+    # that changed since are rendered.
+    return pagecache.render_fragments(posts, context, get_template("games/_post_list.html").render)
 
 
 def _valid_until(thread: Thread, user, posts) -> float | None:

@@ -217,7 +217,7 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
             if s.pk != seat.pk and permissions.can_see_role_of(viewer, game, s)]
     actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
     if game.ruleset == Game.Ruleset.CARDS:
-        actions = ()  # every card input has its form on the cards page (games.views.cards)
+        actions = ()  # every card input has its form on the cards page (games.rulesets.cards.views)
     targets = order_targets(game=game, state=state, actor=seat, actions=actions,
                             seats=list(game.seats.select_related("user").order_by("number"))) if actions else []
     orders = permissions.filter_visible_orders(viewer, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
@@ -455,7 +455,7 @@ def _moderate(request: HttpRequest, game: Game, action: str, now) -> None:
 def rating_page(request: HttpRequest, pk: int) -> HttpResponse:
     """After a club game: the rating table, the players' best-player votes, the GM's points."""
     from games.models import BestPlayerVote
-    from games.services.rating import best_player_vote, rating_decide, rating_table
+    from games.rulesets.club.services import best_player_vote, rating_decide, rating_table
 
     game = _game(pk)
     if game.ruleset != "club" or game.status != Game.Status.FINISHED:

@@ -14,7 +14,7 @@ import pytest
 from games.rulesets.cards.engine import CARDS
 from games.engine.state import GameState
 from games.models import Game
-from games.services.cards import card_gm_effect_add, card_input_submit
+from games.rulesets.cards.services import card_gm_effect_add, card_input_submit
 from games.services.resolution import phase_close
 from tests.browser.conftest import PHONE, phone_page, small_cards_game
 

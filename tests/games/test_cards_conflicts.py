@@ -19,7 +19,7 @@ from games.engine.orders import PhaseInputs
 from games.rulesets.cards.engine import CARDS
 from games.engine.state import GameState
 from games.models import GameEvent, Order
-from games.services.cards import card_input_submit, card_inputs_standing
+from games.rulesets.cards.services import card_input_submit, card_inputs_standing
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.resolution import phase_close

@@ -11,7 +11,7 @@ from django.utils import translation
 from games.rulesets.cards.engine import CARDS, collection_of, starter_deck
 from games.engine.state import GameState
 from games.models import Game, GameEvent, Order, Seat
-from games.services.cards import card_gm_effect_add, card_input_submit, card_view
+from games.rulesets.cards.services import card_gm_effect_add, card_input_submit, card_view
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posts import post_create

@@ -1,4 +1,4 @@
-"""The cards rule set's site core (001_666f92ca90d279a9.txt): the card ledger (games.services.cards),
+"""The cards rule set's site core (001_666f92ca90d279a9.txt): the card ledger (games.rulesets.cards.services),
 the start, radio silence, the dead's silence, the Veche read from posts, and the event texts."""
 
 from datetime import timedelta
@@ -11,7 +11,7 @@ from games.rulesets.cards.engine.ruleset import REASONS, VOTE_REASONS
 from games.models import Game, GMAction, Order, Seat
 from games.permissions import can_post
 from games.services import ActionRefused
-from games.services.cards import (
+from games.rulesets.cards.services import (
     CARD_REASONS,
     DECK_REASON_TEXTS,
     card_gm_effect_add,

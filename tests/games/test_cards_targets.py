@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.rulesets.cards.engine import CARDS
 from games.engine.state import GameState
 from games.models import Game
-from games.services.cards import card_input_submit
+from games.rulesets.cards.services import card_input_submit
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.resolution import phase_close

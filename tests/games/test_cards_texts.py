@@ -2,7 +2,7 @@
 
 Two halves. The walk: every reason code, event kind, effect (primitive) and GM operation the engine
 declares (REASONS, VOTE_REASONS, DECK_REASONS, GM_EFFECT_REASONS, EVENT_KINDS, collection.OPS,
-GM_OPS, REVEALS) has a translated text in the wording layer (games/services/cards.py,
+GM_OPS, REVEALS) has a translated text in the wording layer (games/rulesets/cards/services.py,
 games/eventtext.py). The played game: a six-player game with refused inputs, a refused deck, GM
 effects of every kind, the Veche and deaths, to its end; every page a player, the GM and a
 spectator open is read as text (in Russian and in English) and must show no raw code
@@ -26,7 +26,7 @@ from games.rulesets.cards.engine.ruleset import EVENT_KINDS, GM_EFFECT_REASONS, 
 from games.engine.state import GameState
 from games.eventtext import event_text
 from games.models import Game, Thread
-from games.services.cards import card_gm_effect_add, card_input_submit, card_reason_text, deck_refusal_texts
+from games.rulesets.cards.services import card_gm_effect_add, card_input_submit, card_reason_text, deck_refusal_texts
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posts import post_create

@@ -139,7 +139,7 @@ def test_rating_after_the_game(club):
     gm.post(url, {"action": "gm", f"points_{seat(club, 'Вера').pk}": "2", f"points_{seat(club, 'Дина').pk}": "-1"})
     page = client_for(None).get(url).content.decode()
     assert "Вера" in page
-    from games.services.rating import rating_table
+    from games.rulesets.club.services import rating_table
 
     vera = next(r for r in rating_table(game=club) if r.seat.user.display_name == "Вера")
     assert (vera.best_votes, vera.gm_points, vera.total) == (1, 2.0, vera.automatic + 3)

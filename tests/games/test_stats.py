@@ -329,7 +329,7 @@ def test_pagination(league, client, monkeypatch):
 
 
 def test_club_board_with_ratings_and_a_draw(db, client):
-    from games.services.rating import rating_table
+    from games.rulesets.club.services import rating_table
 
     red = play_kept(f"{SCENARIOS}/club/red_wins.yaml")
     draw = play_kept(f"{SCENARIOS}/club/draw_when_nobody_is_left.yaml")

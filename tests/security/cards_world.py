@@ -15,7 +15,7 @@ from django.contrib.auth.models import Group
 
 from games.models import Game, Thread
 from games.permissions import MODERATORS_GROUP
-from games.services.cards import card_input_submit
+from games.rulesets.cards.services import card_input_submit
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.moderation import report_create

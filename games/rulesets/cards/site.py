@@ -10,6 +10,7 @@ class CardsSite(SiteRuleset):
     key = "cards"
     label = _("Card mafia")
     engine = CARDS
+    urls_module = "games.rulesets.cards.urls"
     phase_kinds = {**SiteRuleset.phase_kinds, "deckbuilding": _("Deck building")}
 
     def phase_label(self, kind: str, number: int) -> str:

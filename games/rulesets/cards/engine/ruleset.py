@@ -35,28 +35,20 @@ from games.engine.rulesets.base import RoleSpec
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.cards.engine.closing import ClosingMixin
-from games.rulesets.cards.engine.context import (  # re-exported: imported from here by the site and tests
+from games.rulesets.cards.engine.context import (  # the shared names are re-exported from here too
     CARDS_MAX,
     CARDS_MIN,
-    DAY,
     DEAD,
     DECKBUILDING,
     EVENT_KINDS,
-    EXECUTION_DAMAGE,
     GM_EFFECT_REASONS,
     GM_OPS,
-    HAND,
     LEFT,
     NIGHT,
-    NIGHT_DISCARD,
-    OPENING_HAND,
     OPTION_DEFAULTS,
-    PRISON_PHASES,
     REASONS,
-    SLEEVE,
     VOTE_REASONS,
     _Close,
-    _Play,
     collection_of,
     has_link,
     parse_phase,
@@ -68,7 +60,15 @@ from games.rulesets.cards.engine.effects import Table
 from games.rulesets.cards.engine.opening import OpeningMixin
 from games.rulesets.cards.engine.pipeline import PipelineMixin
 from games.rulesets.cards.engine.plays import PlaysMixin
-from games.rulesets.cards.engine.roles import FACTIONS, JOKER, JOKER_OR_TRAITOR, LAW_PLACEHOLDER, ROLES, winner_of, winners
+from games.rulesets.cards.engine.roles import (
+    FACTIONS,
+    JOKER,
+    JOKER_OR_TRAITOR,
+    LAW_PLACEHOLDER,
+    ROLES,
+    winner_of,
+    winners,
+)
 from games.rulesets.cards.engine.steps import StepsMixin
 from games.rulesets.cards.engine.veche import parse_measure
 

@@ -1,7 +1,7 @@
 """The pages of the `cards` rule set: the collection's rules, deck building, a player's own cards
 (Hand, Sleeve, plays), the public Hand sizes, and the GM's card dashboard.
 
-Views parse and check; every write goes through games.services.cards (card_input_submit,
+Views parse and check; every write goes through games.rulesets.cards.services (card_input_submit,
 card_gm_effect_add / _remove) or the phase services; every secret is read after a check of
 games.permissions (check_see_cards, check_gm_cards, filter_visible_card_events).
 """
@@ -201,7 +201,7 @@ def _deck_list(counts: Counter, names: list[str]) -> list[str]:
 
 def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[str], *, refusal_texts=None,
                   confirmation=None) -> dict:
-    from games.services.cards import deck_refusal_texts
+    from games.rulesets.cards.services import deck_refusal_texts
 
     state = _state(game)
     collection = collection_of(state)
@@ -264,7 +264,7 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Build (or rebuild) the deck: the game's collection by colour, copies added and removed,
     the running counts and every refusal explained; without JavaScript the +/− buttons and the
     check button re-render this page, with htmx only the form's region is swapped."""
-    from games.services.cards import card_input_submit, card_view, deck_refusal_texts
+    from games.rulesets.cards.services import card_input_submit, card_view, deck_refusal_texts
 
     game, seat = _own_seat(request, pk)
     view = card_view(game=game, seat=seat)
@@ -314,7 +314,7 @@ def _standing_deck(standing) -> tuple[list[str], list[str]]:
 def deck_check(request: HttpRequest, pk: int) -> HttpResponse:
     """Live validation (htmx): the running counts and the refusals of the deck as the form holds
     it; after a +/− button, the whole form region with the new counts. Writes nothing."""
-    from games.services.cards import card_view
+    from games.rulesets.cards.services import card_view
 
     game, seat = _own_seat(request, pk)
     view = card_view(game=game, seat=seat)
@@ -332,7 +332,7 @@ def _seat_option(seat: Seat) -> dict:
 
 
 def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> dict:
-    from games.services.cards import card_view
+    from games.rulesets.cards.services import card_view
 
     state = _state(game)
     collection = collection_of(state)
@@ -504,7 +504,7 @@ def card_detail_from_post(post, view) -> tuple[str, dict]:
 def card_input(request: HttpRequest, pk: int) -> HttpResponse:
     """Every form of the cards page: play, withdraw, discard, reorder, the mafia message. The
     acting seat is always the requester's own; a form naming another seat is refused."""
-    from games.services.cards import card_input_submit, card_view
+    from games.rulesets.cards.services import card_input_submit, card_view
 
     game, seat = _own_seat(request, pk)
     try:
@@ -526,7 +526,7 @@ def hand_sizes_context(user, game: Game) -> dict | None:
     Read from the public `hand_sizes` events through the visibility filter."""
     if game.ruleset != Game.Ruleset.CARDS or not game.state:
         return None
-    from games.services.cards import card_hand_sizes
+    from games.rulesets.cards.services import card_hand_sizes
 
     names = _names(game)
     current = card_hand_sizes(game=game)
@@ -544,7 +544,7 @@ def hand_sizes_context(user, game: Game) -> dict | None:
 
 # --- The GM card dashboard -----------------------------------------------------------------------
 def _order_text(order: Order, names: dict[int, str]) -> str:
-    from games.services.cards import card_order_text
+    from games.rulesets.cards.services import card_order_text
 
     return card_order_text(order, names, with_target=True)
 
@@ -552,7 +552,7 @@ def _order_text(order: Order, names: dict[int, str]) -> str:
 @require_GET
 def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM's card dashboard for the current phase."""
-    from games.services.cards import card_reason_text, card_view
+    from games.rulesets.cards.services import card_reason_text, card_view
     from games.services.resolution import phase_preview
 
     game = _game(pk)
@@ -700,7 +700,7 @@ def _gm_card_question(game: Game, phase, action: str, post) -> str:
 @require_POST
 def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
     """The dashboard's forms: apply a primitive by hand, remove one, close the phase now."""
-    from games.services.cards import card_gm_effect_add, card_gm_effect_remove
+    from games.rulesets.cards.services import card_gm_effect_add, card_gm_effect_remove
     from games.services.resolution import phase_close
 
     game = _game(pk)
