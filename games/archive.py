@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import charts, permissions
-from games.eventtext import event_text, faction_label, role_label
+from games.wording import event_text, faction_label, role_label
 from games.holders import SeatHolders, count_as_cast
 from games.models import (
     AnonymousMessage,
@@ -70,11 +70,11 @@ GM_ACTION_LABELS = {
     "card_effect_remove": gettext_lazy("removed a card effect"),
     "communication": gettext_lazy("changed who may talk to whom"),
     "collection": gettext_lazy("changed the card collection"),
-    # Written by the site at a close (no GM's hand): games.services.private.card_messages_screen.
+    # Written by the site at a close (no GM's hand): games.rulesets.cards.messages.card_messages_screen.
     "card_message_refused": gettext_lazy("refused a card's message"),
 }
 
-# Why a card's message was refused (games.services.private.card_message_check).
+# Why a card's message was refused (games.rulesets.cards.messages.card_message_check).
 CARD_MESSAGE_REFUSALS = {
     "card_link": gettext_lazy("the message contains a link"),
     "card_empty": gettext_lazy("the message is empty"),

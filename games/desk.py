@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import permissions
 from games.duties import Duty, duties_of
-from games.eventtext import role_label
+from games.wording import role_label
 from games.models import AnonymousMessage, Absence, Game, Phase, Post, Seat, Thread, ThreadReadMark
 
 UNREAD_LIMIT = 30

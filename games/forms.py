@@ -6,7 +6,8 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from games.eventtext import role_label
+from games.wording import role_label
+from games.rulesets import registry
 from games.text.roletable import RoleNames, parse_role_table, role_names
 
 
@@ -36,8 +37,8 @@ class ThreadForm(PostForm):
 
 class GameCreateForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=200)
-    ruleset = forms.ChoiceField(label=_("Rule set"), choices=[("forum", _("Forum mafia")), ("club", _("Club mafia")),
-                                                              ("cards", _("Card mafia"))])
+    # The registered rule sets (settings.MAFIA_RULESETS), in their order.
+    ruleset = forms.ChoiceField(label=_("Rule set"), choices=registry.choices)
     size = forms.IntegerField(label=_("Number of players"), min_value=2, max_value=30, initial=9)
     roles = forms.CharField(
         label=_("Roles (optional)"), required=False, max_length=2000,
@@ -45,26 +46,13 @@ class GameCreateForm(forms.Form):
                     "Empty: the default table for the number of players."),
     )
     phase_hours = forms.IntegerField(label=_("Phase length, hours"), min_value=1, max_value=240, initial=24)
-    newcomers = forms.CharField(
-        label=_("Newcomers (club)"), required=False, max_length=400,
-        help_text=_("Club mafia: display names of newcomers, comma-separated; they cannot be voted out on day 1 "
-                    "nor killed on night 1."),
-    )
-
-    hero = forms.BooleanField(
-        label=_("A hero (cards)"), required=False,
-        help_text=_("Card mafia: the hero replaces one member of the Law, drawn at random at the start."))
-    extra_neutral = forms.ChoiceField(
-        label=_("The extra neutral at 13-14 players (cards)"), initial="random", required=False,
-        choices=[("random", _("the joker or the traitor, at random")), ("joker", _("the joker")),
-                 ("traitor", _("the traitor"))])
-
-    def clean_newcomers(self) -> list[str]:
-        raw = self.cleaned_data.get("newcomers") or ""
-        return [" ".join(n.split()) for n in raw.split(",") if n.strip()]
+    # Then each rule set's own fields (SiteRuleset.option_fields: club's newcomers, cards' hero and
+    # extra neutral), in the rule sets' order; options_of() turns them into the game's options.
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for adapter in registry.adapters():
+            self.fields.update(adapter.option_fields())
         # Each rule set's roles by the names the site shows; static/js/site.js shows only the
         # chosen rule set's line.
         field = self.fields["roles"]
@@ -78,11 +66,15 @@ class GameCreateForm(forms.Form):
     def clean_roles(self) -> str:
         return self.cleaned_data.get("roles") or ""
 
+    def options_of(self) -> dict:
+        """The new game's options from the chosen rule set's fields (SiteRuleset.options_from)."""
+        return registry.site(self.cleaned_data["ruleset"]).options_from(self.cleaned_data)
+
     def clean(self):
         cleaned = super().clean()
         from games.engine.rulesets import get_ruleset
 
-        ruleset = get_ruleset(cleaned.get("ruleset") or "forum")
+        ruleset = get_ruleset(cleaned.get("ruleset") or registry.default_key())
         size, raw = cleaned.get("size"), cleaned.get("roles") or ""
         # A table the GM writes may be smaller than the automatic one: the rule set's
         # min_players_own_table, any size where the game is not over at the start (forum: 2).
@@ -152,10 +144,3 @@ class CommunicationForm(forms.Form):
                                             required=False)
     night_silence = forms.BooleanField(label=_("Night silence: the players in play do not post in the game thread "
                                                "at night"), required=False)
-
-
-class CollectionForm(forms.Form):
-    """A game's card collection as YAML (games.services.games.game_set_collection)."""
-
-    text = forms.CharField(label=_("The collection (YAML)"), widget=forms.Textarea(attrs={"rows": 30, "spellcheck": "false"}),
-                           required=False, max_length=400_000)

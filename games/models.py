@@ -156,7 +156,7 @@ class Seat(models.Model):
 
     def get_status_display(self) -> str:
         # The statuses are the engines' (each rule set adds its own), so they have no choices here.
-        from games.eventtext import seat_status_label
+        from games.wording import seat_status_label
 
         return seat_status_label(self.status)
 

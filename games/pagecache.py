@@ -382,6 +382,33 @@ def complete_stamps(stamps: Stamps, game) -> None:
         stamps.values.update(generations([game_key(game_id)]))
 
 
+# --- Reads kept under the counters --------------------------------------------------------------
+VALUE_SECONDS = 3600
+_MISSING = object()
+
+
+def kept_value(name: str, stamps: Stamps, scopes: tuple[str, ...], compute):
+    """A page's read that only a write its counters see can change, kept under their values as
+    read before the data (`stamps`): `scopes` names them ("site", "thread", "game", "user"); a
+    counter the stamps lack means no keeping (computed every time). `name` says what is read and
+    for whom (ids). Read again after any write those counters see, never served stale."""
+    keys = {"site": SITE_KEY, "thread": thread_key(stamps.thread_id),
+            "game": game_key(stamps.game_id) if stamps.game_id else None,
+            "user": user_key(stamps.user_id) if stamps.user_id is not None else None}
+    parts = [name]
+    for scope in scopes:
+        value = stamps.values.get(keys[scope]) if keys[scope] else None
+        if value is None:
+            return compute()
+        parts.append(f"{scope}={value}")
+    key = f"pagecache:value:{_digest('|'.join(parts))}"
+    found = cache.get(key, _MISSING)
+    if found is _MISSING:
+        found = compute()
+        cache.set(key, found, timeout=VALUE_SECONDS)
+    return found
+
+
 # --- Layer 0: each post's <li> ------------------------------------------------------------------
 # A page whose post list is out of date (any post, vote or phase of its game moves the counters
 # that key the list) is rebuilt from the posts' own fragments: a write re-renders the posts it
@@ -530,19 +557,20 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
     actions: dict[int, str] = {}
     if user.is_authenticated:
         report, edit = gettext("Report"), gettext("Edit")
+        # One reverse per link kind and page, not per post: the URL with the post's id put in.
+        report_url = reverse("games:post_report", args=[0]).rpartition("/0/")
+        edit_url = reverse("games:post_edit", args=[0]).rpartition("/0/")
+        moderator = bool(posts) and permissions.is_moderator(user, posts[0].thread)
         for post in posts:
             if post.is_deleted:
                 continue
             bits = []
             if post.author_id != user.pk:
-                bits.append(format_html('<a href="{}" class="muted">{}</a>', reverse("games:post_report", args=[post.pk]),
+                bits.append(format_html('<a href="{}/{}/{}" class="muted">{}</a>', report_url[0], post.pk, report_url[2],
                                         report))
-            # A post with [private] messages is never edited (permissions.can_open_post_editor).
-            has_private = getattr(post, "has_private", None)
-            if has_private is None:
-                has_private = permissions.has_private_messages(post.body)
-            if permissions.can_edit_post(user, post) and not has_private:
-                bits.append(format_html('<a href="{}">{}</a>', reverse("games:post_edit", args=[post.pk]), edit))
+            # Only a moderator edits others' posts (permissions.can_edit_post): not asked of them.
+            if (moderator or post.author_id == user.pk) and _may_edit(user, post):
+                bits.append(format_html('<a href="{}/{}/{}">{}</a>', edit_url[0], post.pk, edit_url[2], edit))
             if bits:
                 actions[post.pk] = "\n    ".join(bits)
     html = ACTIONS_RE.sub(lambda m: actions.get(int(m.group(1)), ""), html)
@@ -551,6 +579,17 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
     if just_posted:
         html = html.replace(f'" id="p{just_posted}"', f' just-posted" id="p{just_posted}"', 1)
     return html
+
+
+def _may_edit(user, post) -> bool:
+    """The Edit link: permissions.can_edit_post, and no [private] message in the post (such a post
+    is never edited, permissions.can_open_post_editor)."""
+    from games import permissions
+
+    has_private = getattr(post, "has_private", None)
+    if has_private is None:
+        has_private = permissions.has_private_messages(post.body)
+    return not has_private and bool(permissions.can_edit_post(user, post))
 
 
 def edit_window_end(posts, user):

@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.backends import MODERATORS_GROUP
-from games.models import Game, Post, Thread
+from games.models import Game, GameEvent, Post, Thread
+from games.rulesets import registry
 
 
 @dataclass(frozen=True)
@@ -246,12 +247,15 @@ def is_banned_from(user, game: Game) -> bool:
     return game.__dict__[key]
 
 
-def remember_viewer(user, game: Game, *, seat, co_gm_ids) -> None:
+def remember_viewer(user, game: Game, *, seat, co_gm_ids, banned: bool | None = None) -> None:
     """Fill the per-instance caches that seat_of and is_game_master read, from rows a page over
     many games fetched in bulk (the desk), so that asking about each game costs no query. `seat`
-    is the user's seat in the game or None; `co_gm_ids` all of the game's co-GMs' user ids."""
+    is the user's seat in the game or None; `co_gm_ids` all of the game's co-GMs' user ids;
+    `banned`, when given, what is_banned_from answers for the user (the thread page keeps it)."""
     if user.is_authenticated:
         game.__dict__[f"_seat_of_{user.pk}"] = seat
+        if banned is not None:
+            game.__dict__[f"_banned_{user.pk}"] = banned
     game.__dict__["_co_gm_ids"] = set(co_gm_ids)
 
 
@@ -418,8 +422,7 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         if game.status != Game.Status.FINISHED and not is_seated(user, game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))
     if game is not None and not moderator and game.status == Game.Status.RUNNING:
-        rule = _RULESET_TALK.get(game.ruleset)
-        verdict = rule(user, thread, game, now) if rule is not None else None
+        verdict = _ruleset_talk(user, thread, game, now)
         if verdict is not None:
             return verdict
         if thread.kind == Thread.Kind.GAME and _silent_night(user, game):
@@ -453,39 +456,40 @@ def _silent_night(user, game: Game) -> bool:
     return seat is not None and seat.status == "active"
 
 
-AVENGER = "Мститель"
-
-
 def talks_when_dead(game: Game, seat) -> bool:
-    """The cards rule set's overt role «Мститель»: «Будучи мертвым, может продолжать публично
-    общаться с другими игроками и участвовать в старых и новых чат-комнатах». Dead (the cards
-    status `dead`, not a joker who left nor a GM's modkill), he keeps the game thread, the
-    discussion and his rooms — not the team chat, which is neither public nor a room. The overt
-    role is the seat's «Класс» as dealt, compared through the engine's normalised lookup."""
-    if game.ruleset != Game.Ruleset.CARDS or seat is None or seat.status != "dead":
+    """A seat out of play that still talks in public and in its rooms, as its rule set says
+    (SiteRuleset.talks_when_out_of_play; cards: the dead «Мститель», «Будучи мертвым, может
+    продолжать публично общаться с другими игроками и участвовать в старых и новых чат-комнатах»)
+    — not in the team chat, which is neither public nor a room."""
+    if seat is None or seat.status == "active":
         return False
-    from games.rulesets.cards.engine.roles import overt_role
-
-    role = overt_role(seat.overt_role)
-    return role is not None and role.name == AVENGER
+    adapter = registry.find(game.ruleset)
+    return adapter is not None and adapter.talks_when_out_of_play(seat)
 
 
-# The threads where a cards game's players talk to each other (not letters to the GM, not the lounge).
-_CARDS_TALK_KINDS = (Thread.Kind.GAME, Thread.Kind.DISCUSSION, Thread.Kind.FACTION, Thread.Kind.ROOM)
+# The threads where a game's players talk to each other (not letters to the GM, not the lounge).
+_TALK_KINDS = (Thread.Kind.GAME, Thread.Kind.DISCUSSION, Thread.Kind.FACTION, Thread.Kind.ROOM)
 
 
-def _cards_silence(user, thread: Thread, game: Game, now) -> Verdict | None:
-    """The cards rule set (001): «Также недопустима любая, в том числе публичная, коммуникация до
-    начала первой ночи, пока идет сбор колод» — while the decks are built nobody but the GMs posts
-    in the game's threads; and the dead «не должны продолжать общение со все еще участвующими в
-    игре»: a dead player does not post in the game thread, the discussion, team chats or rooms
-    while the game runs (the lounge stays his) — except the Avenger (`talks_when_dead`), who keeps
-    the game thread, the discussion and his rooms."""
-    if thread.kind not in _CARDS_TALK_KINDS:
-        return None
+def _quiet_phase(thread: Thread, game: Game, adapter) -> Verdict | None:
+    """A phase of a kind the rule set keeps quiet (SiteRuleset.quiet_phases; cards, 001: «Также
+    недопустима любая, в том числе публичная, коммуникация до начала первой ночи, пока идет сбор
+    колод»): nobody but the GMs posts where the players talk."""
     phase = game.current_phase
-    if phase is not None and phase.kind == "deckbuilding":
-        return Verdict(False, _("Radio silence: nobody writes while the decks are being built."))
+    if phase is None or thread.kind not in _TALK_KINDS:
+        return None
+    reason = adapter.quiet_phases.get(phase.kind)
+    return Verdict(False, reason) if reason is not None else None
+
+
+def _silent_out_of_play(user, thread: Thread, game: Game, now, adapter) -> Verdict | None:
+    """The rule "silent" (cards, 001: the dead «не должны продолжать общение со все еще
+    участвующими в игре»): a player out of play does not post in the game thread, the discussion,
+    team chats or rooms while the game runs (the lounge stays his) — except one who talks when
+    dead (`talks_when_dead`: cards' Avenger), who keeps the game thread, the discussion and his
+    rooms."""
+    if thread.kind not in _TALK_KINDS:
+        return None
     seat = seat_of(user, game)
     if seat is not None and seat.status != "active":
         if thread.kind != Thread.Kind.FACTION and talks_when_dead(game, seat):
@@ -494,27 +498,22 @@ def _cards_silence(user, thread: Thread, game: Game, now) -> Verdict | None:
     return None
 
 
-# How a club seat leaves play with its «30 секунд на прощание с городом»: voted out (day or
-# re-vote), or taken to the grave by the voted-out don. The engine's public events say which.
-_CLUB_FAREWELL_EVENTS = ("executed", "taken")
-
-
-def _club_farewell(user, thread: Thread, game: Game, now) -> Verdict | None:
-    """The club rule set (003): «Убитый днём игрок имеет 30 секунд на прощание с городом», and
-    «У игрока, которого забирает дон, так же есть 30 секунд на прощание с городом»; but «У игроков,
-    убитых ночью нет 30 секунд для прощания с городом. Они покидают стол без звуков и без жестов»,
-    and a player removed for fouls «не имеет 30 секунд на прощание». On the forum the thirty
-    seconds are one farewell post in the game thread, written before the phase after his death
-    closes; anyone else out of play does not post there. (The discussion, the lounge and the
-    letters to the GM are not the table: they keep their general rules.)"""
+def _farewell_post(user, thread: Thread, game: Game, now, adapter) -> Verdict | None:
+    """The rule "farewell" (club, 003): «Убитый днём игрок имеет 30 секунд на прощание с городом»,
+    and «У игрока, которого забирает дон, так же есть 30 секунд на прощание с городом»; but «У
+    игроков, убитых ночью нет 30 секунд для прощания с городом. Они покидают стол без звуков и без
+    жестов», and a player removed for fouls «не имеет 30 секунд на прощание». On the forum the
+    thirty seconds are one farewell post in the game thread, written before the phase after his
+    death closes; anyone else out of play does not post there. The public events that give a
+    farewell are the rule set's `farewell_events` (club: voted out, or taken to the grave by the
+    voted-out don). (The discussion, the lounge and the letters to the GM are not the table: they
+    keep their general rules.)"""
     if thread.kind != Thread.Kind.GAME:
         return None
     seat = seat_of(user, game)
     if seat is None or seat.status == "active":
         return None
-    from games.models import GameEvent
-
-    deaths = (GameEvent.objects.filter(game=game, kind__in=_CLUB_FAREWELL_EVENTS, data__seat=seat.pk,
+    deaths = (GameEvent.objects.filter(game=game, kind__in=adapter.farewell_events, data__seat=seat.pk,
                                        phase__voided_at__isnull=True, phase__closed_at__isnull=False)
               .select_related("phase").order_by("-pk"))
     death = next((e for e in deaths if not e.data.get("retracted")), None)
@@ -529,7 +528,22 @@ def _club_farewell(user, thread: Thread, game: Game, now) -> Verdict | None:
     return None
 
 
-_RULESET_TALK = {Game.Ruleset.CARDS: _cards_silence, Game.Ruleset.CLUB: _club_farewell}
+# What a player out of play may post, by the name a rule set gives (SiteRuleset.out_of_play_talk);
+# "free" (the plain game's) adds nothing to the general rules.
+_OUT_OF_PLAY_RULES = {"silent": _silent_out_of_play, "farewell": _farewell_post}
+
+
+def _ruleset_talk(user, thread: Thread, game: Game, now) -> Verdict | None:
+    """The game's rule set's own rules about who talks while it runs: its quiet phases first,
+    then what a player out of play may post."""
+    adapter = registry.find(game.ruleset)
+    if adapter is None:
+        return None
+    verdict = _quiet_phase(thread, game, adapter)
+    if verdict is not None:
+        return verdict
+    rule = _OUT_OF_PLAY_RULES.get(adapter.out_of_play_talk)
+    return rule(user, thread, game, now, adapter) if rule is not None else None
 
 
 def can_start_thread(user, kind: str) -> Verdict:
@@ -602,10 +616,17 @@ def can_delete_post(user, post: Post) -> Verdict:
     return ALLOWED
 
 
-# --- Cards (the `cards` rule set): a player's Hand, Sleeve and deck ------------------------------
+# --- Cards (a rule set with card pages): a player's Hand, Sleeve and deck -------------------------
+def has_cards_pages(game: Game) -> bool:
+    """Whether the game's rule set has the card pages and a card collection (the capability
+    "cards_pages": the `cards` rule set)."""
+    adapter = registry.find(game.ruleset)
+    return adapter is not None and adapter.has("cards_pages")
+
+
 def check_cards_game(game: Game) -> None:
-    """The card pages exist only for games of the `cards` rule set that have been dealt."""
-    if game.ruleset != Game.Ruleset.CARDS or game.status == Game.Status.SIGNUPS or not game.state:
+    """The card pages exist only for games of a rule set with card pages that have been dealt."""
+    if not has_cards_pages(game) or game.status == Game.Status.SIGNUPS or not game.state:
         raise Http404
 
 

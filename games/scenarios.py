@@ -11,38 +11,34 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from allauth.account.models import EmailAddress
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User, display_name_key
+from games.models import Game, Order, Phase, PrivateMessage, Seat, Thread, VoteRecord
+from games.rulesets import registry
+from games.rulesets.base import ScenarioSpec, SiteRuleset
+from games.services import ActionRefused
+from games.services.games import game_create
+from games.services.lifecycle import game_signup, game_start
+from games.services.orders import order_submit
+from games.services.phases import parse_phase_name
+from games.services.posts import post_create
+from games.services.resolution import phase_close
+
 TOP_KEYS = {"ruleset", "rng_seed", "options", "players", "phases", "expect"}
-PLAYER_KEYS = {"name", "role", "secret", "overt", "deck", "hand", "sleeve"}
-PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder"}
+# A player's name and role; a rule set with two roles per player writes the secret one and the
+# overt one instead (cards). A rule set adds its own keys (ScenarioSpec.player_keys).
+PLAYER_KEYS = {"name", "role", "secret", "overt"}
+PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect"}
+COMMON_INPUTS = {"posts", "orders", "gm"}
 POST_KEYS = {"by", "text", "comment"}
 ORDER_KEYS = {"by", "action", "target", "from", "text"}
 COMMON_OUTCOME = {"votes", "tally", "alive", "refused", "over", "private", "rooms"}
-RULESETS = {
-    "forum": {
-        "outcome": {"jailed", "killed", "wounded", "checks", "granted_check"},
-        "gm": {"tie_break"},
-        "inputs": {"posts", "orders", "gm"},
-    },
-    "club": {
-        "outcome": {"executed", "revote", "peaceful", "taken", "killed", "healed", "frozen", "checks", "note", "removed"},
-        "gm": {"fouls", "forfeit"},
-        "inputs": {"posts", "orders", "gm"},
-    },
-    # 001: docs/rulesets/cards.md ("Outcome keys"); plays, discards and reorders go through
-    # games.rulesets.cards.services.card_input_submit, as the card forms send them.
-    "cards": {
-        "outcome": {"hands", "sleeves", "hand_sizes", "damage", "armour", "dead", "executed", "imprisoned", "measure",
-                    "peace"},
-        "gm": {"damage", "armour"},
-        "inputs": {"posts", "plays", "discards", "reorder", "gm"},
-    },
-}
 GAME_KEYS = {"over", "winner"}
-CARD_INPUT_KEYS = {"plays": {"by", "card", "from", "target", "target2", "message", "pay"},
-                   "discards": {"by", "cards"}, "reorder": {"by", "hand"}}
+# What each rule set says (outcome keys, GM decisions, its own inputs and player keys) comes from
+# its adapter: SiteRuleset.scenario (games/rulesets/base.py, ScenarioSpec).
 
 
 class ScenarioError(Exception):
@@ -90,19 +86,33 @@ def _unknown(where: str, given, allowed: set[str]) -> None:
         raise ScenarioError(f"{where}: unknown key {extra[0]!r} (allowed: {', '.join(sorted(allowed))})")
 
 
+def _adapter(path: str, ruleset) -> SiteRuleset:
+    """The rule set's adapter; a malformed file for a key no rule set registered."""
+    adapter = registry.find(ruleset) if isinstance(ruleset, str) else None
+    if adapter is None:
+        raise ScenarioError(f"{path}: key 'ruleset': {ruleset!r} is not a rule set this site plays yet "
+                            f"(known: {', '.join(sorted(registry.keys()))})")
+    return adapter
+
+
+def _all_keys(common: set[str], own) -> set[str]:
+    """The keys any registered rule set accepts: a key of another rule set is then "not used by
+    this rule set" rather than unknown."""
+    return common.union(*(own(a.scenario) for a in registry.adapters()))
+
+
 def validate(path: str, data) -> None:
     _unknown(path, data, TOP_KEYS)
     ruleset = data.get("ruleset")
-    if ruleset not in RULESETS:
-        raise ScenarioError(f"{path}: key 'ruleset': {ruleset!r} is not a rule set this site plays yet "
-                            f"(known: {', '.join(sorted(RULESETS))})")
-    spec = RULESETS[ruleset]
+    adapter = _adapter(path, ruleset)
+    spec = adapter.scenario
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise ScenarioError(f"{path}: key 'players': a non-empty list is required")
+    player_keys = _all_keys(PLAYER_KEYS, lambda s: s.player_keys)
     names = []
     for index, player in enumerate(players):
-        _unknown(f"{path}: players[{index}]", player, PLAYER_KEYS)
+        _unknown(f"{path}: players[{index}]", player, player_keys)
         if not isinstance(player.get("name"), str) or not player["name"].strip():
             raise ScenarioError(f"{path}: players[{index}]: key 'name' is required")
         names.append(player["name"])
@@ -113,20 +123,22 @@ def validate(path: str, data) -> None:
     phases = data.get("phases") or []
     if not isinstance(phases, list):
         raise ScenarioError(f"{path}: key 'phases': a list is required")
-    allowed_expect = COMMON_OUTCOME | spec["outcome"]
+    phase_keys = _all_keys(PHASE_KEYS, lambda s: set(s.inputs))
+    inputs = COMMON_INPUTS | set(spec.inputs)
+    allowed_expect = COMMON_OUTCOME | adapter.scenario_outcome_keys()
     for index, phase in enumerate(phases):
         where = f"{path}: phase {phase.get('phase', index + 1) if isinstance(phase, dict) else index + 1}"
-        _unknown(where, phase, PHASE_KEYS)
-        for key in set(phase) - {"phase", "expect"} - spec["inputs"]:
+        _unknown(where, phase, phase_keys)
+        for key in set(phase) - {"phase", "expect"} - inputs:
             raise ScenarioError(f"{where}: key {key!r} is not used by the {ruleset} rule set")
         _unknown(f"{where}: key 'expect'", phase.get("expect") or {}, allowed_expect)
-        _unknown(f"{where}: key 'gm'", phase.get("gm") or {}, spec["gm"])
-        for key, allowed in CARD_INPUT_KEYS.items():
+        _unknown(f"{where}: key 'gm'", phase.get("gm") or {}, set(spec.gm))
+        for key, allowed in spec.inputs.items():
             items = phase.get(key) or []
             if not isinstance(items, list):
                 raise ScenarioError(f"{where}: key {key!r}: a list is required")
             for item in items:
-                _unknown(f"{where}: key {key!r}", item, allowed)
+                _unknown(f"{where}: key {key!r}", item, set(allowed))
                 if item.get("by") not in names:
                     raise ScenarioError(f"{where}: key {key!r}: {item.get('by')!r} is not a player")
         for key in ("posts", "orders"):
@@ -182,10 +194,6 @@ def play(path: str, *, keep: bool = False, password: str | None = None) -> Scena
 
 
 def _user(name: str, password: str):
-    from allauth.account.models import EmailAddress
-
-    from accounts.models import User, display_name_key
-
     token = secrets.token_hex(4)
     display = name
     if User.objects.filter(display_name_key=display_name_key(name)).exists():
@@ -198,15 +206,8 @@ def _user(name: str, password: str):
 
 
 def _play(path: str, data: dict, *, keep: bool, password: str | None) -> ScenarioReport:
-    from games.models import Game, Order, Phase, Seat, VoteRecord
-    from games.services.games import game_create
-    from games.services.lifecycle import game_signup, game_start
-    from games.services import ActionRefused
-    from games.services.orders import order_submit
-    from games.services.phases import parse_phase_name
-    from games.services.posts import post_create
-    from games.services.resolution import phase_close
-
+    adapter = registry.site(data["ruleset"])
+    spec = adapter.scenario
     password = password or secrets.token_urlsafe(9)
     players = data["players"]
     phases = data.get("phases") or []
@@ -219,7 +220,6 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
     # Every phase lasts exactly its length here, so the phase left open after the last one
     # opens an hour ago and still has most of its time.
     clock = timezone.now() - timedelta(hours=phase_hours * len(phases) + 1)
-    cards = data["ruleset"] == "cards"
     seat_data = {}
     for player in players:
         try:
@@ -228,10 +228,9 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             raise ScenarioError(f"{path}: key 'players': {player['name']}: {getattr(exc, 'message', exc)}") from None
         if users[player["name"]].display_name != player["name"]:
             Seat.objects.filter(pk=seat.pk).update(aliases=[player["name"]])
-        if cards:
-            given = {key: player[key] for key in ("deck", "hand", "sleeve") if player.get(key) is not None}
-            if given:
-                seat_data[seat.pk] = given
+        given = {key: player[key] for key in spec.seat_data if player.get(key) is not None}
+        if given:
+            seat_data[seat.pk] = given
     roles = [p.get("role") or p.get("secret") for p in players]
     try:
         game_start(game=game, by=gm, now=clock, seed=int(data.get("rng_seed", 0)),
@@ -265,7 +264,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
                 post_create(thread=game.game_thread, author=users[who], body=str(text), now=clock,
                             comment=str(item.get("comment", "")) if "by" in item else "")
             except ActionRefused:
-                # A post the site refuses (the cards rule set's dead do not post) counts as refused.
+                # A post the site refuses (a rule set whose dead do not post) counts as refused.
                 posts_refused[who] = posts_refused.get(who, 0) + 1
         for item in phase_spec.get("orders") or []:
             clock += timedelta(minutes=1)
@@ -277,30 +276,11 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             else:
                 who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
                 order_submit(game=game, user=users[who], text=str(text), now=clock, confirm=False)
-        if cards:
-            _card_inputs(game, phase_spec, users, by_scenario, where, clock + timedelta(minutes=1))
+        if spec.inputs:  # the rule set's own inputs (cards: plays, discards, reorders)
+            adapter.scenario_play_inputs(game=game, phase_spec=phase_spec, user_of=users.__getitem__,
+                                         seat_of=_seat_finder(by_scenario, where), now=clock + timedelta(minutes=1))
             clock += timedelta(minutes=2)
-        decisions = {}
-        for key, value in (phase_spec.get("gm") or {}).items():
-            if key in ("damage", "armour") and cards:
-                if not isinstance(value, dict):
-                    raise ScenarioError(f"{where}: key 'gm': {key} is a mapping {{name: n}}")
-                unknown = [n for n in value if n not in by_scenario]
-                if unknown:
-                    raise ScenarioError(f"{where}: key 'gm': {key} {unknown[0]!r} is not a player")
-                decisions[key] = {str(by_scenario[n].pk): v for n, v in value.items()}
-            elif key == "tie_break":
-                if value not in by_scenario:
-                    raise ScenarioError(f"{where}: key 'gm': tie_break {value!r} is not a player")
-                decisions["tie_break"] = by_scenario[value].pk
-            elif key == "fouls":
-                names = value if isinstance(value, list) else [value]
-                unknown = [n for n in names if n not in by_scenario]
-                if unknown:
-                    raise ScenarioError(f"{where}: key 'gm': fouls {unknown[0]!r} is not a player")
-                decisions["fouls"] = [by_scenario[n].pk for n in names]
-            elif key == "forfeit":
-                decisions["forfeit"] = value
+        decisions = _gm_decisions(spec, phase_spec.get("gm") or {}, by_scenario, where)
         if decisions:
             Phase.objects.filter(pk=current.pk).update(gm_decisions=decisions)
         # Closed as the deadline task closes it.
@@ -314,10 +294,6 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         for actor_id in Order.objects.filter(phase=current, valid=False).values_list("actor_id", flat=True):
             refused[scenario_name[actor_id]] = refused.get(scenario_name[actor_id], 0) + 1
         outcome["refused"] = refused
-        from games.models import PrivateMessage
-
-        from games.models import Thread
-
         outcome["rooms"] = [
             sorted(scenario_name[pk] for pk in room.members.values_list("pk", flat=True))
             for room in Thread.objects.filter(kind=Thread.Kind.ROOM, opened_by=current).order_by("pk")
@@ -339,12 +315,8 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
     return report
 
 
-def _card_inputs(game, phase_spec: dict, users: dict, by_scenario: dict, where: str, now) -> None:
-    """A cards phase's plays, discards and reorders, through the service the card forms use
-    (a refused one is kept in the ledger and counted in `refused`)."""
-    from games.rulesets.cards.services import card_input_submit
-
-    game.refresh_from_db()
+def _seat_finder(by_scenario: dict, where: str):
+    """A scenario name -> its seat id (None for None), for a rule set's own inputs."""
 
     def seat_pk(name):
         if name is None:
@@ -353,17 +325,35 @@ def _card_inputs(game, phase_spec: dict, users: dict, by_scenario: dict, where: 
             raise ScenarioError(f"{where}: {name!r} is not a player")
         return by_scenario[name].pk
 
-    for item in phase_spec.get("plays") or []:
-        detail = {"card": item.get("card"), "from": item.get("from", "hand"), "target": seat_pk(item.get("target")),
-                  "target2": seat_pk(item.get("target2")), "message": item.get("message"), "pay": item.get("pay")}
-        card_input_submit(game=game, user=users[item["by"]], action="play",
-                          detail={k: v for k, v in detail.items() if v is not None}, now=now, confirm=False)
-    for item in phase_spec.get("discards") or []:
-        card_input_submit(game=game, user=users[item["by"]], action="discard", detail={"cards": item.get("cards")},
-                          now=now, confirm=False)
-    for item in phase_spec.get("reorder") or []:
-        card_input_submit(game=game, user=users[item["by"]], action="reorder", detail={"hand": item.get("hand")},
-                          now=now, confirm=False)
+    return seat_pk
+
+
+def _gm_decisions(spec: ScenarioSpec, given: dict, by_scenario: dict, where: str) -> dict:
+    """A phase's `gm:` as Phase.gm_decisions, each value read by the shape its rule set declares
+    (ScenarioSpec.gm): names become seat ids."""
+    decisions = {}
+    for key, value in given.items():
+        shape = spec.gm.get(key)
+        if shape == "seat_map":
+            if not isinstance(value, dict):
+                raise ScenarioError(f"{where}: key 'gm': {key} is a mapping {{name: n}}")
+            unknown = [n for n in value if n not in by_scenario]
+            if unknown:
+                raise ScenarioError(f"{where}: key 'gm': {key} {unknown[0]!r} is not a player")
+            decisions[key] = {str(by_scenario[n].pk): v for n, v in value.items()}
+        elif shape == "seat":
+            if value not in by_scenario:
+                raise ScenarioError(f"{where}: key 'gm': {key} {value!r} is not a player")
+            decisions[key] = by_scenario[value].pk
+        elif shape == "seats":
+            names = value if isinstance(value, list) else [value]
+            unknown = [n for n in names if n not in by_scenario]
+            if unknown:
+                raise ScenarioError(f"{where}: key 'gm': {key} {unknown[0]!r} is not a player")
+            decisions[key] = [by_scenario[n].pk for n in names]
+        elif shape == "value":
+            decisions[key] = value
+    return decisions
 
 
 def _rename(value, scenario_name: dict[int, str], seats: dict):

@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 
 from games import permissions
 from games.models import Game, Post, Thread, ThreadReadMark
+from games.rulesets import registry
 
 
 def page_count(total: int, per_page: int) -> int:
@@ -63,7 +64,8 @@ class ThreadPage:
 
 
 def _post_rows(user, thread: Thread) -> QuerySet[Post]:
-    return permissions.filter_visible_posts(user, thread, Post.objects.all()).select_related("author")
+    # The search index's copy of the text is never shown on a page: not read.
+    return permissions.filter_visible_posts(user, thread, Post.objects.defer("search_text")).select_related("author")
 
 
 def thread_page(*, user, thread: Thread, page: int | None, iso_author_ids: list[int] | None = None,
@@ -166,7 +168,7 @@ class GameListFilters:
         q = " ".join((params.get("q") or "").split())[: cls.MAX_TITLE_QUERY]
         return cls(
             status=status if status in cls.STATUSES else cls.STATUS_ALL,
-            ruleset=ruleset if ruleset in Game.Ruleset.values else "",
+            ruleset=ruleset if ruleset in registry.keys() else "",
             sort=sort if sort in cls.SORTS else "new",
             q=q,
         )
@@ -253,9 +255,32 @@ def post_authors(*, thread: Thread) -> QuerySet:
     thread (30 ms at 10,000 posts), so their ids are cached with the post count they cover and
     brought up to date from the newer posts alone (a post's author never changes); the names are
     read fresh by primary key, so a renamed player shows his new name at once."""
-    from django.core.cache import cache
-
     from accounts.models import User
+
+    return User.objects.filter(pk__in=post_author_ids(thread=thread)).order_by("display_name")
+
+
+@dataclass(frozen=True)
+class AuthorName:
+    """A poster as the ISO picker shows him."""
+    pk: int
+    display_name: str
+
+
+def post_author_names(*, thread: Thread, stamps) -> list[AuthorName]:
+    """post_authors as (id, name) pairs, kept under the site counter (every write to the users,
+    a rename included, moves it) and the ids: the thread page reads no user row for its picker
+    while no one was renamed (games/pagecache.py)."""
+    from games import pagecache
+
+    ids = post_author_ids(thread=thread)
+    return pagecache.kept_value(f"authors:{','.join(map(str, ids))}", stamps, ("site",), lambda: [
+        AuthorName(pk, name) for pk, name in post_authors(thread=thread).values_list("pk", "display_name")])
+
+
+def post_author_ids(*, thread: Thread) -> list[int]:
+    """The ids of everyone who posted in the thread, up to its post count (see post_authors)."""
+    from django.core.cache import cache
 
     key = _post_authors_key(thread)
     cached = cache.get(key)
@@ -269,5 +294,5 @@ def post_authors(*, thread: Thread) -> QuerySet:
         else:
             ids = sorted(set(posts.filter(number__lte=thread.post_count).values_list("author_id", flat=True).distinct()))
         cache.set(key, (thread.post_count, ids), timeout=24 * 3600)
-    return User.objects.filter(pk__in=ids).order_by("display_name")
+    return ids
 

@@ -5,7 +5,8 @@ factions, statuses and the meaning of its votes are secret, so a running game co
 here; the profile lists it by title only. Every figure is read in a bounded number of queries
 whatever the number of games: the seats in one query, the vote ledger of all those games in one
 more (the standing vote of each voter at each day's close is worked out in Python, exactly as
-`games.services.resolution.standing_votes` does per phase), club ratings in three.
+`games.services.resolution.standing_votes` does per phase), a rule set's ratings in a few more
+(SiteRuleset.seat_ratings: the club's in three).
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from games.eventtext import faction_label, role_label
+from games.wording import faction_label, role_label
 from games.holders import stint_users, swaps_by_seat, user_id_at
-from games.models import BestPlayerVote, Game, RatingDecision, Replacement, Seat, VoteRecord
+from games.models import Game, Replacement, Seat, VoteRecord
 from games.permissions import filter_unsealed_games
+from games.rulesets import registry
+from games.services.votes import VOTING_KINDS
 
-RULESETS: tuple[str, ...] = tuple(Game.Ruleset.values)
-DEFAULT_RULESET = Game.Ruleset.FORUM.value
 
 MIN_GAMES_DEFAULT = 3
 MIN_GAMES_LIMITS = (1, 100)
@@ -44,12 +45,42 @@ SORTS: dict[str, object] = {
     "survival": _("survival rate"),
     "enemy_votes": _("votes for an enemy"),
 }
-CLUB_SORTS: dict[str, object] = {**SORTS, "rating": _("rating")}
 DEFAULT_SORT = "win_rate"
 
 
+def rulesets() -> tuple[str, ...]:
+    """The rule sets with a leaderboard, in the profile's order: the registered ones as the settings
+    list them, then a key the model still lists with no rule set registered for it (the Show: its
+    board is empty, docs/stats.md)."""
+    return tuple(dict.fromkeys([*registry.keys(), *Game.Ruleset.values]))
+
+
+def default_ruleset() -> str:
+    """The rule set of /leaderboards/: the first listed (the forum)."""
+    return registry.default_key()
+
+
+def ruleset_label(key: str) -> str:
+    """A rule set's name in the current language: its adapter's label (the model's for a key with no
+    rule set registered; the key itself for one nobody knows)."""
+    adapter = registry.find(key)
+    if adapter is not None:
+        return str(adapter.label)
+    return str(Game.Ruleset(key).label) if key in Game.Ruleset.values else key
+
+
 def sorts_for(ruleset: str) -> dict[str, object]:
-    return CLUB_SORTS if ruleset == Game.Ruleset.CLUB else SORTS
+    """The board's sorts: the core's, and those the rule set adds for its own figures (the club's
+    rating, SiteRuleset.leaderboard_sorts) that this module knows how to sort by."""
+    adapter = registry.find(ruleset)
+    extra = adapter.leaderboard_sorts() if adapter is not None else {}
+    return {**SORTS, **{key: label for key, label in extra.items() if key in _SORT_KEYS}}
+
+
+def with_rating(ruleset: str) -> bool:
+    """Whether the rule set rates its players per game, so that its board has a rating column."""
+    adapter = registry.find(ruleset)
+    return adapter is not None and adapter.has("rating")
 
 
 def _pct(part: int, whole: int) -> int | None:
@@ -103,7 +134,7 @@ class SeatRecord:
 
     @property
     def ruleset_name(self) -> str:
-        return str(Game.Ruleset(self.ruleset).label) if self.ruleset in RULESETS else self.ruleset
+        return ruleset_label(self.ruleset)
 
 
 @dataclass
@@ -171,7 +202,7 @@ class Group:
 
     @property
     def ruleset_name(self) -> str:
-        return str(Game.Ruleset(self.ruleset).label) if self.ruleset in RULESETS else self.ruleset
+        return ruleset_label(self.ruleset)
 
 
 # --- The vote ledger, in bulk ------------------------------------------------------------------
@@ -182,8 +213,6 @@ _LEDGER_FIELDS = ("phase_id", "post_number", "voter_id", "kind", "target_id", "s
 def _ledger(games: QuerySet[Game]) -> QuerySet[VoteRecord]:
     """The lines that can make a standing vote in the games' closed, not voided, voting phases
     (days and re-votes): the same rows `games.services.votes.effective_ballots` reads per phase."""
-    from games.services.votes import VOTING_KINDS
-
     return (
         VoteRecord.objects.filter(phase__game__in=games, phase__kind__in=VOTING_KINDS, phase__voided_at__isnull=True,
                                   phase__closed_at__isnull=False, valid=True)
@@ -254,9 +283,6 @@ class Profile:
     co_hosted: int  # ... and as a co-GM
 
 
-_ORDER = {key: n for n, key in enumerate(RULESETS)}
-
-
 def _records(seats: QuerySet[Seat], tallies: dict[tuple[int, int], list[int]], swaps: dict[int, list],
              *extra: str) -> list[tuple[SeatRecord, tuple]]:
     """The seats as records, one per person who held the seat (games.holders: each plays the
@@ -283,13 +309,14 @@ def _swaps(games: QuerySet[Game]) -> dict[int, list]:
 
 
 def _groups(records: Iterable[SeatRecord], key, label) -> list[Group]:
+    order = {ruleset: n for n, ruleset in enumerate(rulesets())}
     groups: dict[tuple[str, str], Group] = {}
     for record in records:
         k = (record.ruleset, key(record))
         if k not in groups:
             groups[k] = Group(ruleset=record.ruleset, key=k[1], label=label(record))
         groups[k].tally.add(record)
-    return sorted(groups.values(), key=lambda g: (_ORDER.get(g.ruleset, 99), -g.tally.games, g.label))
+    return sorted(groups.values(), key=lambda g: (order.get(g.ruleset, 99), -g.tally.games, g.label))
 
 
 def player_profile(user) -> Profile:
@@ -326,43 +353,15 @@ class BoardLine:
     display_name: str
     name_key: str
     tally: Tally
-    rating: float | None = None  # club games: the sum of the per-game rating (games.rulesets.club.services)
-
-
-def _club_ratings(games: QuerySet[Game]) -> dict[int, float]:
-    """Seat id -> the rating total of its club game (automatic points, best-player votes, the GM's
-    points), as the game's rating page shows it; three queries for all the games."""
-    from games.rulesets.club.engine import club_rating
-    from games.engine.state import GameState
-
-    decisions: dict[int, dict[int, tuple[float, bool]]] = defaultdict(dict)
-    for game_id, seat_id, points, blunder in RatingDecision.objects.filter(seat__game__in=games).values_list(
-            "seat__game_id", "seat_id", "points", "blunder"):
-        decisions[game_id][seat_id] = (points, blunder)
-    votes: dict[int, dict[int, int]] = defaultdict(dict)
-    for game_id, voter_id, chosen_id in BestPlayerVote.objects.filter(game__in=games).values_list(
-            "game_id", "voter_id", "chosen_id"):
-        votes[game_id][voter_id] = chosen_id
-    out: dict[int, float] = {}
-    for game_id, state in games.values_list("pk", "state").iterator(chunk_size=200):
-        if not state:
-            continue
-        mine = decisions.get(game_id, {})
-        try:
-            totals = club_rating(GameState.from_json(state), best_player_votes=votes.get(game_id, {}),
-                                 gm_points={pk: p for pk, (p, _b) in mine.items()},
-                                 blunders={pk for pk, (_p, b) in mine.items() if b})
-        except (ValueError, KeyError, TypeError):
-            continue  # a state the rating cannot read: the game gives no rating rather than a wrong one
-        out.update(totals)
-    return out
+    rating: float | None = None  # a rule set that rates players: the sum of its per-game ratings (seat_ratings)
 
 
 def _compute_board(ruleset: str) -> list[BoardLine]:
     games = filter_unsealed_games(Game.objects.filter(ruleset=ruleset))
     swaps = _swaps(games)
     tallies = _vote_tallies(_ledger(games), swaps)
-    ratings = _club_ratings(games) if ruleset == Game.Ruleset.CLUB else None
+    adapter = registry.find(ruleset)
+    ratings = adapter.seat_ratings(games) if adapter is not None else None
     lines: dict[int, BoardLine] = {}
     seats = Seat.objects.filter(game__in=games)
     # Every player who held a seat, replaced ones included: (name, name key, active) by user id.
@@ -380,7 +379,7 @@ def _compute_board(ruleset: str) -> list[BoardLine]:
                                               rating=0.0 if ratings is not None else None)
         line.tally.add(record)
         if ratings is not None and not record.replaced_out:
-            # A club rating is the seat's at the end (its points are given then): the last holder's.
+            # A rating is the seat's at the end (the club gives its points then): the last holder's.
             line.rating += ratings.get(record.seat_id, 0.0)
     return list(lines.values())
 

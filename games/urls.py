@@ -54,7 +54,6 @@ urlpatterns = [
     path("games/<int:pk>/anonymous/", play.anonymous_view, name="anonymous"),
     path("games/<int:pk>/gm/", play.gm_dashboard, name="gm_dashboard"),
     path("games/<int:pk>/commitment/", play.commitment_check, name="commitment"),
-    path("games/<int:pk>/rating/", play.rating_page, name="rating"),
     path("games/<int:pk>/gm/action/", play.gm_action, name="gm_action"),
     path("games/<int:pk>/votes/", votes.vote_count_page, name="votes"),
     path("games/<int:pk>/votes/live/", votes.vote_count_fragment, name="votes_live"),
@@ -63,7 +62,6 @@ urlpatterns = [
     path("games/<int:pk>/phase/", votes.phase_control, name="phase_control"),
     path("games/<int:pk>/vote-options/", votes.vote_options, name="vote_options"),
     path("games/<int:pk>/seats/<int:seat_pk>/aliases/", votes.seat_aliases, name="seat_aliases"),
-    path("games/<int:pk>/cards/collection/", play.cards_collection, name="cards_collection"),
     path("games/<int:pk>/communication/", play.communication_options, name="communication"),
 ]
 

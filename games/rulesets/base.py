@@ -9,10 +9,59 @@ default here, the plain forum-like game's, so a new rule set overrides only what
 from __future__ import annotations
 
 import importlib
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
 
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
+
+from games.wording.base import RulesetWording
+
+
+@dataclass(frozen=True)
+class GmInput:
+    """A GM action a rule set adds to the dashboard (SiteRuleset.gm_inputs): its panel's form posts
+    `action=<name>` to games:gm_action, which dispatches here, so the core names no such action.
+
+    `handler(request, game, phase, now)` parses the POST, calls the rule set's service and adds the
+    success message; it raises ActionRefused to refuse. It is called only with a phase going on.
+    `confirmed`: the dashboard asks first (games/confirm.py words the question under the action's
+    name), as it does for its own destructive actions.
+    """
+
+    handler: Callable[..., None]
+    confirmed: bool = False
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    """What a scenario file (shared/scenarios/FORMAT.md) may say for a rule set
+    (SiteRuleset.scenario), so games.scenarios validates and plays it without naming the rule set.
+
+    `gm`: the GM decisions a phase's `gm:` takes, key -> the shape of its value, which the player
+    turns into the Phase.gm_decisions the engine reads: "seat" (a player's name -> his seat id),
+    "seats" (a name or a list of names -> seat ids), "seat_map" ({name: n} -> {seat id: n}),
+    "value" (as written). The plain game's GM settles a tie: `tie_break`.
+    `inputs`: the rule set's own phase inputs besides posts, orders and gm, key -> the keys an item
+    takes (each item also names its player with `by`); SiteRuleset.scenario_play_inputs plays them.
+    `player_keys`: what a player's entry may carry besides its name, role, secret and overt roles;
+    `seat_data`: those of them handed to the start as the seat's data (new_game_arguments).
+    The outcome keys are the engine's `outcome_keys` (SiteRuleset.scenario_outcome_keys).
+    """
+
+    gm: Mapping[str, str] = field(default_factory=lambda: {"tie_break": "seat"})
+    inputs: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    player_keys: frozenset[str] = frozenset()
+    seat_data: tuple[str, ...] = ()
+
+
+class SeatColumn(NamedTuple):
+    """One extra column of the GM's players table (SiteRuleset.gm_seat_columns)."""
+
+    label: Any  # a lazy translated header, also the cell's data-label on a phone
+    attribute: str  # the Seat attribute shown
+    css_class: str = ""
 
 
 class SiteRuleset:
@@ -26,6 +75,10 @@ class SiteRuleset:
     label: Any = ""  # a lazy translated name: «Форумная мафия»
     # The engine's Ruleset object (pure, Django-free), from the package's engine module.
     engine: Any = None
+    # The rule set's words (games.wording.RulesetWording, from the package's wording module): its
+    # roles, factions, reason codes, actions and event texts. The default has none of its own: codes
+    # show as they are, events get the shared texts of games.wording.
+    wording: Any = RulesetWording()
 
     # --- Phases -----------------------------------------------------------------------------
     # The phase kinds this rule set plays, key -> label; the first is the kind a game starts with
@@ -67,6 +120,173 @@ class SiteRuleset:
     def has(self, capability: str) -> bool:
         return capability in self.capabilities
 
+    # --- The GM's dashboard -----------------------------------------------------------------
+    def gm_inputs(self) -> dict[str, GmInput]:
+        """The GM actions this rule set adds to the dashboard, by action name (GmInput). The core's
+        own actions (close, deadline, override, moderation ...) come first; the plain game adds none."""
+        return {}
+
+    # --- Ratings and the leaderboard --------------------------------------------------------
+    def leaderboard_sorts(self) -> dict[str, Any]:
+        """Sorts this rule set's leaderboard adds to the core's (games.stats.SORTS), key -> label.
+        A key must be a figure games.stats sorts by: "rating" (the sum of `seat_ratings`)."""
+        return {}
+
+    def seat_ratings(self, games) -> dict[int, float] | None:
+        """Seat id -> the seat's rating in its game, for finished games of this rule set (a
+        queryset), in a bounded number of queries whatever their number; the leaderboard sums them
+        per player. None: the rule set rates nobody (no rating column on its leaderboard)."""
+        return None
+
+    # --- Seats and sign-ups ------------------------------------------------------------------
+    # Extra columns of the GM dashboard's players table: (header label, Seat attribute, CSS class),
+    # rendered by gm.html for every seat (cards: «Класс» and «Внешность»).
+    gm_seat_columns: ClassVar[tuple[SeatColumn, ...]] = ()
+
+    def signup_extras(self, *, game, overt_role: str = "", contacts: str = "") -> dict:
+        """The Seat fields an application sets besides its text (cards: the «Класс», checked
+        unique in the game, and the «Внешность»), as keyword arguments of Seat; {} keeps none.
+        Called inside the sign-up's transaction; raise ActionRefused to refuse the application."""
+        return {}
+
+    def new_game_arguments(self, *, game, seats: list, seat_data: dict | None) -> dict:
+        """Extra keyword arguments of the engine's new_game at the start (cards: the game's seed
+        and each seat's overt role, deck, Hand and Sleeve from `seat_data`, {seat pk: {...}} of
+        a scenario file); the default engine takes only the table and the options."""
+        return {}
+
+    # --- Orders and phase inputs --------------------------------------------------------------
+    # Whether the role page offers the order forms of allowed_actions (cards: every card input
+    # has its form on the rule set's own pages, so the role page offers none).
+    orders_on_role_page: ClassVar[bool] = True
+
+    def phase_inputs(self, phase) -> Any:
+        """The engine's PhaseInputs of a phase when the rule set reads its own ledger (cards: its
+        Order rows are card inputs, read as PhaseInputs.extra); None: the core's one order per
+        actor and the standing votes."""
+        return None
+
+    def ledger_row_detail(self, order) -> str | None:
+        """The words after an order ledger row's action label when the row is an input of this rule
+        set's own (cards: the card, its zone, the Price paid: «Пистолет (Рука), платит: Пустышка»),
+        "" for none; None for an action that is not one of its inputs (a plain order's row is its
+        action's label alone). Asked by games.services.orders.order_action_text."""
+        return None
+
+    # --- The day's measure (a rule set whose engine reads one from a vote post: parse_measure) ----
+    # The measures in the order the vote count lists them (cards' Veche: execution, prison).
+    measures: ClassVar[tuple[str, ...]] = ()
+
+    def measure_submit(self, *, game, user, measure: str, post_number: int, now) -> tuple[bool, str]:
+        """Write a measure read from a game-thread post to the rule set's ledger, in the post's
+        transaction: (accepted, refusal code). Asked only when the engine has parse_measure."""
+        raise NotImplementedError(f"the rule set {self.key!r} reads a measure but does not record it")
+
+    def measures_standing(self, phase) -> dict[int, str]:
+        """Voter seat id -> the measure standing now for that voter."""
+        return {}
+
+    def measure_refusal(self, *, game, phase, seat, measure: str) -> str:
+        """Why the measure would be refused now (a reason code), or "": the check of
+        measure_submit without its write (the post preview)."""
+        return ""
+
+    # --- Talking (asked by games.permissions, which keeps the checks) -------------------------
+    # Phase kinds in which nobody but the GMs posts where the players talk, with the reason a
+    # refused poster reads (cards: the radio silence of deck building).
+    quiet_phases: ClassVar[dict[str, Any]] = {}
+    # What a player out of play may post while the game runs, by the name of a rule of
+    # games.permissions: "free" (the general rules), "silent" (cards: nothing where the players
+    # talk), "farewell" (one farewell post in the game thread after the events `farewell_events`).
+    out_of_play_talk: ClassVar[str] = "free"
+    farewell_events: ClassVar[tuple[str, ...]] = ()
+
+    def talks_when_out_of_play(self, seat) -> bool:
+        """Whether this seat, out of play, still talks in public and in its rooms (cards: the
+        dead «Мститель»). Only a rule with "silent" asks."""
+        return False
+
+    # --- Communication (games.communication: [private] tags, rooms, anonymous messages, letters) --
+    # The defaults a game's options override (games.services.games.game_set_communication):
+    # who a [private] tag may reach ("anyone", "neighbours", "off"), chat rooms by agreement, a
+    # chat for a team that knows itself, anonymous messages through the GM ({"limit": per player,
+    # "approval": the GM reads first} or None for none).
+    private_mode_default: ClassVar[str] = "anyone"
+    rooms_default: ClassVar[bool] = False
+    team_chat_default: ClassVar[bool] = True
+    anonymous_default: ClassVar[dict | None] = {"limit": 5, "approval": False}
+    # The close's private events the rule set delivers as letters of its own (`close_letters`),
+    # left out of each player's results post.
+    letters_apart: ClassVar[frozenset[str]] = frozenset()
+    # How many players a room is for (the plain 001 room: you and two others).
+    room_size: ClassVar[int] = 3
+
+    def room_sizes(self, game, members: set[int]) -> tuple[int, ...]:
+        """The sizes a room of these seats may have (cards: two to four with the Manager in it)."""
+        return (self.room_size,)
+
+    def may_call_conspiracy(self, game, seat_pk: int) -> bool:
+        """Whether the seat may call, once a game, a room of any size that lasts to the end («заговор:»,
+        cards: the Conspirator)."""
+        return False
+
+    def may_write_beyond_neighbours(self, game, seat_pk: int) -> bool:
+        """Whether the seat may send one [private] a day beyond its neighbours when the game allows
+        neighbours only (cards: the Postman)."""
+        return False
+
+    def deliver_queued(self, *, phase, now) -> int:
+        """Asked of EVERY registered rule set when any phase closes, before it is resolved: deliver
+        what this rule set queued for that phase (cards: the card messages a card scheduled, rows
+        of its own kind, whatever the game). Returns how many were delivered."""
+        return 0
+
+    def close_events_screen(self, *, game, phase, events, now) -> list:
+        """The close's events as they are to be stored: drop or amend what the site refuses
+        (cards: a card's message with a link). Called before anything is stored."""
+        return list(events)
+
+    def close_letters(self, *, game, phase, events, now) -> int:
+        """After the close stored its events and the results: the letters the rule set writes
+        itself (cards: card and mafia messages, kinds listed in `letters_apart`). Returns how many."""
+        return 0
+
+    # --- The game-creation form (games.forms.GameCreateForm) ------------------------------------
+    def option_fields(self) -> dict[str, Any]:
+        """Fields this rule set adds to the new-game form, name -> form field, in order (club: the
+        newcomers; cards: the hero and the extra neutral). Field names are unique across rule sets."""
+        return {}
+
+    def options_from(self, cleaned: dict) -> dict:
+        """The new game's `options` from the form's cleaned data (only this rule set's fields are
+        read); {} for none."""
+        return {}
+
+    # --- Votes ---------------------------------------------------------------------------------
+    # The name of the games.text.votes profile this rule set's votes are read with (registered by
+    # the adapter's `vote_profiles`); a game's options refine it (games.services.votes).
+    vote_profile_name: ClassVar[str] = "default"
+
+    def vote_profiles(self) -> dict[str, Any]:
+        """Profiles this rule set adds to games.text.votes under its own names (name -> profile),
+        registered when the rule set is; the `parse_vote` command offers them."""
+        return {}
+
+    # --- Scenario files (games.scenarios, shared/scenarios/FORMAT.md) ---------------------------
+    scenario: ClassVar[ScenarioSpec] = ScenarioSpec()
+
+    def scenario_outcome_keys(self) -> frozenset[str]:
+        """The phase outcome keys a scenario's `expect` may name besides the common ones: those
+        the engine's resolution reports."""
+        return frozenset(getattr(self.engine, "outcome_keys", ()))
+
+    def scenario_play_inputs(self, *, game, phase_spec: dict, user_of: Callable[[str], Any],
+                             seat_of: Callable[[str | None], int | None], now) -> None:
+        """Play a scenario phase's own inputs (the keys of `scenario.inputs`) through the services
+        the rule set's forms call, after its posts and orders. `user_of(name)` is a player's user,
+        `seat_of(name)` his seat id (None for None; a name of no player is a malformed file). The
+        plain game has no inputs of its own."""
+
     # --- URLs -------------------------------------------------------------------------------
     # A module with `urlpatterns` for the rule set's own pages, included under the games URLs.
     urls_module: ClassVar[str | None] = None
@@ -85,3 +305,8 @@ class RulesetAppConfig(AppConfig):
 
         module = importlib.import_module(f"{self.name}.site")
         registry.register(module.SITE)
+        # The rule set's named vote profiles join the text package's (parse_vote, profile_named).
+        from games.text.votes import add_profile  # the vote reader loads its word forms: when Django starts
+
+        for name, profile in module.SITE.vote_profiles().items():
+            add_profile(name, profile)

@@ -9,15 +9,19 @@ from django.utils.translation import gettext_lazy as _
 from games.models import Game, Seat, Thread
 from games.permissions import is_game_master
 from games.permissions import night_silence as night_silence_of
+from games.rulesets import registry
 from games.services import ActionRefused
 
 
-def game_create(*, title: str, gm, ruleset: str = Game.Ruleset.FORUM, size: int = 9, role_table: list[str] | None = None,
+def game_create(*, title: str, gm, ruleset: str | None = None, size: int = 9, role_table: list[str] | None = None,
                 phase_hours: int = 24, options: dict | None = None) -> Game:
+    """A game in sign-ups with its game and discussion threads; `ruleset` None: the first registered."""
+    if ruleset is None:
+        ruleset = registry.default_key()
     title = " ".join((title or "").split())
     if not title:
         raise ActionRefused(_("The game needs a title."), code="no_title")
-    if ruleset not in Game.Ruleset.values:
+    if registry.find(ruleset) is None:  # any registered rule set (settings.MAFIA_RULESETS)
         raise ActionRefused(_("Unknown rule set."), code="bad_ruleset")
     with transaction.atomic():
         game_thread = Thread.objects.create(kind=Thread.Kind.GAME, title=title, created_by=gm)
@@ -93,22 +97,27 @@ def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_maj
 
 
 # --- How the players of a game may talk (issue 6): the GM's choices, within the rule set's ------
-# Defaults per rule set. The cards mafia has no team chat: 001 allows only what the rules specify
+# The defaults are the rule set's (SiteRuleset.team_chat_default and the others of its
+# "Communication" section). The cards mafia has no team chat: 001 allows only what the rules specify
 # («Любые способы коммуникации, не специфицированные правилами ... запрещены») and gives each
 # mafioso one message to another («Один раз каждый мафиози может прислать сообщение другому мафу»),
 # which a free chat would make pointless (docs/rulesets/cards.md, "Talking").
-TEAM_CHAT_DEFAULTS = {"cards": False}
 ANONYMOUS_LIMIT_MAX = 50
 
 
 def team_chat_enabled(game: Game) -> bool:
     """Whether a team that knows itself gets a chat of its own."""
-    return bool((game.options or {}).get("team_chat", TEAM_CHAT_DEFAULTS.get(game.ruleset, True)))
+    adapter = registry.find(game.ruleset)
+    default = adapter.team_chat_default if adapter is not None else True
+    return bool((game.options or {}).get("team_chat", default))
 
 
 def communication_of(game: Game) -> dict:
     """The game's communication settings as they apply now (the rule set's defaults filled in)."""
-    from games.services.private import anonymous_rules, private_mode, rooms_enabled
+    # The communication package imports the services: imported when used.
+    from games.communication.anonymous import anonymous_rules
+    from games.communication.private_tag import private_mode  # likewise
+    from games.communication.rooms import rooms_enabled  # likewise
 
     anonymous = anonymous_rules(game)
     return {"private_messages": private_mode(game), "rooms": rooms_enabled(game), "team_chat": team_chat_enabled(game),
@@ -124,7 +133,8 @@ def game_set_communication(*, game: Game, by, private_messages: str, rooms: bool
     messages through the GM (a per-player limit, 0 for none, and whether he reads them first), and
     the night silence of the game thread (None leaves it as it is)."""
     from games.services.lifecycle import gm_log
-    from games.services.private import MODES
+    # The communication package imports the services: imported when used.
+    from games.communication.private_tag import MODES
 
     if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
@@ -153,70 +163,3 @@ def game_set_communication(*, game: Game, by, private_messages: str, rooms: bool
         gm_log(game=locked, user=by, action="communication", data=communication_of(locked))
     game.options = options
     return game
-
-
-# --- The cards collection of one game (issue 9: «the GM may edit it ... before that») ----------
-def collection_text(game: Game) -> str:
-    """The game's collection as YAML for the GM's editor: his copy, or the shipped file."""
-    import yaml
-
-    from games.rulesets.cards.engine.collection import DEFAULT_COLLECTION_PATH
-
-    raw = (game.options or {}).get("collection")
-    if raw is None:
-        return DEFAULT_COLLECTION_PATH.read_text(encoding="utf-8")
-    return yaml.safe_dump(raw, allow_unicode=True, sort_keys=False, width=100)
-
-
-class CollectionRefused(ActionRefused):
-    """A collection the engine's loader refused: `problems` names each card and field (the
-    loader's own words, technical English like the YAML they describe)."""
-
-    def __init__(self, problems: list[str]):
-        super().__init__(_("The collection is not valid; nothing was changed."), code="bad_collection")
-        self.problems = problems
-
-
-def game_set_collection(*, game: Game, by, text: str | None) -> Game:
-    """The GM replaces the game's card collection before the start (None or blank: back to the
-    shipped one). The text is YAML (or JSON) in the shape of games/rulesets/cards/data/cards_collection.yaml
-    and is validated by the engine's own loader; a refusal lists every problem and changes
-    nothing. At the start the collection is frozen into the game's state."""
-    import yaml
-
-    from games.rulesets.cards.engine.collection import CollectionError, parse_collection
-    from games.services.lifecycle import gm_log
-
-    if not is_game_master(by, game):
-        raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
-    if game.ruleset != Game.Ruleset.CARDS:
-        raise ActionRefused(_("Only card mafia has a card collection."), code="not_cards")
-    if game.status != Game.Status.SIGNUPS:
-        raise ActionRefused(_("The collection is frozen at the start of the game."), code="started")
-    data = None
-    if text is not None and text.strip():
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as error:
-            raise CollectionRefused([str(error)]) from None
-        try:
-            collection = parse_collection(data, source="collection")
-        except CollectionError as error:
-            raise CollectionRefused(list(error.errors)) from None
-        data = collection.to_json()
-    with transaction.atomic():
-        locked = Game.objects.select_for_update().get(pk=game.pk)
-        if locked.status != Game.Status.SIGNUPS:
-            raise ActionRefused(_("The collection is frozen at the start of the game."), code="started")
-        options = dict(locked.options or {})
-        if data is None:
-            options.pop("collection", None)
-        else:
-            options["collection"] = data
-        locked.options = options
-        locked.save(update_fields=["options"])
-        gm_log(game=locked, user=by, action="collection",
-               data={"cards": len(data["cards"]) if data else None, "default": data is None})
-    game.options = options
-    return game
-

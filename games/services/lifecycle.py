@@ -17,7 +17,9 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.rulesets import get_ruleset
 from games.models import Game, GameEvent, GMAction, Seat
 from games.permissions import is_game_master
+from games.rulesets import registry
 from games.services import ActionRefused
+from games.wording import event_text, faction_label
 
 
 def gm_log(*, game: Game, user, action: str, data: dict | None = None, now: datetime | None = None) -> GMAction:
@@ -45,36 +47,10 @@ def role_table_for(game: Game, size: int) -> list[str]:
             code="bad_size") from None
 
 
-OVERT_ROLE_MAX = 40
-
-
-def overt_role_clean(*, game: Game, overt_role: str, exclude_seat: Seat | None = None) -> str:
-    """The «Класс» of a cards application, checked: «Каждой явной роли может быть только один
-    представитель» (names compared with the engine's overt_key: case and «ё» do not matter). A name
-    outside the seed's list is allowed (it has no ability). Empty is allowed."""
-    from games.rulesets.cards.engine.roles import overt_key
-
-    name = " ".join(str(overt_role or "").split())
-    if not name:
-        return ""
-    if len(name) > OVERT_ROLE_MAX:
-        raise ActionRefused(_("The class is at most %(n)d characters long.") % {"n": OVERT_ROLE_MAX},
-                            code="overt_too_long")
-    key = overt_key(name)
-    others = Seat.objects.filter(game=game).exclude(overt_role="")
-    if exclude_seat is not None:
-        others = others.exclude(pk=exclude_seat.pk)
-    for taken in others.values_list("overt_role", flat=True):
-        if overt_key(taken) == key:
-            raise ActionRefused(
-                _("The class «%(name)s» is taken: each overt role may have only one holder. Choose another one "
-                  "(you may also write a name of your own).") % {"name": taken}, code="overt_taken")
-    return name
-
-
 def game_signup(*, game: Game, user, application: str = "", overt_role: str = "", contacts: str = "") -> Seat:
-    """Sign `user` up. A cards game's application also takes the «Класс» (overt role, unique in the
-    game) and the «Внешность» (contacts, for the GMs only)."""
+    """Sign `user` up. The application may set more of the seat where the rule set says so
+    (SiteRuleset.signup_extras; cards: the «Класс», overt role, unique in the game, and the
+    «Внешность», contacts, for the GMs only)."""
     if not user.is_authenticated:
         raise ActionRefused(_("Log in to sign up."), code="anonymous")
     if game.status != Game.Status.SIGNUPS:
@@ -89,10 +65,7 @@ def game_signup(*, game: Game, user, application: str = "", overt_role: str = ""
             if Seat.objects.filter(game=game).count() >= game.size:
                 raise ActionRefused(_("The game is full."), code="full")
             number = (Seat.objects.filter(game=game).aggregate(m=Max("number"))["m"] or 0) + 1
-            extra = {}
-            if game.ruleset == Game.Ruleset.CARDS:
-                extra = {"overt_role": overt_role_clean(game=game, overt_role=overt_role),
-                         "contacts": (contacts or "").strip()[:2000]}
+            extra = registry.site(game.ruleset).signup_extras(game=game, overt_role=overt_role, contacts=contacts)
             return Seat.objects.create(game=game, user=user, number=number, application=(application or "")[:2000],
                                        **extra)
     except IntegrityError:
@@ -117,10 +90,10 @@ def commitment_payload(game: Game, seats: list[Seat]) -> str:
 def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None = None,
                roles_in_seat_order: list[str] | None = None, seat_data: dict | None = None) -> Game:
     """Close signups, deal the roles with a seeded RNG, commit to them, open the first phase.
-    `roles_in_seat_order` deals fixed roles instead (scenario files say who is who). For the cards
-    rule set, each seat's «Класс» goes to new_game as its overt role, `seat_data` ({seat pk: {...}},
-    scenario files) adds decks, Hands and Sleeves, and the roles stored are the state's (new_game
-    draws the `law` / `joker_or_traitor` placeholders with the game's seed)."""
+    `roles_in_seat_order` deals fixed roles instead (scenario files say who is who). The rule set
+    may hand new_game more (SiteRuleset.new_game_arguments; cards: each seat's «Класс» as its overt
+    role, and `seat_data`, {seat pk: {...}} of scenario files, adds decks, Hands and Sleeves); the
+    roles stored are the state's (a rule set's new_game may draw placeholders of the table)."""
     from games.services.phases import phase_open_named
     from games.services.posts import post_create
 
@@ -150,15 +123,9 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
             roles = role_table_for(game, len(seats))
             random.Random(game.rng_seed).shuffle(roles)
         table = [(s.pk, s.user.display_name, r) for s, r in zip(seats, roles)]
+        arguments = registry.site(game.ruleset).new_game_arguments(game=game, seats=seats, seat_data=seat_data)
         try:
-            if game.ruleset == Game.Ruleset.CARDS:
-                data = {s.pk: {"overt": s.overt_role} for s in seats}
-                for key, value in (seat_data or {}).items():
-                    data.setdefault(int(key), {}).update(value)
-                state, events = ruleset.new_game(table, options=game.options or {}, seed=game.rng_seed,
-                                                 seat_data=data)
-            else:
-                state, events = ruleset.new_game(table, options=game.options or {})
+            state, events = ruleset.new_game(table, options=game.options or {}, **arguments)
         except ValueError as error:  # the rule set refused the table or an option; nothing is written
             raise ActionRefused(_("The game cannot start: %(why)s") % {"why": error}, code="bad_setup") from None
         for seat in seats:
@@ -192,7 +159,6 @@ def private_threads_create(*, game: Game, seats: list[Seat]) -> None:
     """The game's private threads: a chat for each team that knows itself (where the game has team
     chats: `team_chat_enabled`), letters to the GM for each seat, and the lounge of the fallen and
     the spectators."""
-    from games.eventtext import faction_label
     from games.models import Thread
 
     from games.services.games import team_chat_enabled
@@ -217,7 +183,8 @@ def game_finish(*, game: Game, winner: str, now: datetime) -> None:
     """Called inside the close that ended the game: reveal the commitment, and lock every room
     still open (the Conspirator's lasts «до конца игры»; the others closed with their phase)."""
     from games.services.posts import post_create
-    from games.services.private import rooms_close_all
+    # The communication package imports the services: imported when used.
+    from games.communication.rooms import rooms_close_all
 
     game.status = Game.Status.FINISHED
     game.winner = winner or "none"
@@ -233,8 +200,6 @@ def game_finish(*, game: Game, winner: str, now: datetime) -> None:
 
 
 def store_events(*, game: Game, phase, events, now: datetime) -> list[GameEvent]:
-    from games.eventtext import event_text
-
     rows = [
         GameEvent(game=game, phase=phase, kind=e.kind, audience=e.audience, data=dict(e.data),
                   text=event_text(game.ruleset, e.kind, dict(e.data)), created_at=now)

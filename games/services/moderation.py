@@ -20,6 +20,7 @@ from games.models import (Absence, Game, GameBan, GameEvent, Order, Phase, Post,
 from games.permissions import is_banned_from, is_game_master, is_moderator
 from games.services import ActionRefused, notifications
 from games.services.lifecycle import gm_log
+from games.wording import role_label
 
 
 def _system_post(game: Game, text: str, now: datetime) -> Post:
@@ -116,7 +117,6 @@ def seat_modkill(*, game: Game, seat: Seat, by, reason: str, now: datetime | Non
     from dataclasses import replace
 
     from games.engine.events import PUBLIC, Event
-    from games.eventtext import role_label
     from games.services.lifecycle import store_events
 
     now = now or timezone.now()
@@ -297,7 +297,7 @@ def resolution_rollback(*, game: Game, by, reason: str = "", now: datetime | Non
         _system_post(game, text, now)
         # The private results and letters of that close stay where they were read; a correction
         # follows them in each thread (docs/architecture.md, "Private communication").
-        from games.services.private import private_results_rolled_back
+        from games.communication.letters import private_results_rolled_back
 
         private_results_rolled_back(game=game, phase=last, closed_at=closed_at, now=now)
     last.refresh_from_db()

@@ -9,94 +9,37 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import pagecache
+from games import pagecache, wording
 from games.engine.orders import Order as EngineOrder
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
-from games.models import Game, Order, Post, Seat
+from games.models import Game, Order, Post, Seat, Thread
+from games.rulesets import registry
 from games.services import ActionRefused
-
-ACTION_LABELS = {
-    "check": _("check"),
-    "protect": _("protection"),
-    "shoot": _("shot"),
-    "steal": _("theft"),
-    "kill": _("kill"),
-    "freeze": _("freeze"),
-    "heal": _("heal"),
-    "note": _("check with a note"),
-    "take": _("take along"),
-}
-
-ORDER_REASONS = {
-    "not_your_action": _("you do not have that action"),
-    "not_active": _("you are out of play"),
-    "target_not_active": _("that player is out of play"),
-    "self_forbidden": _("you may not choose yourself"),
-    "bad_target": _("that target is not allowed"),
-    "missing_source": _("say whose action you steal"),
-    "missing_target": _("say whom the action is for"),
-    "after_deadline": _("the phase is over"),
-    "no_phase": _("no phase is going on"),
-    "not_a_player": _("you are not a player of this game"),
-    "no_action_word": _("no action word found (e.g. «Проверяю Кикимору»)"),
-    "name_unknown": _("no player has that name"),
-    "name_ambiguous": _("the name fits several players"),
-    "name_missing": _("no name after the action word"),
-    "game_over": _("the game is over"),
-    "bad_source": _("the player you steal from is not in this game"),
-    "source_not_active": _("the player you steal from is out of play"),
-    "unexpected_source": _("only a theft names whose action is taken"),
-    "negated": _("the order is negated"),
-    "actor_mismatch": _("the order is not this player's"),
-    "not_night": _("night actions are ordered at night (from night 1)"),
-    "not_day": _("this is ordered by day"),
-    "unexpected_detail": _("this order takes one target"),
-    "healed_twice": _("the doctor may not heal the same player two nights running"),
-    "frozen_thrice": _("the same player may not be frozen more than two nights running"),
-    "note_used": _("the note has already been left"),
-    "no_take_right": _("a don with three fouls takes nobody"),
-    "target_immune": _("a newcomer is immune on the first day and night"),
-    "frozen": _("the actor was frozen"),
-    "last_mafia_frozen": _("the last mafioso was frozen"),
-    "overruled": _("the don decided otherwise"),
-    "not_executed": _("the don was not voted out"),
-    "actor_removed": _("the actor was removed"),
-    "target_removed": _("the target was removed"),
-    "forfeit": _("the game ended by forfeit"),
-    "carried": _("carried into the re-vote"),
-    "actor_jailed": _("the actor was jailed"),
-    "target_jailed": _("the target was jailed"),
-    "source_jailed": _("the robbed player was jailed"),
-    "stolen": _("the thief stole it"),
-    "mafia_disagree": _("the mafiosi named different targets"),
-}
+from games.services.lifecycle import gm_log, is_game_master
+from games.services.votes import roster_matcher
+from games.text.orders import FORUM_VOCABULARY, letter_order_text, parse_order
 
 
 def order_reason_text(code: str) -> str:
-    if code in ORDER_REASONS:
-        return str(ORDER_REASONS[code])
-    from games.rulesets.cards.services import CARD_REASONS  # the cards ledger's codes, as action_label does
-
-    return str(CARD_REASONS.get(code, code))
+    """An order's reason code in words (games.wording: the shared codes, then each rule set's)."""
+    return wording.order_reason_text(code)
 
 
 def order_action_text(order) -> str:
-    """A ledger row's action in words: an order's action, or a card input with its card, zone and
-    the like («Розыгрыш карты: Пистолет (Рука)»), so the pages never show a play without its card."""
-    from games.rulesets.cards.services import CARD_ACTIONS, card_order_text
-
+    """A ledger row's action in words: an order's action, or a rule set's own input with its
+    details (cards: the card, zone and the like, «Розыгрыш карты: Пистолет (Рука)»), so the pages
+    never show a play without its card."""
     label = action_label(order.action) if order.action else ""
-    if order.action in CARD_ACTIONS:
-        what = card_order_text(order)
-        return f"{label}: {what}" if what else label
+    for adapter in registry.adapters():
+        what = adapter.ledger_row_detail(order)
+        if what is not None:
+            return f"{label}: {what}" if what else label
     return label
 
 
 def action_label(action: str) -> str:
-    from games.rulesets.cards.services import ACTION_LABELS as CARD_ACTION_LABELS  # the cards ledger's inputs
-
-    return str(ACTION_LABELS.get(action) or CARD_ACTION_LABELS.get(action, action))
+    return wording.action_label(action)
 
 
 @dataclass
@@ -149,7 +92,7 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
     """Record an order from `user`'s seat (or, with `as_gm`, an override by the GM for that seat).
     Every attempt in a phase is kept; the last accepted one stands at the close. The confirmation
     of a player's own order is also written in his letters to the GM
-    (games.services.private.order_confirmation_post); not for a GM's override, nor with
+    (games.communication.letters.order_confirmation_post); not for a GM's override, nor with
     `confirm=False` (scenario files)."""
     now = now or timezone.now()
     seat = _seat_of(game, user)
@@ -172,7 +115,8 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
         accepted=not reason, action=action, target=target.user.display_name if target else "",
         source=source.user.display_name if source else "", reason=reason)
     if confirm and as_gm is None:
-        from games.services.private import order_confirmation_post
+        # The communication package imports the services: imported when used.
+        from games.communication.letters import order_confirmation_post
 
         order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
     return order, confirmation
@@ -193,13 +137,9 @@ def _judge(*, game: Game, seat: Seat, phase, action: str | None, target: Seat | 
     """An order as the ledger will hold it: (action, target, source, refusal code or ""). A text
     is read with the rule set's order words (games.text.orders.parse_order); then the deadline,
     then the rule set's check_order. Writes nothing (order_submit and order_preview share it)."""
-    from games.text.orders import parse_order
-
     state = GameState.from_json(game.state)
     reason = ""
     if text is not None:
-        from games.services.votes import roster_matcher
-
         seats = {s.pk: s for s in game.seats.select_related("user")}
         roster = tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats.values())
         parsed = parse_order(text, roster_matcher(roster), actor_name=seat.user.display_name,
@@ -222,8 +162,6 @@ def _judge(*, game: Game, seat: Seat, phase, action: str | None, target: Seat | 
 def order_override(*, game: Game, gm, seat: Seat, action: str, target: Seat | None, source: Seat | None = None,
                    now: datetime | None = None) -> tuple[Order | None, OrderConfirmation]:
     """The GM replaces a player's order (logged)."""
-    from games.services.lifecycle import gm_log, is_game_master
-
     if not is_game_master(gm, game):
         raise ActionRefused(_("Only the GM overrides orders."), code="not_allowed")
     if seat.game_id != game.pk or any(s is not None and s.game_id != game.pk for s in (target, source)):
@@ -246,10 +184,8 @@ def takes_text_orders(game: Game) -> bool:
 
 
 def _vocabulary(game: Game):
-    from games.text.orders import FORUM_VOCABULARY, vocabulary_for
-
     try:
-        return vocabulary_for(game.ruleset)
+        return wording.order_vocabulary(game.ruleset)
     except KeyError:  # a rule set without order words of its own reads the forum's
         return FORUM_VOCABULARY
 
@@ -275,9 +211,6 @@ def _letter_order(*, thread, author, body: str) -> tuple[Game, str] | None:
     """(the game, the order lines of `body`) when `author` writes `body` in his own letters to
     the GM of a running game whose rule set takes text orders; the lines are "" for an ordinary
     letter. None when letters there are never read as orders."""
-    from games.models import Thread
-    from games.text.orders import letter_order_text
-
     if thread.kind != Thread.Kind.GM_CHAT or thread.seat_id is None or thread.game_id is None:
         return None
     if not getattr(author, "is_authenticated", False):

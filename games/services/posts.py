@@ -113,7 +113,9 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
         verdict = permissions.can_post(author, locked, now=now)
         if not verdict:
             raise ActionRefused(verdict.reason, code="not_allowed")
-        from games.services.private import private_check, private_store, room_check, room_store
+        # The communication package imports the services: imported when used.
+        from games.communication.private_tag import private_check, private_store
+        from games.communication.rooms import room_check, room_store  # likewise
 
         private = private_check(thread=locked, author=author, body=body)
         comment = " ".join((comment or "").split())[:300]

@@ -17,8 +17,10 @@ from games.engine.orders import PhaseInputs
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
 from games.models import Game, Order, Phase, Seat
+from games.rulesets import registry
 from games.services import notifications
 from games.services.votes import effective_ballots
+from games.wording import results_bbcode
 
 
 def phase_seed(game: Game, phase: Phase) -> int:
@@ -49,13 +51,12 @@ def standing_orders(phase: Phase) -> dict[int, Order]:
 
 
 def phase_inputs(phase: Phase) -> PhaseInputs:
-    if phase.game.ruleset == Game.Ruleset.CARDS:
-        # The cards rule set reads its ledger as PhaseInputs.extra (games.rulesets.cards.services); its
-        # Order rows are card inputs, not one order per actor.
-        from games.rulesets.cards.services import card_inputs_standing
-
-        return PhaseInputs(votes=standing_votes(phase), orders={}, extra=card_inputs_standing(phase=phase),
-                           gm=dict(phase.gm_decisions or {}))
+    """What the engine resolves: the standing votes, each actor's standing order and the GM's
+    decisions — or what the rule set reads from its own ledger (SiteRuleset.phase_inputs; cards:
+    its Order rows are card inputs, read as PhaseInputs.extra)."""
+    own = registry.site(phase.game.ruleset).phase_inputs(phase)
+    if own is not None:
+        return own
     orders = {
         actor: EngineOrder(actor=actor, action=o.action, target=o.target_id, source=o.source_seat_id, detail=o.detail)
         for actor, o in standing_orders(phase).items()
@@ -102,10 +103,12 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
             return False
         phase.closed_at = now
         notifications.notify_phase_closed(phase=phase, now=now)
-        from games.services.private import card_messages_deliver, rooms_close
+        # The communication package imports the services: imported when a phase closes.
+        from games.communication.rooms import rooms_close
 
         rooms_close(phase=phase)
-        card_messages_deliver(phase=phase, now=now)
+        for adapter in registry.adapters():  # what each rule set queued for the phase (cards: card messages)
+            adapter.deliver_queued(phase=phase, now=now)
         game = Game.objects.select_for_update().get(pk=phase.game_id)
         if by is not None:
             gm_log(game=game, user=by, action="close_now", data={"phase": phase.pk}, now=now)
@@ -118,7 +121,6 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     from games.services.lifecycle import game_finish, store_events
     from games.services.phases import phase_open_named
     from games.services.posts import post_create
-    from games.eventtext import results_bbcode
 
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_json(game.state)
@@ -142,18 +144,22 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     phase.save(update_fields=["outcome", "state_before"])
     game.state = new_state.to_json()
     game.save(update_fields=["state"])
-    from games.services.private import card_messages_from_events, card_messages_screen, private_results_post
+    # The communication package imports the services: imported when a phase closes.
+    from games.communication.letters import private_results_post
 
-    # A card's message with a link is refused before anything is stored (docs/rulesets/cards.md).
-    events = card_messages_screen(game=game, phase=phase, events=resolution.events, now=now)
+    adapter = registry.site(game.ruleset)
+    # What the site refuses is dropped before anything is stored (cards: a card's message with a
+    # link, docs/rulesets/cards.md).
+    events = adapter.close_events_screen(game=game, phase=phase, events=resolution.events, now=now)
     store_events(game=game, phase=phase, events=events, now=now)
     with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
         body = results_bbcode(game, phase, events)
     post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
     # Then each player's private results, and the messages, as letters from the GM in his thread.
     private_results_post(game=game, phase=phase, events=events, now=now)
-    card_messages_from_events(game=game, phase=phase, events=events, now=now)
-    from games.services.private import rooms_open
+    adapter.close_letters(game=game, phase=phase, events=events, now=now)
+    # The communication package imports the services: imported when a phase closes.
+    from games.communication.rooms import rooms_open
 
     if new_state.over:
         game_finish(game=game, winner=new_state.winner or "none", now=now)

@@ -13,39 +13,18 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import votecount
-from games.eventtext import vote_weight_text
+from games.wording import vote_reason_text, vote_weight_text, wording_of
 from games.holders import count_as_cast
 from games.models import Game, Phase, Post, Seat, Thread, VoteRecord
 from games.permissions import game_of, is_game_master, roster_rows
+from games.rulesets import registry
 from games.services import ActionRefused, notifications
-from games.text.names import RosterMatcher, inflect_name
-from games.text.votes import VoteProfile, VoteReading, might_vote, parse_votes, profile_named
-
-# Why a vote did not count, in the poster's words. Codes come from games.text.votes and from
-# the checks below.
-REASON_TEXT = {
-    "name_unknown": _("no player has that name"),
-    "name_ambiguous": _("the name fits several players"),
-    "name_missing": _("no name after the vote word"),
-    "not_bold": _("the name must be in bold"),
-    # %(word)s: the rule set's own vote words (SiteStyle.vote_word): «в тюрьму», «голосую за».
-    "no_intent": _("a word saying it is a vote (e.g. «%(word)s») must stand with the bold name"),
-    "negated": _("the vote is negated"),
-    "peace_not_allowed": _("this game has no peace vote"),
-    "syntax_disabled": _("this way of voting is not enabled in this game"),
-    "after_deadline": _("the voting is over"),
-    "voter_not_allowed": _("you may not vote now"),
-    "target_not_alive": _("that player is out of the game"),
-    "target_not_allowed": _("that player cannot be voted for now"),
-    "self_vote_forbidden": _("you may not vote for yourself"),
-    "target_immune": _("a newcomer may not be voted out on the first day"),
-    "no_voting_phase": _("there is no vote going on"),
-}
-
+from games.text.names import RosterMatcher
+from games.text.votes import DEFAULT_PROFILE, VoteProfile, VoteReading, might_vote, parse_votes, profile_named
 
 def reason_text(code: str, *, game: Game | None = None, vote_word: str = "") -> str:
     """Why a vote did not count; a hint quoting a vote word quotes the game's rule set's own."""
-    text = str(REASON_TEXT.get(code, code))
+    text = vote_reason_text(code)
     if "%(word)s" in text:
         text = text % {"word": vote_word or vote_word_for(game)}
     return text
@@ -67,10 +46,16 @@ def vote_profile_for(game: Game) -> VoteProfile:
     ruleset = _ruleset_of(game)
     # The rule set's players' own vote words (club: «Голос: [b]Петя[/b]»), the syntaxes the GM
     # keeps on (the English words among them) and whether spoilers count (docs/votes.md).
-    profile = profile_named("forum", peace=bool(getattr(ruleset, "peace_vote", False)))
+    profile = profile_named(_vote_profile_name(game), peace=bool(getattr(ruleset, "peace_vote", False)))
     return (profile.only_syntaxes(game.vote_syntaxes or ())
             .with_intent_words(getattr(ruleset, "vote_intent_words", ()))
             .with_spoilers(game.count_spoiler_votes))
+
+
+def _vote_profile_name(game: Game) -> str:
+    """The games.text.votes profile the game's rule set reads votes with (SiteRuleset.vote_profile_name)."""
+    adapter = registry.find(game.ruleset)
+    return adapter.vote_profile_name if adapter is not None else DEFAULT_PROFILE.name
 
 
 def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int | float]:
@@ -184,10 +169,12 @@ class VoteConfirmation:
     kind: str = ""
     target: str = ""
     reason: str = ""
-    # The cards rule set's measure read from the same post ("execution" / "prison"), and why it
-    # did not count (a cards reason code).
+    # The measure read from the same post by a rule set whose vote carries one (cards: "execution"
+    # / "prison"), and why it did not count (a reason code of that rule set, worded by `ruleset`'s
+    # wording).
     measure: str = ""
     measure_reason: str = ""
+    ruleset: str = ""
     vote_word: str = ""  # the rule set's vote words, quoted in a hint
     # A vote written after the counted one that did not count («##unvote» then «##vote Зорро»):
     # its reason, told too, so a vote that was meant is never lost without a word.
@@ -202,13 +189,12 @@ class VoteConfirmation:
     def message(self) -> str:
         text = self._vote_message()
         if self.measure:
-            from games.eventtext import measure_label
-            from games.rulesets.cards.services import card_reason_text
-
+            wording = wording_of(self.ruleset)
             if self.measure_reason:
-                extra = str(_("Measure not counted: %(reason)s")) % {"reason": card_reason_text(self.measure_reason)}
+                extra = str(_("Measure not counted: %(reason)s")) % {
+                    "reason": wording.reason_text(self.measure_reason)}
             else:
-                extra = str(_("Measure counted: %(measure)s.")) % {"measure": measure_label(self.measure)}
+                extra = str(_("Measure counted: %(measure)s.")) % {"measure": wording.measure_label(self.measure)}
             text = f"{text} {extra}" if text else extra
         return text
 
@@ -260,18 +246,16 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
         return confirmation
     value, reason = measure
     if confirmation is None:
-        return VoteConfirmation(counted=not reason, kind="measure", measure=value, measure_reason=reason)
-    confirmation.measure, confirmation.measure_reason = value, reason
+        return VoteConfirmation(counted=not reason, kind="measure", measure=value, measure_reason=reason,
+                                ruleset=game.ruleset)
+    confirmation.measure, confirmation.measure_reason, confirmation.ruleset = value, reason, game.ruleset
     return confirmation
 
 
 def _measure_record(*, post: Post, game: Game, now: datetime) -> tuple[str, str] | None:
-    """The cards rule set's measure vote read from the post's bold text (docs/rulesets/cards.md,
-    "The measure's syntax") and written to the card ledger as a `measure` Order (source TEXT):
-    (measure, refusal code or ""), or None when the post names no measure or is not a player's."""
-    from games.models import Order
-    from games.rulesets.cards.services import card_input_submit
-
+    """The measure vote read from the post's bold text by the rule set (cards: docs/rulesets/cards.md,
+    "The measure's syntax") and written to its ledger (SiteRuleset.measure_submit): (measure,
+    refusal code or ""), or None when the post names no measure or is not a player's."""
     value = _parse_measure(game)(post.body)
     if value is None:
         return None
@@ -279,12 +263,11 @@ def _measure_record(*, post: Post, game: Game, now: datetime) -> tuple[str, str]
         return None  # the GM's narration
     if voting_phase(game=game) is None:
         return value, "not_a_voter"
-    _order, confirmation = card_input_submit(game=game, user=post.author, action="measure",
-                                             detail={"measure": value, "post": post.number}, now=now,
-                                             source=Order.Source.TEXT)
-    if confirmation.accepted:
+    accepted, reason = registry.site(game.ruleset).measure_submit(game=game, user=post.author, measure=value,
+                                                                  post_number=post.number, now=now)
+    if accepted:
         transaction.on_commit(lambda: _bump_version(game.current_phase_id))
-    return value, confirmation.reason
+    return value, reason
 
 
 @dataclass
@@ -511,17 +494,17 @@ def _count_style(phase: Phase) -> tuple[bool, bool, tuple[int, ...]]:
 
 
 def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> list[dict]:
-    """The measure votes standing now (the card ledger's `measure` rows), weighed like the votes.
-    «При равенстве голосов побеждает тюрьма»."""
-    from games.eventtext import measure_label
-    from games.rulesets.cards.services import card_inputs_standing
-
-    measures = card_inputs_standing(phase=phase).get("measures") or {}
+    """The measure votes standing now (SiteRuleset.measures_standing; cards: the card ledger's
+    `measure` rows), weighed like the votes, in the rule set's order (cards: «При равенстве голосов
+    побеждает тюрьма»)."""
+    adapter = registry.site(phase.game.ruleset)
+    measures = adapter.measures_standing(phase)
     weights = vote_weights_for(phase.game, list(by_id.values()))
+    wording = wording_of(phase.game.ruleset)
     rows = []
-    for value in ("execution", "prison"):
+    for value in adapter.measures:
         who = [by_id[v] for v, m in measures.items() if m == value and v in by_id and v in voters]
-        rows.append({"measure": value, "label": measure_label(value), "voters": who,
+        rows.append({"measure": value, "label": wording.measure_label(value), "voters": who,
                      "weight": sum(weights.get(s.pk, 1) for s in who)})
     return rows
 
@@ -582,28 +565,16 @@ def vote_count_post(*, game: Game, gm, now: datetime | None = None, phase_id: in
     return post_create(thread=game.game_thread, author=gm, body=body, now=now)
 
 
-VOTE_BUTTON_FORMS = {
-    "forum": "[b]В тюрьму {name}[/b]",  # the forum rules' own example
-    "club": "Голосую за [b]{name}[/b]",
-    "cards": "[b]Казнить {name}[/b]",  # the vote and the measure «казнь» at once
-}
-# The cards rule set's second button: the vote and the measure «тюрьма» at once.
-CARDS_PRISON_FORM = "[b]В тюрьму {name}[/b]"
+def vote_button_text(name: str, ruleset: str = "") -> str:
+    """What the vote button inserts, the name in the accusative, in the rule set's vote words
+    (its wording's `vote_button_form`; the plain game's «В тюрьму X» for none)."""
+    return wording_of(ruleset).vote_button_text(name)
 
 
-def vote_button_text(name: str, ruleset: str = "forum") -> str:
-    """What the vote button inserts, the name in the accusative."""
-    return VOTE_BUTTON_FORMS.get(ruleset, VOTE_BUTTON_FORMS["forum"]).format(name=inflect_name(name, "accs"))
-
-
-def vote_buttons(name: str, ruleset: str = "forum") -> list[tuple[str, str]]:
-    """The vote buttons for one player: (label, text to insert). The cards Veche votes for a
-    character and a measure: «Казнить X» and «В тюрьму X» (the «За мир» button is the thread's)."""
-    if ruleset == "cards":
-        accusative = inflect_name(name, "accs")
-        return [(str(_("Execute %(name)s")) % {"name": name}, VOTE_BUTTON_FORMS["cards"].format(name=accusative)),
-                (str(_("Prison for %(name)s")) % {"name": name}, CARDS_PRISON_FORM.format(name=accusative))]
-    return [(name, vote_button_text(name, ruleset))]
+def vote_buttons(name: str, ruleset: str = "") -> list[tuple[str, str]]:
+    """The vote buttons for one player: (label, text to insert), as the rule set's wording offers
+    them (cards: «Казнить X» and «В тюрьму X», the vote and the measure at once)."""
+    return wording_of(ruleset).vote_buttons(name)
 
 
 # --- How a post will be read: the preview, and edits of posts with votes ------------------------
@@ -635,12 +606,10 @@ class VotePreview:
         else:
             text = str(_("Read as → a vote for %(name)s")) % {"name": c.target}
         if c.measure:
-            from games.eventtext import measure_label
-            from games.rulesets.cards.services import card_reason_text
-
-            text += " " + (str(_("Measure not counted: %(reason)s")) % {"reason": card_reason_text(c.measure_reason)}
+            wording = wording_of(c.ruleset)
+            text += " " + (str(_("Measure not counted: %(reason)s")) % {"reason": wording.reason_text(c.measure_reason)}
                            if c.measure_reason else
-                           str(_("Measure counted: %(measure)s.")) % {"measure": measure_label(c.measure)})
+                           str(_("Measure counted: %(measure)s.")) % {"measure": wording.measure_label(c.measure)})
         return text
 
 
@@ -665,14 +634,8 @@ def _measure_preview(*, game: Game, author, body: str, now: datetime) -> tuple[s
         return value, "not_a_voter"
     if phase.closed_at is not None or (phase.deadline_at is not None and now >= phase.deadline_at):
         return value, "after_deadline"
-    from games.engine.state import GameState
-    # The check card_input_submit runs, without its write; imported here like this module's other
-    # cards imports (only a cards game ever gets this far).
-    from games.rulesets.cards.services import _check
-
     seat = game.seats.select_related("user").filter(user=author).first()
-    reason, _refusals = _check(GameState.from_json(game.state), phase, seat, "measure", {"measure": value}, None)
-    return value, reason or ""
+    return value, registry.site(game.ruleset).measure_refusal(game=game, phase=phase, seat=seat, measure=value)
 
 
 def vote_preview(*, thread, author, body: str, now: datetime | None = None) -> VotePreview | None:
@@ -692,9 +655,10 @@ def vote_preview(*, thread, author, body: str, now: datetime | None = None) -> V
     if measure is not None:
         value, reason = measure
         if confirmation is None:
-            confirmation = VoteConfirmation(counted=not reason, kind="measure", measure=value, measure_reason=reason)
+            confirmation = VoteConfirmation(counted=not reason, kind="measure", measure=value, measure_reason=reason,
+                                            ruleset=game.ruleset)
         else:
-            confirmation.measure, confirmation.measure_reason = value, reason
+            confirmation.measure, confirmation.measure_reason, confirmation.ruleset = value, reason, game.ruleset
     return VotePreview(confirmation)
 
 
@@ -759,7 +723,7 @@ UNVOTE_TEXT = "[b]Снимаю голос[/b]"
 PEACE_TEXT = "[b]За мир[/b]"
 
 
-def vote_text_for(*, kind: str, name: str = "", ruleset: str = "forum") -> str:
+def vote_text_for(*, kind: str, name: str = "", ruleset: str = "") -> str:
     """The text of a post that casts this vote: the vote button's for a vote, else the bold
     withdrawal or peace words."""
     if kind == VoteRecord.Kind.UNVOTE:

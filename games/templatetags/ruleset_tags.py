@@ -30,6 +30,23 @@ def ruleset_panels(context, place: str, game=None):
     return mark_safe("".join(get_template(name).render(flat, request) for name in names))
 
 
+
+@register.simple_tag(takes_context=True)
+def every_ruleset_panels(context, place: str):
+    """The panels of `place` of every registered rule set, in the settings' order, on a page that
+    is about no one game (the game list: cards' link to its collection and deck rules)."""
+    flat = None
+    request = context.get("request")
+    parts = []
+    for adapter in registry.adapters():
+        names = adapter.panels(place)
+        if not names:
+            continue
+        flat = flat if flat is not None else context.flatten()
+        local = {**flat, **(adapter.panel_context(place, flat) or {})}
+        parts.extend(get_template(name).render(local, request) for name in names)
+    return mark_safe("".join(parts))
+
 @register.filter
 def ruleset_has(game, capability: str) -> bool:
     """`{% if game|ruleset_has:"cards_pages" %}`: whether the game's rule set has a capability

@@ -10,19 +10,16 @@ from games.text import bbcode
 from games.text.names import RosterMatcher, lower_keep_length, normalize
 
 __all__ = [
-    "CLUB_VOCABULARY",
     "FORUM_VOCABULARY",
     "REASONS",
     "SELF",
     "SLOT_SOURCE",
     "SLOT_TARGET",
-    "VOCABULARIES",
     "ActionWords",
     "OrderVocabulary",
     "ParsedOrder",
     "letter_order_text",
     "parse_order",
-    "vocabulary_for",
 ]
 
 SLOT_TARGET = "target"
@@ -89,6 +86,9 @@ class OrderVocabulary:
         return replace(self, actions=tuple(a for a in self.actions if a.action not in keys) + tuple(actions))
 
 
+# The forum rules' order words (seed 002), the parser's default. A rule set gives its own through
+# its wording's `order_vocabulary` (games.wording.order_vocabulary(key)); this package knows no
+# rule set by key.
 FORUM_VOCABULARY = OrderVocabulary(
     actions=(
         ActionWords(
@@ -139,73 +139,6 @@ FORUM_VOCABULARY = OrderVocabulary(
         ),
     )
 )
-
-# Club (seed 003): one order per player and phase. A note is the night's check with the note left
-# («Записку можно оставить только сразу после проверки»), so "записка про X" is a check of X too.
-CLUB_VOCABULARY = OrderVocabulary(
-    actions=(
-        ActionWords(
-            "kill",
-            verbs=(
-                "убиваю", "убиваем", "убью", "убьем", "убить", "убивать", "убийство",
-                "стреляю в", "стреляю во", "стреляем в", "стреляем во", "стрелять в", "стреляю по",
-                "стреляем по", "выстрел в", "выстрел во", "выстрел по", "стреляю", "стреляем", "выстрел",
-            ),
-            label="убийство",
-        ),
-        ActionWords(
-            "freeze",
-            verbs=(
-                "замораживаю", "заморожу", "заморозить", "замораживать", "заморозка", "заморозку",
-                "морожу", "морозить", "морожу игрока",
-            ),
-            label="заморозка",
-        ),
-        ActionWords(
-            "heal",
-            verbs=(
-                "лечу", "лечим", "лечить", "вылечу", "вылечить", "лечение", "лечу игрока",
-                "спасаю", "спасу", "спасти",
-            ),
-            label="лечение",
-        ),
-        ActionWords(
-            "check",
-            verbs=(
-                "проверяю", "проверяем", "проверю", "проверить", "проверять", "проверь", "проверка",
-                "проверку",
-            ),
-            label="проверка",
-        ),
-        ActionWords(
-            "note",
-            verbs=(
-                "оставляю записку про", "оставляю записку о", "оставляю записку на", "оставляю записку",
-                "пишу записку про", "пишу записку о", "пишу записку на", "пишу записку",
-                "записка про", "записка о", "записка на", "записку про", "записку о", "записку на",
-                "записка", "записку",
-            ),
-            label="записка",
-            follows=("check",),
-        ),
-        ActionWords(
-            "take",
-            verbs=(
-                "забираю с собой", "забираю в могилу", "забираю", "заберу с собой", "заберу",
-                "забрать с собой", "забрать", "беру с собой", "возьму с собой",
-            ),
-            label="забираю с собой",
-        ),
-    )
-)
-
-VOCABULARIES = {"forum": FORUM_VOCABULARY, "club": CLUB_VOCABULARY}
-
-
-def vocabulary_for(ruleset: str) -> OrderVocabulary:
-    """The order words of a rule set; KeyError for one without text orders."""
-    return VOCABULARIES[ruleset]
-
 
 @dataclass(frozen=True, slots=True)
 class ParsedOrder:

@@ -23,6 +23,7 @@ __all__ = [
     "VoteFound",
     "VoteProfile",
     "VoteReading",
+    "add_profile",
     "jsonl_results",
     "parse_votes",
     "profile_named",
@@ -87,7 +88,7 @@ class VoteProfile:
     the intent words and the bold name, in the same sentence and line.
     """
 
-    name: str = "forum"
+    name: str = "default"
     intent_words: tuple[str, ...] = DEFAULT_INTENT_WORDS
     unvote_words: tuple[str, ...] = DEFAULT_UNVOTE_WORDS
     peace_words: tuple[str, ...] = DEFAULT_PEACE_WORDS
@@ -126,14 +127,28 @@ class VoteProfile:
         return replace(self, ignored_tags=frozenset(tags))
 
 
-# The forum rules (002): someone is always jailed, so there is no peace vote. The English vote
-# words are on, as they always were for forum games.
+# The plain game (the forum rules, 002): someone is always jailed, so there is no peace vote. The
+# English vote words are on, as they always were for forum games. A rule set names its own
+# profiles (add_profile, called when it registers: games.rulesets.base.SiteRuleset.vote_profiles).
 DEFAULT_PROFILE = VoteProfile(syntaxes=frozenset({SYNTAX_BOLD_VOTE}))
 INTERNATIONAL_PROFILE = VoteProfile(name="international", syntaxes=INTERNATIONAL_SYNTAXES)
 PROFILES = {p.name: p for p in (DEFAULT_PROFILE, INTERNATIONAL_PROFILE)}
 
 
-def profile_named(name: str = "forum", *, peace: bool | None = None, syntaxes: Iterable[str] = ()) -> VoteProfile:
+def add_profile(name: str, profile: VoteProfile) -> VoteProfile:
+    """Make a profile known under `name` (a rule set's own, for profile_named, the parse_vote
+    command and JSON lines); the same profile again is a no-op, another one under a taken name
+    is an error."""
+    profile = replace(profile, name=name)
+    known = PROFILES.get(name)
+    if known is not None and known != profile:
+        raise ValueError(f"vote profile {name!r} is taken")
+    PROFILES[name] = profile
+    return profile
+
+
+def profile_named(name: str = DEFAULT_PROFILE.name, *, peace: bool | None = None,
+                  syntaxes: Iterable[str] = ()) -> VoteProfile:
     """A named profile, optionally with peace switched and extra syntaxes enabled."""
     try:
         profile = PROFILES[name]

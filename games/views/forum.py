@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import confirm, permissions, selectors
 from games.forms import CommunicationForm, PostForm, ThreadForm
 from games.models import Game, Post, Thread
+from games.rulesets import registry
 from games.services import ActionRefused
 from games.services.posts import (
     post_create,
@@ -34,6 +35,7 @@ from games.services.votes import vote_after_edit, vote_preview
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
 from games.views.votes import SYNTAX_LABELS
+from games.wording import faction_label, role_label
 
 
 @functools.lru_cache(maxsize=4096)
@@ -146,6 +148,8 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     if stamps is None:
         stamps = pagecache.read_stamps(request, thread.pk)
     pagecache.complete_stamps(stamps, game)
+    if game is not None and user.is_authenticated:
+        _remember_game_reads(user, game, stamps)
     has_votes = game is not None and thread.kind == Thread.Kind.GAME and (
         game.current_phase_id is not None or game.phases.exists())
     seats = []
@@ -193,6 +197,13 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=iso, moderator=moderator,
                                            can_post=bool(can_post), show_votes=vote_count_html is not None,
                                            just_posted=just_posted, stamps=stamps)
+    if user.is_authenticated and user.pk == stamps.user_id and not _region_only(request):
+        # The bell (games.context_processors.notifications memoises it on the request): the
+        # user's notifications and his row, kept under his and the site's counters.
+        from games.services.notifications import unread_count
+
+        request._notifications_unread = pagecache.kept_value(
+            f"unread:{user.pk}", stamps, ("site", "user"), lambda: unread_count(user))
     # Right after his own post (the reply's mark was moved to it first) the poster has read up to it.
     read_up_to = just_posted if just_posted and user.is_authenticated else selectors.read_up_to(user=user, thread=thread)
     return {
@@ -217,10 +228,38 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "is_moderator": moderator,
         "just_posted": just_posted,
         "page_url": lambda n: _thread_url(thread, page=n, iso=iso),
-        "iso_authors_all": selectors.post_authors(thread=thread),
+        "iso_authors_all": selectors.post_author_names(thread=thread, stamps=stamps),
         "unread_number": selectors.unread_from_mark(read_up_to, thread) if user.is_authenticated else None,
         "valid_until": _valid_until(thread, user, page_data.posts),
     }
+
+
+def _remember_game_reads(user, game: Game, stamps) -> None:
+    """The game's roster (every seat with its user), its co-GMs and the viewer's game ban, kept
+    under the game's and the site's counters (seats, co-GMs and game bans are the game's rows,
+    names and site bans the users': every write to them moves one of the two), handed to
+    games.permissions' per-instance caches: the checks and the vote buttons of a page rendered
+    again after a post read them from there, no query."""
+    from games import pagecache
+
+    if "_seats_with_users" in game.__dict__:
+        return  # this request read them already (the posting path): those are the ones to use
+
+    def read() -> tuple[list, list[int]]:
+        seats = list(game.seats.select_related("user").order_by("number"))
+        for seat in seats:
+            seat._state.fields_cache.pop("game", None)  # the game itself is not kept with them
+        return seats, sorted(game.co_gms.values_list("pk", flat=True))
+
+    seats, co_gm_ids = pagecache.kept_value(f"game-reads:{game.pk}", stamps, ("site", "game"), read)
+    # The viewer's game ban (a row of the game's), kept the same way, per viewer.
+    banned = pagecache.kept_value(f"game-ban:{game.pk}:{user.pk}", stamps, ("site", "game"),
+                                  lambda: game.bans.filter(user=user).exists())
+    for seat in seats:
+        seat.game = game
+    permissions.remember_seats(user, game, seats)
+    permissions.remember_viewer(user, game, seat=next((s for s in seats if s.user_id == user.pk), None),
+                                co_gm_ids=co_gm_ids, banned=banned)
 
 
 def _url_prefix(name: str, *args) -> str:
@@ -260,7 +299,7 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
     }
     if iso:
         page_data = selectors.thread_page(user=user, thread=thread, page=page, iso_author_ids=iso)
-        html = _render_post_list(request, thread, game, page_data.posts, context, moderator=moderator)
+        html = _render_post_list(request, thread, game, page_data.posts, context, moderator=moderator, stamps=stamps)
         return page_data, pagecache.personalize(html, page_data.posts, request=request, user=user, just_posted=just_posted)
     page_data = selectors.thread_page_bounds(thread=thread, page=page)
     high = min(page_data.high, thread.post_count)
@@ -278,7 +317,7 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
     if cached is None:
         posts = selectors.thread_posts(user=user, thread=thread, low=page_data.low, high=high)
         marked = [p.pk for p in posts if "bb-private" in p.html]
-        html = _render_post_list(request, thread, game, posts, context, moderator=moderator)
+        html = _render_post_list(request, thread, game, posts, context, moderator=moderator, stamps=stamps)
         entry = pagecache.PostList(html=html, meta=pagecache.meta_of(posts), private=bool(marked), marked=marked)
         if marked:
             pagecache.list_set(base_key, pagecache.PostList(html="", meta=[], private=True, marked=marked))
@@ -293,11 +332,12 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
 
 
 def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
-                      moderator: bool) -> str:
+                      moderator: bool, stamps) -> str:
     from django.template.loader import get_template
 
     from games import pagecache
-    from games.services.private import private_display
+    # The communication package imports the services: imported when a page needs it.
+    from games.communication.private_tag import private_display
 
     posts_refresh_html(posts=posts)
     private_display(user=request.user, thread=thread, posts=posts)
@@ -305,7 +345,8 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
     if game is not None:
         from games.services.moderation import replaced_names
 
-        replaced = replaced_names(game)
+        # Replacements are the game's rows and the names users' rows: kept under those counters.
+        replaced = pagecache.kept_value(f"replaced:{game.pk}", stamps, ("site", "game"), lambda: replaced_names(game))
     for post in posts:
         post.replaced_names = replaced.get(post.author_id, [])
         post.body_visible = moderator or not post.is_deleted  # permissions.can_see_post_body
@@ -515,7 +556,8 @@ def _tell_vote_after_edit(request: HttpRequest, post: Post) -> None:
 
 @require_GET
 def post_history(request: HttpRequest, post_pk: int) -> HttpResponse:
-    from games.services.private import private_display, private_labels
+    # The communication package imports the services: imported when a page needs it.
+    from games.communication.private_tag import private_display, private_labels
 
     post = _visible_post(request, post_pk)
     if not permissions.can_see_post_body(request.user, post):
@@ -583,16 +625,9 @@ def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(thread)
 
 
-def _overt_role_names() -> list[str]:
-    from games.rulesets.cards.engine.roles import OVERT_ROLES
-
-    return sorted(OVERT_ROLES)
-
-
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread"), pk=pk)
-    from games.eventtext import faction_label, role_label
 
     from games.services.moderation import absences_by_user
 
@@ -634,7 +669,6 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "applications": [(s.user.display_name, s.application, s.overt_role, s.contacts) for s in seats
                          if s.application or s.overt_role or s.contacts]
         if permissions.is_game_master(viewer, game) else [],
-        "overt_role_names": _overt_role_names() if game.ruleset == "cards" else [],
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
         "communication": communication_of(game) if permissions.is_game_master(viewer, game) else None,
         "communication_modes": CommunicationForm.base_fields["private_messages"].choices,
@@ -649,8 +683,6 @@ def game_list(request: HttpRequest) -> HttpResponse:
     """Every game, filtered by status (tabs), rule set and title, sorted, 25 to a page. A GET
     form that works without JavaScript; htmx swaps only the list region when it has it."""
     from django.core.paginator import Paginator
-
-    from games.eventtext import faction_label
 
     filters = selectors.GameListFilters.from_query(request.GET)
     page = Paginator(selectors.game_listing(filters), 25).get_page(request.GET.get("page"))
@@ -671,7 +703,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
         "filters": filters,
         "page_obj": page,
         "tabs": tabs,
-        "ruleset_choices": Game.Ruleset.choices,
+        "ruleset_choices": registry.choices(),
         "sort_choices": [("new", _("newest first")), ("old", _("oldest first")), ("title", _("by title")),
                          ("players", _("most players")), ("active", _("recently active"))],
         "prev_url": url(page=page.previous_page_number()) if page.has_previous() else None,
@@ -680,6 +712,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 
 def _rooms_enabled(game) -> bool:
-    from games.services.private import rooms_enabled
+    # The communication package imports the services: imported when a page needs it.
+    from games.communication.rooms import rooms_enabled
 
     return rooms_enabled(game)

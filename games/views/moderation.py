@@ -34,7 +34,8 @@ def post_report(request: HttpRequest, post_pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Thank you: the moderators will look at the post."))
             return redirect(post)
-    from games.services.private import private_display
+    # The communication package imports the services: imported when a page needs it.
+    from games.communication.private_tag import private_display
 
     private_display(user=request.user, thread=post.thread, posts=[post])  # the thread's [private] labels
     return render(request, "games/report.html", {"post": post, "error": error}, status=400 if error else 200)
@@ -48,7 +49,8 @@ def _check_site_moderator(user) -> None:
 @login_required
 @require_GET
 def reports_queue(request: HttpRequest) -> HttpResponse:
-    from games.services.private import private_display_posts
+    # The communication package imports the services: imported when a page needs it.
+    from games.communication.private_tag import private_display_posts
 
     _check_site_moderator(request.user)
     reports = list(open_reports()[:100])

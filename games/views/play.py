@@ -18,11 +18,13 @@ from games import confirm, permissions
 from games.engine.rulesets import get_ruleset
 from games.engine.rulesets.base import site_style
 from games.engine.state import GameState
-from games.eventtext import event_text, faction_goal, faction_label, role_help, role_label
-from games.forms import CollectionForm, CommunicationForm, GameCreateForm
+from games.wording import event_text, faction_goal, faction_label, role_help, role_label
+from games.forms import CommunicationForm, GameCreateForm
 from games.models import Game, GameEvent, Order, Phase, Replacement, Seat
 from games.archive import audience_label, gm_log_rows
 from games.holders import SeatHolders
+from games.rulesets import registry
+from games.rulesets.base import GmInput
 from games.services import ActionRefused
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start, game_withdraw, gm_log
@@ -81,11 +83,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            options = {"newcomer_immunity": data["newcomers"]} if data["ruleset"] == "club" and data["newcomers"] else {}
-            if data["ruleset"] == "cards":
-                options = {"hero": bool(data.get("hero")), "extra_neutral": data.get("extra_neutral") or "random"}
             game = game_create(title=data["title"], gm=request.user, ruleset=data["ruleset"], size=data["size"],
-                               role_table=data["roles"], phase_hours=data["phase_hours"], options=options)
+                               role_table=data["roles"], phase_hours=data["phase_hours"], options=form.options_of())
         except ActionRefused as refused:
             form.add_error(None, refused.message)
         else:
@@ -177,8 +176,18 @@ def _close_question(phase, preview: dict | None) -> str:
     return confirm.close_question(phase, _close_outcome(preview))
 
 
-# The dashboard's actions asked about before they are done (games/confirm.py).
-GM_CONFIRMED_ACTIONS = ("close", "forfeit", "foul", "replace", "modkill", "rollback", "ban")
+# The dashboard's own actions asked about before they are done (games/confirm.py); a rule set's GM
+# inputs say it themselves (SiteRuleset.gm_inputs).
+GM_CONFIRMED_ACTIONS = ("close", "replace", "modkill", "rollback", "ban")
+
+
+def _asks_first(action: str) -> bool:
+    """Whether the dashboard asks before `action`: one of its own, or any rule set's confirmed GM
+    input, whatever the game's rule set (a forged POST of another rule set's input is asked about
+    as on its own game, and then refused as unknown here)."""
+    return action in GM_CONFIRMED_ACTIONS or any(
+        (gm_input := adapter.gm_inputs().get(action)) is not None and gm_input.confirmed
+        for adapter in registry.adapters())
 
 
 def _gm_question(game: Game, phase, action: str, post) -> str:
@@ -215,9 +224,9 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     state = GameState.from_json(game.state) if game.state else None
     team = [s for s in game.seats.select_related("user").order_by("number")
             if s.pk != seat.pk and permissions.can_see_role_of(viewer, game, s)]
-    actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
-    if game.ruleset == Game.Ruleset.CARDS:
-        actions = ()  # every card input has its form on the cards page (games.rulesets.cards.views)
+    # A rule set whose inputs have forms on its own pages offers none here (cards: the cards page).
+    actions = ruleset.allowed_actions(state, seat.pk) \
+        if state and game.status == Game.Status.RUNNING and registry.site(game.ruleset).orders_on_role_page else ()
     targets = order_targets(game=game, state=state, actor=seat, actions=actions,
                             seats=list(game.seats.select_related("user").order_by("number"))) if actions else []
     orders = permissions.filter_visible_orders(viewer, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
@@ -291,11 +300,13 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     orders = standing_orders(phase) if phase is not None else {}
     ruleset = get_ruleset(game.ruleset)
     state = GameState.from_json(game.state) if game.state else None
+    seat_columns = registry.site(game.ruleset).gm_seat_columns  # the rule set's extra columns (cards: «Класс»)
     rows = []
     for seat in seats:
         actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
         order = orders.get(seat.pk)
         rows.append({"seat": seat, "role": role_label(game.ruleset, seat.role), "actions": actions, "order": order,
+                     "columns": [(column, getattr(seat, column.attribute, "")) for column in seat_columns],
                      "order_text": action_label(order.action) if order else "",
                      "owes_order": order is None and bool(state and game.status == Game.Status.RUNNING
                                                           and ruleset.owed_actions(state, seat.pk))})
@@ -311,9 +322,7 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/gm.html", {
         "anonymous_pending": AnonymousMessage.objects.filter(game=game, status="pending", kind="anonymous").select_related(
             "sender__user", "recipient__user"),
-        "is_club": game.ruleset == "club",
         "style": site_style(ruleset), "takes_source": _takes_source(game),
-        "factions": [(f, faction_label(f)) for f in ruleset.factions],
         "activity": inactivity_table(game=game),
         "game": game, "phase": phase, "rows": rows, "count": count, "preview": preview, "refused": refused,
         "close_question": _close_question(phase, preview),
@@ -323,17 +332,19 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         "events": [{**row, "audience_label": audience_label(row["event"].audience, seats_by_id)}
                    for row in _event_rows(request.user, game)[-50:]], "all_actions": [(a, action_label(a)) for a in
                                                                           sorted({a for r in ruleset.roles.values() for a in r.actions})],
-        "seats": seats,
+        "seats": seats, "seat_columns": seat_columns,
     })
 
 
 def _takes_source(game: Game) -> bool:
     """Whether an order of this rule set may name a second player, whose action it takes (the
     forum's theft): the GM's order form offers "stolen from" only then."""
-    from games.text.orders import SLOT_SOURCE, vocabulary_for
+    # Only the GM's order form asks: imported when it is built.
+    from games.text.orders import SLOT_SOURCE
+    from games.wording import order_vocabulary  # the rule set's order words, asked here only
 
     try:
-        return any(SLOT_SOURCE in words.slots for words in vocabulary_for(game.ruleset).actions)
+        return any(SLOT_SOURCE in words.slots for words in order_vocabulary(game.ruleset).actions)
     except KeyError:
         return False
 
@@ -341,12 +352,13 @@ def _takes_source(game: Game) -> bool:
 @login_required
 @require_POST
 def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every GM button of the dashboard: close now, deadline, tie-break, order override, manual event."""
+    """Every GM button of the dashboard: close now, deadline, tie-break, order override, manual event,
+    moderation, and the game's rule set's own GM inputs (SiteRuleset.gm_inputs)."""
     game = _game(pk)
     permissions.check_gm(request.user, game)
     phase = game.current_phase
     action = request.POST.get("action")
-    if action in GM_CONFIRMED_ACTIONS and not confirm.is_confirmed(request):
+    if _asks_first(action) and not confirm.is_confirmed(request):
         return confirm.confirmation_page(request, question=_gm_question(game, phase, action, request.POST),
                                          cancel_url=reverse("games:gm_dashboard", args=[game.pk]))
     now = timezone.now()
@@ -382,26 +394,6 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
                 game=game, gm=request.user, seat=seat, action=request.POST.get("order_action", ""),
                 target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")), now=now)
             (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
-        elif action == "foul":
-            seat = _seat_choice(game, request.POST.get("seat"))
-            if seat is None:
-                raise ActionRefused(_("Choose a player."), code="no_seat")
-            decisions = dict(phase.gm_decisions or {})
-            decisions["fouls"] = [*decisions.get("fouls", []), seat.pk]
-            phase.gm_decisions = decisions
-            phase.save(update_fields=["gm_decisions"])
-            gm_log(game=game, user=request.user, action="foul", data={"seat": seat.pk}, now=now)
-            messages.success(request, _("Foul recorded for %(name)s; it counts at the close of the phase.") % {
-                "name": seat.user.display_name})
-        elif action == "forfeit":
-            faction = request.POST.get("faction", "")
-            if faction not in get_ruleset(game.ruleset).factions:
-                raise ActionRefused(_("Choose a team."), code="bad_faction")
-            phase.gm_decisions = {**(phase.gm_decisions or {}), "forfeit": faction}
-            phase.save(update_fields=["gm_decisions"])
-            gm_log(game=game, user=request.user, action="forfeit", data={"faction": faction}, now=now)
-            phase_close(phase_id=phase.pk, now=now, by=request.user)
-            messages.success(request, _("Forfeit: the game is decided."))
         elif action in ("replace", "modkill", "rollback", "ban"):
             _moderate(request, game, action, now)
         elif action == "event":
@@ -415,6 +407,8 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
                                      created_at=now)
             gm_log(game=game, user=request.user, action="manual_event", data={"audience": audience, "text": text[:2000]}, now=now)
             messages.success(request, _("The event is recorded."))
+        elif (gm_input := _gm_input(game, action)) is not None:
+            gm_input.handler(request, game, phase, now)  # the rule set's own: it parses, writes, says
         else:
             raise ActionRefused(_("Unknown action."), code="bad_action")
     except ActionRefused as refused:
@@ -422,6 +416,12 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("games:gm_dashboard", pk=game.pk)
 
 
+
+
+def _gm_input(game: Game, action: str) -> GmInput | None:
+    """The game's rule set's GM input of that name (SiteRuleset.gm_inputs), if it has one."""
+    adapter = registry.find(game.ruleset)
+    return adapter.gm_inputs().get(action) if adapter is not None else None
 
 
 def _moderate(request: HttpRequest, game: Game, action: str, now) -> None:
@@ -451,49 +451,10 @@ def _moderate(request: HttpRequest, game: Game, action: str, now) -> None:
         messages.success(request, _("The player is removed from the game."))
 
 
-@require_http_methods(["GET", "POST"])
-def rating_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """After a club game: the rating table, the players' best-player votes, the GM's points."""
-    from games.models import BestPlayerVote
-    from games.rulesets.club.services import best_player_vote, rating_decide, rating_table
-
-    game = _game(pk)
-    if game.ruleset != "club" or game.status != Game.Status.FINISHED:
-        raise Http404
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect("account_login")
-        try:
-            if request.POST.get("action") == "gm":
-                points, blunders = {}, set()
-                for seat in game.seats.all():
-                    raw = request.POST.get(f"points_{seat.pk}", "").strip().replace(",", ".")
-                    if raw:
-                        try:
-                            points[seat.pk] = float(raw)
-                        except ValueError:
-                            raise ActionRefused(_("Points are numbers."), code="bad_number") from None
-                    if request.POST.get(f"blunder_{seat.pk}"):
-                        blunders.add(seat.pk)
-                rating_decide(game=game, by=request.user, points=points, blunders=blunders)
-            else:
-                best_player_vote(game=game, user=request.user, chosen=_seat_choice(game, request.POST.get("chosen")))
-        except ActionRefused as refused:
-            messages.error(request, refused.message)
-        else:
-            messages.success(request, _("Saved."))
-        return redirect("games:rating", pk=game.pk)
-    me = permissions.seat_of(request.user, game)
-    return render(request, "games/rating.html", {
-        "game": game, "rows": rating_table(game=game), "is_gm": permissions.is_game_master(request.user, game),
-        "my_seat": me, "voted": me is not None and BestPlayerVote.objects.filter(voter=me).exists(),
-        "seats": game.seats.select_related("user").order_by("number"),
-    })
-
-
 def _anonymous_context(viewer, game: Game, seat: Seat) -> dict | None:
     from games.models import AnonymousMessage
-    from games.services.private import anonymous_rules
+    # The communication package imports the services: imported when a page needs it.
+    from games.communication.anonymous import anonymous_rules
 
     rules = anonymous_rules(game)
     if rules is None:
@@ -510,7 +471,8 @@ def _anonymous_context(viewer, game: Game, seat: Seat) -> dict | None:
 @require_POST
 def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
     from games.models import AnonymousMessage
-    from games.services.private import anonymous_decide, anonymous_send
+    # The communication package imports the services: imported when a page needs it.
+    from games.communication.anonymous import anonymous_decide, anonymous_send
 
     game = _game(pk)
     try:
@@ -557,45 +519,3 @@ def communication_options(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The communication settings are saved."))
     return redirect(game)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def cards_collection(request: HttpRequest, pk: int) -> HttpResponse:
-    """The GM edits his game's card collection before the start (YAML, validated by the engine's
-    loader; every problem listed, nothing changed on a refusal); «reset» goes back to the shipped
-    collection."""
-    from games.services.games import CollectionRefused, collection_text, game_set_collection
-
-    game = get_object_or_404(Game, pk=pk)
-    if not permissions.is_game_master(request.user, game) or game.ruleset != Game.Ruleset.CARDS:
-        raise Http404
-    editable = game.status == Game.Status.SIGNUPS
-    problems: list[str] = []
-    status = 200
-    if request.method == "POST":
-        form = CollectionForm(request.POST)
-        reset = request.POST.get("action") == "reset"
-        if reset and not confirm.is_confirmed(request):
-            return confirm.confirmation_page(request, question=confirm.question("collection_reset"),
-                                             cancel_url=reverse("games:cards_collection", args=[game.pk]))
-        try:
-            if not form.is_valid():
-                raise ActionRefused(" ".join(str(e) for errors in form.errors.values() for e in errors), code="bad_form")
-            game_set_collection(game=game, by=request.user, text=None if reset else form.cleaned_data["text"])
-        except CollectionRefused as refused:
-            messages.error(request, refused.message)
-            problems, status = refused.problems, 400
-        except ActionRefused as refused:
-            messages.error(request, refused.message)
-            status = 400
-        else:
-            messages.success(request, _("The collection is back to the shipped one.") if reset
-                             else _("The collection is saved; it is frozen when the game starts."))
-            return redirect("games:cards_collection", pk=game.pk)
-    else:
-        form = CollectionForm(initial={"text": collection_text(game)})
-    return render(request, "games/cards_collection.html", {
-        "game": game, "form": form, "problems": problems, "editable": editable,
-        "custom": "collection" in (game.options or {}),
-    }, status=status)

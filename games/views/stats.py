@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import stats
-from games.models import Game
 
 
 def _min_games(raw: str | None) -> tuple[int, str]:
@@ -31,9 +30,10 @@ def _min_games(raw: str | None) -> tuple[int, str]:
 @require_GET
 def leaderboard(request: HttpRequest, ruleset: str | None = None) -> HttpResponse:
     """One rule set's table (the forum one at /leaderboards/), with tabs for the others."""
+    rulesets = stats.rulesets()
     if ruleset is None:
-        ruleset = stats.DEFAULT_RULESET
-    elif ruleset not in stats.RULESETS:
+        ruleset = stats.default_ruleset()
+    elif ruleset not in rulesets:
         raise Http404
     sorts = stats.sorts_for(ruleset)
     sort = request.GET.get("sort") or stats.DEFAULT_SORT
@@ -46,8 +46,8 @@ def leaderboard(request: HttpRequest, ruleset: str | None = None) -> HttpRespons
     rows = [(first + n, line) for n, line in enumerate(page.object_list)]
     return render(request, "games/leaderboard.html", {
         "ruleset": ruleset,
-        "ruleset_name": Game.Ruleset(ruleset).label,
-        "tabs": [(key, label, key == ruleset) for key, label in Game.Ruleset.choices],
+        "ruleset_name": stats.ruleset_label(ruleset),
+        "tabs": [(key, stats.ruleset_label(key), key == ruleset) for key in rulesets],
         "sort": sort,
         "sorts": sorts,
         "min_games": min_games,
@@ -55,5 +55,5 @@ def leaderboard(request: HttpRequest, ruleset: str | None = None) -> HttpRespons
         "notice": notice,
         "page": page,
         "rows": rows,
-        "with_rating": ruleset == Game.Ruleset.CLUB,
+        "with_rating": stats.with_rating(ruleset),
     })

@@ -1,5 +1,6 @@
 """Plays a scenario file (shared/scenarios/FORMAT.md) through the pure engine and text readers,
-with no Django in the loop: the tests of every rule set share it."""
+with no database in the loop (a rule set's order words come from its wording, found by its key
+through the site's registry): the tests of every rule set share it."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from games.engine.orders import Order, PhaseInputs
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
 from games.text.names import RosterMatcher
-from games.text.orders import parse_order, vocabulary_for
+from games.text.orders import parse_order
 from games.text.votes import parse_votes, profile_named
+from games.wording import order_vocabulary
 
 NOW = datetime(2024, 3, 1, 20, 0, tzinfo=UTC)
 # `refused` is computed by the site's ledgers (posts and orders refused as they come in).
@@ -64,7 +66,7 @@ def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> Phase
     for name, item in _entries(phase.get("orders")):
         actor = state.by_name(name)
         if "text" in item:
-            parsed = parse_order(item["text"], matcher, vocabulary=vocabulary_for(state.ruleset), actor_name=name)
+            parsed = parse_order(item["text"], matcher, vocabulary=order_vocabulary(state.ruleset), actor_name=name)
             if not parsed.valid:
                 continue
             action, target, source = parsed.action, parsed.target, parsed.source

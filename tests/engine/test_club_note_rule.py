@@ -7,7 +7,8 @@ from __future__ import annotations
 from games.engine.events import PUBLIC
 from games.engine.orders import Order
 from games.text.names import RosterMatcher
-from games.text.orders import CLUB_VOCABULARY, FORUM_VOCABULARY, parse_order
+from games.rulesets.club.wording import CLUB_VOCABULARY
+from games.text.orders import FORUM_VOCABULARY, parse_order
 from tests.engine.test_club_rules import CLUB, NAMES, events_of, night1, resolve, sid
 
 MATCHER = RosterMatcher([(name, []) for name in NAMES])

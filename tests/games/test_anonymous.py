@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.models import AnonymousMessage, Seat
 from games.services import ActionRefused
-from games.services.private import anonymous_decide, anonymous_send
+from games.communication.anonymous import anonymous_decide, anonymous_send
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import seat_named, user_named
 
@@ -91,14 +91,14 @@ def test_club_has_no_anonymous_messages(db):
     from games.services.games import game_create
 
     game = game_create(title="Клуб", gm=make_user("Судья"), ruleset="club", size=12)
-    from games.services.private import anonymous_rules
+    from games.communication.anonymous import anonymous_rules
 
     assert anonymous_rules(game) is None
 
 
 def test_card_messages_are_delivered_at_the_close_without_the_sender(started):
     from games.models import GameEvent
-    from games.services.private import card_message_schedule
+    from games.rulesets.cards.messages import card_message_schedule
     from games.services.resolution import phase_close
 
     card_message_schedule(game=started, sender=seat_named(started, "Вася"), recipient=seat_named(started, "Фроло"),

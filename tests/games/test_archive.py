@@ -21,7 +21,7 @@ from games.services.resolution import phase_close
 from games.services.votes import vote_correct, vote_count
 from tests.conftest import client_for, make_user
 
-# Role names as the Russian UI shows them (games.eventtext.role_label).
+# Role names as the Russian UI shows them (games.wording.role_label).
 ROLE_NAMES = ["рекрутёр", "реаниматор", "честный житель", "мафиози", "киллер", "жулик"]
 PRIVATE_TEXTS = ["Я рекрутёр, проверю Машу.", "Голосуем за Сашу."]
 ORDER_TEXT = "Проверяю Машу."

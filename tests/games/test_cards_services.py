@@ -12,8 +12,6 @@ from games.models import Game, GMAction, Order, Seat
 from games.permissions import can_post
 from games.services import ActionRefused
 from games.rulesets.cards.services import (
-    CARD_REASONS,
-    DECK_REASON_TEXTS,
     card_gm_effect_add,
     card_gm_effect_remove,
     card_hand_sizes,
@@ -23,6 +21,7 @@ from games.rulesets.cards.services import (
     card_view,
     deck_refusal_texts,
 )
+from games.rulesets.cards.wording import CARD_REASONS, DECK_REASON_TEXTS
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posts import post_create
@@ -527,7 +526,7 @@ EVENT_SAMPLES = {
 
 @pytest.mark.parametrize("kind", sorted(EVENT_SAMPLES))
 def test_every_cards_event_kind_has_a_text(kind):
-    from games.eventtext import event_text
+    from games.wording import event_text
 
     with translation.override("en"):
         text = event_text("cards", kind, EVENT_SAMPLES[kind])
@@ -536,11 +535,12 @@ def test_every_cards_event_kind_has_a_text(kind):
 
 def test_role_and_faction_labels_follow_the_seed():
     """«Вигиланте», «Сыщик»: the seed's words for the vigilante and the detective."""
-    from games.eventtext import ROLE_NAMES, faction_label, role_label
+    from games.rulesets.cards.wording import ROLE_NAMES
+    from games.wording import faction_label, role_label
 
     from games.rulesets.cards.engine.roles import SECRET_ROLES
 
-    assert set(SECRET_ROLES) <= set(ROLE_NAMES["cards"])
+    assert set(SECRET_ROLES) <= set(ROLE_NAMES)
     with translation.override("en"):
         assert role_label("cards", "vigilante") == "vigilante"
         assert {faction_label(f) for f in ("law", "traitor", "hero", "maniac", "joker")} == {

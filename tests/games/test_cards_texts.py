@@ -2,8 +2,8 @@
 
 Two halves. The walk: every reason code, event kind, effect (primitive) and GM operation the engine
 declares (REASONS, VOTE_REASONS, DECK_REASONS, GM_EFFECT_REASONS, EVENT_KINDS, collection.OPS,
-GM_OPS, REVEALS) has a translated text in the wording layer (games/rulesets/cards/services.py,
-games/eventtext.py). The played game: a six-player game with refused inputs, a refused deck, GM
+GM_OPS, REVEALS) has a translated text in the wording layer (games/rulesets/cards/wording.py,
+games/wording/). The played game: a six-player game with refused inputs, a refused deck, GM
 effects of every kind, the Veche and deaths, to its end; every page a player, the GM and a
 spectator open is read as text (in Russian and in English) and must show no raw code
 (`discard_count`, `to=sleeve`, `#37: 3`)."""
@@ -24,7 +24,7 @@ from games.rulesets.cards.engine.collection import OPS, REVEALS
 from games.rulesets.cards.engine.decks import DECK_REASONS
 from games.rulesets.cards.engine.ruleset import EVENT_KINDS, GM_EFFECT_REASONS, GM_OPS, REASONS, VOTE_REASONS
 from games.engine.state import GameState
-from games.eventtext import event_text
+from games.wording import event_text
 from games.models import Game, Thread
 from games.rulesets.cards.services import card_gm_effect_add, card_input_submit, card_reason_text, deck_refusal_texts
 from games.services.games import game_create
@@ -166,7 +166,7 @@ def test_cards_event_kinds_each_have_a_sentence_when_walked_from_the_engine():
 
 
 def test_cards_effect_ops_and_gm_ops_each_have_a_sentence_when_walked_from_the_engine():
-    from games.eventtext import effect_text
+    from games.rulesets.cards.wording import effect_text
 
     names = {37: "Петя", 38: "Маша"}
     missing = []

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from games.eventtext import event_text, results_bbcode
+from games.wording import event_text, results_bbcode
 from games.models import Game, Phase
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start

@@ -265,7 +265,7 @@ def test_note_sent_as_its_own_order_is_the_note_of_the_check_when_sent_right_aft
 def test_gm_events_read_as_sentences_when_the_club_engine_drops_a_vote_or_a_foul():
     from django.utils import translation
 
-    from games.eventtext import event_text
+    from games.wording import event_text
 
     with translation.override("ru"):
         dropped = event_text("club", "vote_dropped", {"voter": 1, "voter_name": "Анна", "given": 1,

@@ -185,7 +185,7 @@ def test_confirmation_page_escapes_the_names_it_repeats_when_a_name_has_markup(s
 
 
 def test_anonymous_reject_does_nothing_and_asks_naming_the_recipient_when_not_confirmed(started):
-    from games.services.private import anonymous_send
+    from games.communication.anonymous import anonymous_send
 
     started.options = {"anonymous_messages": {"limit": 3, "approval": True}}
     started.save()
@@ -202,7 +202,7 @@ def test_anonymous_reject_does_nothing_and_asks_naming_the_recipient_when_not_co
 
 
 def test_collection_reset_does_nothing_and_asks_when_not_confirmed(db):
-    from games.services.games import game_set_collection
+    from games.rulesets.cards.services import game_set_collection
     from tests.games.test_game_setup import edited_collection_text, signups
 
     game, gm, _players = signups("cards", size=10)

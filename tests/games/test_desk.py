@@ -9,12 +9,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.desk import desk_for
-from games.eventtext import role_label
+from games.wording import role_label
 from games.models import AnonymousMessage, Absence, Game, Phase, Seat, Thread, ThreadReadMark
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posts import post_create
-from games.services.private import anonymous_send
+from games.communication.anonymous import anonymous_send
 from games.services.threads import thread_create
 from tests.conftest import client_for, make_user
 from tests.games.conftest import ROLES

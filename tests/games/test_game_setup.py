@@ -15,9 +15,12 @@ from games.rulesets.cards.engine.collection import DEFAULT_COLLECTION_PATH
 from games.engine.state import GameState
 from games.models import Game, GMAction, Order, Thread
 from games.services import ActionRefused
-from games.services.games import communication_of, game_create, game_set_collection, game_set_communication
+from games.rulesets.cards.services import game_set_collection
+from games.services.games import communication_of, game_create, game_set_communication
 from games.services.lifecycle import game_signup, game_start
-from games.services.private import anonymous_rules, private_mode, rooms_enabled
+from games.communication.anonymous import anonymous_rules
+from games.communication.private_tag import private_mode
+from games.communication.rooms import rooms_enabled
 from tests.conftest import client_for, make_user
 from tests.games.test_cards_pages import EN, deckbuilding, night, text_of  # noqa: F401 - fixtures
 

@@ -11,7 +11,7 @@ from django.utils import translation
 from games.models import AnonymousMessage, GameEvent, GMAction, Notification, Post, Seat, Thread
 from games.services import ActionRefused
 from games.rulesets.cards.services import card_gm_effect_add
-from games.services.private import card_message_check, card_message_schedule, card_messages_screen
+from games.rulesets.cards.messages import card_message_check, card_message_schedule, card_messages_screen
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
 from tests.games.test_cards_services import cards_game, submit

@@ -61,7 +61,7 @@ def test_order_confirmation_starts_a_new_post_when_the_player_wrote_after_it(sta
 
 
 def test_order_confirmation_starts_a_new_post_after_many_lines(started):
-    from games.services.private import CONFIRMATION_LINES
+    from games.communication.letters import CONFIRMATION_LINES
 
     for minute in range(CONFIRMATION_LINES + 1):
         submit(started, "Вася", "Проверяю Кикимору.", minutes=minute)

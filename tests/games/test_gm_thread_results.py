@@ -166,7 +166,7 @@ def test_team_results_go_to_each_members_letters_without_a_team_chat():
 
 
 def test_private_results_keep_a_players_words_from_becoming_markup(started):
-    from games.services.private import private_results_post
+    from games.communication.letters import private_results_post
     from games.engine.events import Event
 
     phase = started.current_phase

@@ -19,7 +19,8 @@ from games.services.moderation import seat_replace
 from games.services.notifications import (digests_send, notify, notify_due_soon, replacement_request,
                                           unread_count)
 from games.services.posts import post_create
-from games.services.private import anonymous_decide, anonymous_send, card_message_schedule
+from games.communication.anonymous import anonymous_decide, anonymous_send
+from games.rulesets.cards.messages import card_message_schedule
 from games.services.resolution import phase_close
 from games.services.votes import vote_button_text
 from tests.conftest import client_for, make_user

@@ -225,7 +225,7 @@ def test_cards_dead_avenger_keeps_the_game_thread_the_discussion_and_his_rooms(d
     участвовать в старых и новых чат-комнатах.» Any other dead player «не должны продолжать общение
     со все еще участвующими в игре»; the team chat is neither public nor a room."""
     from games.rulesets.cards.services import card_gm_effect_add
-    from games.services.private import room_check
+    from games.communication.rooms import room_check
     from tests.games.test_cards_services import cards_game
 
     game, gm, users, seats = cards_game(overt={"Петя": "мститель", "Маша": "Почтальон"})
@@ -258,7 +258,7 @@ def test_cards_dead_avenger_is_refused_a_new_room_with_the_reason(db):
     """The room agreement stays with those in play for now: a dead Avenger proposing or named gets
     the reason, not an error."""
     from games.rulesets.cards.services import card_gm_effect_add
-    from games.services.private import room_check
+    from games.communication.rooms import room_check
     from tests.games.test_cards_services import cards_game, to_day
 
     game, gm, users, seats = cards_game(overt={"Петя": "Мститель"})

@@ -3,14 +3,18 @@ of two or four, the Conspirator's once-a-game room of any size that lasts to the
 Postman's one private message a day beyond his neighbours.
 
 The room and private-message services are the same for every rule set; these tests play them in
-the forum fixture game with the overt role lookup pointed at the seats under test, and one test
-reads the overt role from a real cards engine state."""
+the forum fixture game with the overt role lookup pointed at the seats under test (and the forum
+adapter asking the cards adapter's overt-role capabilities), and one test reads the overt role
+from a real cards engine state."""
 
 import pytest
 
+from games.communication.rooms import rooms_close_all
 from games.engine.rulesets import get_ruleset
 from games.models import PrivateMessage, Thread
-from games.services import ActionRefused, private
+from games.rulesets import registry
+from games.rulesets.cards import messages
+from games.services import ActionRefused
 from tests.games.test_lifecycle import seat_named
 from tests.games.test_private_messages import write
 from tests.games.test_rooms import close, propose
@@ -25,7 +29,10 @@ def overt(monkeypatch):
         seat = game.seats.select_related("user").get(pk=seat_pk)
         return given.get(seat.user.display_name, "")
 
-    monkeypatch.setattr(private, "overt_role_of", lookup)
+    monkeypatch.setattr(messages, "overt_role_of", lookup)
+    forum, cards = registry.site("forum"), registry.site("cards")
+    for capability in ("room_sizes", "may_call_conspiracy", "may_write_beyond_neighbours"):
+        monkeypatch.setattr(forum, capability, getattr(cards, capability))
     return given
 
 
@@ -49,10 +56,10 @@ def test_overt_role_is_read_from_the_cards_state(db):
         [(1, "Вася", "boss"), (2, "Петя", "sheriff"), (3, "Маша", "doctor")],
         seat_data={1: {"overt": "менеджер"}, 2: {"overt": "Пекарь"}})
     game = Game(ruleset="cards", state=state.to_json())
-    assert private.overt_role_of(game, 1) == "Менеджер"
-    assert private.overt_role_of(game, 2) == ""
-    assert private.overt_role_of(game, 3) == ""
-    assert private.overt_role_of(Game(ruleset="forum", state=state.to_json()), 1) == ""
+    assert messages.overt_role_of(game, 1) == "Менеджер"
+    assert messages.overt_role_of(game, 2) == ""
+    assert messages.overt_role_of(game, 3) == ""
+    assert messages.overt_role_of(Game(ruleset="forum", state=state.to_json()), 1) == ""
 
 
 def test_manager_room_of_two_and_of_four(rooms_game, overt):
@@ -131,7 +138,7 @@ def test_conspiracy_room_is_locked_when_the_game_ends(rooms_game, overt):
     propose(rooms_game, "Вася", "заговор: Фроло")
     propose(rooms_game, "Фроло", "комната: Вася")
     close(rooms_game)
-    assert private.rooms_close_all(game=rooms_game) == 1
+    assert rooms_close_all(game=rooms_game) == 1
     assert Thread.objects.get(kind="room").is_locked
 
 

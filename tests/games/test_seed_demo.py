@@ -15,7 +15,7 @@ def test_seed_demo_builds_the_demo_site_and_is_safe_to_repeat(capsys):
     assert "mafia-demo" in capsys.readouterr().out
     forum = Game.objects.get(title__startswith="Демо: Город")
     assert forum.status == Game.Status.RUNNING and Post.objects.filter(thread=forum.game_thread).count() >= 6
-    cards = Game.objects.get(ruleset=Game.Ruleset.CARDS)
+    cards = Game.objects.get(ruleset="cards")
     assert cards.status == Game.Status.SIGNUPS and cards.seats.count() == cards.size == 8
     assert all(seat.overt_role and seat.contacts for seat in cards.seats.all())
     assert Game.objects.count() == 2

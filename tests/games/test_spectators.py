@@ -12,7 +12,7 @@ from games.services.lifecycle import game_signup, game_start
 from games.services.moderation import seat_modkill
 from games.services.orders import order_submit
 from games.services.posts import post_create
-from games.services.private import anonymous_send
+from games.communication.anonymous import anonymous_send
 from tests.conftest import client_for, make_user
 from tests.games.conftest import ROLES
 
@@ -22,7 +22,7 @@ C_TEAM = "канарейкамафия"
 C_GM_LETTER = "канарейкаведущий"
 C_ANON = "канарейкааноним"
 C_ELSEWHERE = "канарейкадругаяигра"
-# Role names as the Russian UI shows them (games.eventtext.role_label).
+# Role names as the Russian UI shows them (games.wording.role_label).
 R_RECRUITER, R_REANIMATOR, R_MAFIOSO, R_KILLER, R_THIEF = "рекрутёр", "реаниматор", "мафиози", "киллер", "жулик"
 ROLE_NAMES = {R_RECRUITER, R_REANIMATOR, R_MAFIOSO, R_KILLER, R_THIEF}
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import stats
-from games.eventtext import faction_label, role_label
+from games.wording import faction_label, role_label
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start

@@ -23,7 +23,7 @@ from games.services.moderation import report_create, seat_modkill
 from games.services.notifications import replacement_request
 from games.services.orders import order_submit
 from games.services.posts import post_create, post_set_deleted
-from games.services.private import anonymous_send
+from games.communication.anonymous import anonymous_send
 from games.services.resolution import phase_close
 from games.services.threads import thread_create
 from tests.conftest import client_for, make_user
@@ -49,7 +49,7 @@ C_ELSEWHERE = "зябликдругаяигра"  # a post in the team chat of t
 # for a canary itself would find it echoed in the search box).
 MARKER = "сорока"
 
-# Role names as the Russian UI shows them (games.eventtext.ROLE_NAMES). The citizen's name is not a
+# Role names as the Russian UI shows them (games.wording.role_label). The citizen's name is not a
 # canary: a modkill announces Фроло's role, as the rules want.
 R_RECRUITER, R_REANIMATOR, R_MAFIOSO, R_KILLER, R_THIEF = "рекрутёр", "реаниматор", "мафиози", "киллер", "жулик"
 ROLE_NAMES = (R_RECRUITER, R_REANIMATOR, R_MAFIOSO, R_KILLER, R_THIEF)

@@ -26,7 +26,7 @@ from games.models import (
     Seat,
     VoteRecord,
 )
-from games.services.private import anonymous_send
+from games.communication.anonymous import anonymous_send
 from tests.security import urlmap
 
 pytestmark = pytest.mark.django_db

@@ -21,7 +21,7 @@ from collections import defaultdict
 import pytest
 from django.utils import translation
 
-from games.eventtext import FACTION_GOALS, ROLE_HELP
+from games.wording import wording_of
 from tests.security import urlmap
 from tests.security.conftest import (
     FINISHED_ALLOWED,
@@ -46,8 +46,9 @@ def _rules_texts() -> list[str]:
     """The role help and team goals as the Russian UI writes them: they name roles generically
     ("if the recruiter checks you"), so they are cut out before the role names are looked for."""
     with translation.override("ru"):
-        texts = [str(t) for table in ROLE_HELP.values() for t in table.values()]
-        texts += [str(t) for t in FACTION_GOALS.values()]
+        rulesets = [wording_of(key) for key in ("forum", "club")]
+        texts = [str(t) for wording in rulesets for t in wording.role_help.values()]
+        texts += [str(t) for wording in rulesets for t in wording.faction_goals.values()]
     return sorted((t.lower() for t in texts), key=len, reverse=True)
 
 

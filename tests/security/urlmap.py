@@ -69,9 +69,10 @@ def _kinds(w):
 
 
 def _rulesets(w):
-    from games.models import Game
+    from games.rulesets import registry
 
-    return [{"ruleset": r} for r in [*Game.Ruleset.values, "bogus"]]
+    # Every registered rule set, an old game's key no rule set registers, and nonsense.
+    return [{"ruleset": r} for r in [*registry.keys(), "show", "bogus"]]
 
 
 def _notifications(w):

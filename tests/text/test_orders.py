@@ -14,8 +14,8 @@ from games.text.orders import (
     OrderVocabulary,
     ParsedOrder,
     parse_order,
-    vocabulary_for,
 )
+from games.wording import order_vocabulary as vocabulary_for
 
 ROSTER = ["Вася", "Кикимора", "Маленький Джон", "Красная Шапочка", "Эсмеральда", "Фроло", "SleepWalker",
           "Негодяй", "Джеймс Бонд"]
@@ -229,7 +229,7 @@ CLUB_ROSTER = RosterMatcher(["Анна", "Борис", "Вера", "Глеб", "
 
 
 def read_club(text: str, actor: str | None = "Егор") -> ParsedOrder:
-    from games.text.orders import CLUB_VOCABULARY
+    from games.rulesets.club.wording import CLUB_VOCABULARY
 
     return parse_order(text, CLUB_ROSTER, vocabulary=CLUB_VOCABULARY, actor_name=actor)
 
@@ -273,7 +273,7 @@ def test_club_order_is_read_when_written_with_the_clubs_words(text, expected):
 
 
 def test_club_vocabulary_is_found_by_rule_set_when_asked():
-    from games.text.orders import CLUB_VOCABULARY
+    from games.rulesets.club.wording import CLUB_VOCABULARY
 
     assert vocabulary_for("club") is CLUB_VOCABULARY
     assert {a.action for a in CLUB_VOCABULARY.actions} == {"kill", "freeze", "heal", "check", "note", "take"}

@@ -7,8 +7,17 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.rulesets import registry
 from games.text.names import RosterMatcher
-from games.text.votes import PROFILES, SYNTAXES, jsonl_results, parse_votes, profile_named, reading_to_json
+from games.text.votes import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    SYNTAXES,
+    jsonl_results,
+    parse_votes,
+    profile_named,
+    reading_to_json,
+)
 
 
 def _utf8(stream):
@@ -19,6 +28,12 @@ def _utf8(stream):
             stream.reconfigure(encoding="utf-8")
         except (AttributeError, ValueError, io.UnsupportedOperation):
             pass
+
+
+def _default_profile() -> str:
+    """The vote profile of the rule set a new game starts with (the forum's, «forum»)."""
+    adapter = registry.find(registry.default_key())
+    return adapter.vote_profile_name if adapter is not None else DEFAULT_PROFILE.name
 
 
 class Command(BaseCommand):
@@ -35,7 +50,10 @@ class Command(BaseCommand):
             "--player", action="append", default=[], metavar="NAME", help="a player who may be voted for (repeat)"
         )
         parser.add_argument("--jsonl", action="store_true", help="read JSON lines, one case per line")
-        parser.add_argument("--profile", default="forum", choices=sorted(PROFILES), help="rule profile (default: forum)")
+        # The first rule set's profile by default (the rule sets name theirs: SiteRuleset.vote_profiles).
+        default = _default_profile()
+        parser.add_argument("--profile", default=default, choices=sorted(PROFILES),
+                            help=f"rule profile (default: {default})")
         parser.add_argument(
             "--peace",
             action=argparse.BooleanOptionalAction,

@@ -97,7 +97,7 @@ class Command(BaseCommand):
     def _game(self, users: dict[str, User]) -> None:
         if Game.objects.filter(title=GAME_TITLE).exists():
             return
-        game = game_create(title=GAME_TITLE, gm=users[GM[1]], ruleset=Game.Ruleset.FORUM, size=len(PLAYERS))
+        game = game_create(title=GAME_TITLE, gm=users[GM[1]], ruleset="forum", size=len(PLAYERS))
         for _email, name in PLAYERS:
             game_signup(game=game, user=users[name])
         start = timezone.now() - timedelta(hours=3)
@@ -112,6 +112,6 @@ class Command(BaseCommand):
         applications and contacts, set the communication and the collection, and start it."""
         if Game.objects.filter(title=CARDS_TITLE).exists():
             return
-        game = game_create(title=CARDS_TITLE, gm=users[GM[1]], ruleset=Game.Ruleset.CARDS, size=len(PLAYERS))
+        game = game_create(title=CARDS_TITLE, gm=users[GM[1]], ruleset="cards", size=len(PLAYERS))
         for (_email, name), overt in zip(PLAYERS, CARDS_CLASSES):
             game_signup(game=game, user=users[name], overt_role=overt, contacts=f"Telegram @{_email.split('@')[0]}")

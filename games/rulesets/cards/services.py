@@ -14,18 +14,38 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import yaml
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.engine.orders import Order as EngineOrder
-from games.rulesets.cards.engine.collection import Card, COLOURS, NEUTRAL
-from games.rulesets.cards.engine.roles import SECRET_ROLES, colours_of
+from games.engine.orders import PhaseInputs
+from games.rulesets.cards.engine.collection import (
+    COLOURS,
+    DEFAULT_COLLECTION_PATH,
+    NEUTRAL,
+    Card,
+    CollectionError,
+    parse_collection,
+)
+from games.rulesets.cards.engine.roles import SECRET_ROLES, colours_of, overt_key
 from games.rulesets.cards.engine.ruleset import CARDS, collection_of, has_link
 from games.engine.state import GameState
 from games.models import Game, Order, Phase, Seat
+from games.permissions import is_game_master
 from games.services import ActionRefused
+from games.services.lifecycle import gm_log
+from games.services.resolution import standing_votes
+from games.rulesets.cards.wording import (
+    ACTION_LABELS,
+    WITHDRAWN,
+    ZONE_LABELS,
+    card_reason_text,
+    colour_label,
+    deck_refusal_texts,
+    measure_label,
+)
 
 # The inputs of the ledger (docs/rulesets/cards.md, "Playing").
 CARD_ACTIONS = ("deck", "rebuild", "play", "withdraw", "discard", "reorder", "mafia_message", "joker_guess",
@@ -35,101 +55,8 @@ MEASURES = ("execution", "prison")
 GM_OPS = ("damage", "armour", "break_armour", "draw", "discard", "reveal", "message", "give", "block", "restrict")
 REVEAL_WHAT = ("role", "colours", "hand", "sleeve", "deck_top")
 
-# The engine's reason codes (REASONS, VOTE_REASONS) and the site's own, translated.
-CARD_REASONS = {
-    # games.rulesets.cards.engine.ruleset.REASONS
-    "game_over": _("the game is over"),
-    "not_a_player": _("you are not a player of this game"),
-    "not_alive": _("the dead take no part in the game"),
-    "not_your_action": _("that cannot be done in this phase"),
-    "wrong_phase": _("this is not done in the current phase"),
-    "bad_input": _("the input is not in the expected shape"),
-    "unknown_card": _("there is no such card in this game's collection"),
-    "bad_zone": _("a card is played from the Hand or from the Sleeve"),
-    "not_in_hand": _("the card is not in your Hand"),
-    "not_in_sleeve": _("the card is not in your Sleeve"),
-    "night_only": _("the card is played only at night"),
-    "day_only": _("the card is played only by day"),
-    "missing_target": _("the card needs a target"),
-    "missing_second_target": _("the card needs a second target"),
-    "unexpected_target": _("the card takes no target"),
-    "bad_target": _("the target is not a character of this game"),
-    "target_not_alive": _("the target must be a living character"),
-    "target_not_dead": _("the target must be a dead character"),
-    "self_target": _("the target may be any living character but yourself"),
-    "same_targets": _("the two targets must be different characters"),
-    "restricted": _("you may not play targeted cards for now (prison or the like)"),
-    "message_link": _("a card message may not contain links"),
-    "cannot_pay": _("not enough Sleeve cards to pay the Price (cards given by the overt role do not pay)"),
-    "bad_payment": _("the cards named to pay the Price are not payable cards of your Sleeve"),
-    "discard_count": _("a night discard is exactly two cards from the Hand"),
-    "discard_not_in_hand": _("the cards to discard are not in your Hand"),
-    "discard_by_day": _("the two-card discard is a night action"),
-    "played_instead": _("a card play of yours stands this phase, and the two-card discard is instead of playing: "
-                        "your play stands; withdraw it first to discard"),
-    "discard_instead": _("your two-card discard stands this night, and it is instead of playing: the discard "
-                         "stands; withdraw it first to play a card"),
-    "bad_reorder": _("a new Hand order must hold exactly the cards of your Hand"),
-    "deck_not_empty": _("a deck is rebuilt only when it is empty"),
-    "already_built": _("your deck has been built"),
-    "bad_deck": _("the deck breaks the deck rules"),
-    "not_mafia": _("only a mafioso sends the mafia's message, and only to another living mafioso"),
-    "message_used": _("the mafia message has been used (it recharges when the deck is rebuilt)"),
-    "not_joker": _("only the joker names everybody's roles"),
-    "bad_guess": _("the joker's list must give a secret role for every other player"),
-    "cards_inputs_are_in_extra": _("a cards game takes card plays, not orders"),
-    # GM_EFFECT_REASONS (an effect applied by the GM that the close skipped)
-    "unknown_op": _("no such effect"),
-    "bad_n": _("the number must be a whole number, zero or more"),
-    "bad_reveal": _("a reveal names what is shown and to whom"),
-    # VOTE_REASONS
-    "not_a_voter": _("only a living character votes, and only in the Veche (by day)"),
-    "peace_not_allowed": _("there is no vote for peace now"),
-    # the site's own
-    "after_deadline": _("the phase is over"),
-    "no_phase": _("no phase is going on"),
-    "bad_action": _("unknown action"),
-    "nothing_standing": _("there is nothing to withdraw"),
-    "bad_measure": _("the measure is execution or prison"),
-    "not_maniac": _("only the maniac keeps a card of his choice in prison"),
-    "empty_message": _("the message is empty"),
-}
-
-# games.rulesets.cards.engine.decks.DECK_REASONS, with their numbers.
-DECK_REASON_TEXTS = {
-    "not_a_list": _("a deck is a list of card names"),
-    "unknown_card": _("no such card in this game's collection: %(cards)s"),
-    "not_deckable": _("these cards cannot be put in a deck: %(cards)s"),
-    "too_many_copies": _("at most %(max)s copies of one card: %(cards)s has %(count)s"),
-    "non_free_count": _("a deck holds exactly %(needed)s non-free cards, this one has %(count)s"),
-    "too_many_free": _("a deck holds at most %(max)s free cards, this one has %(count)s"),
-    "off_colour": _("at most %(max)s cards in total of colours outside the role's (Neutral is always allowed), "
-                    "this deck has %(count)s: %(cards)s"),
-    "colour_forbidden": _("the role may not take cards of this colour: %(cards)s"),
-    "per_colour": _("at most %(max)s cards of one colour: %(colour)s has %(count)s"),
-    "colours_missing": _("choose your %(needed)s colours"),
-    "colours_invalid": _("the chosen colours must be two different colours other than Neutral"),
-    "colours_unexpected": _("only the joker chooses colours"),
-}
-
-ACTION_LABELS = {
-    "deck": _("Deck"),
-    "rebuild": _("Deck rebuilt"),
-    "play": pgettext_lazy("cards input", "Card play"),
-    "withdraw": _("Withdrawal"),
-    "discard": _("Discard"),
-    "reorder": _("Hand order"),
-    "mafia_message": _("Mafia message"),
-    "joker_guess": _("The joker's list"),
-    "prison_keep": _("Card kept in prison"),
-    "measure": _("Measure"),
-}
-
-
-ZONE_LABELS = {"hand": _("Hand"), "sleeve": _("Sleeve")}
-# What a `withdraw` input takes back.
-WITHDRAWN = {"play": _("the play"), "discard": _("the discard"), "measure": _("the measure"),
-             "reorder": _("the new Hand order")}
+# The texts of the ledger's codes (reasons, actions, zones) are the rule set's wording
+# (games.rulesets.cards.wording).
 
 
 def card_order_text(order: Order, names: dict[int, str] | None = None, *, with_target: bool = False) -> str:
@@ -137,8 +64,6 @@ def card_order_text(order: Order, names: dict[int, str] | None = None, *, with_t
     second target, the cards discarded, the Hand order, the message, the Price paid, the measure
     («Пистолет (Рука), платит: Пустышка»). The first target is the row's `target`, which the pages
     print themselves unless `with_target`."""
-    from games.eventtext import colour_label, measure_label
-
     detail = order.detail or {}
 
     def name(value) -> str:
@@ -182,50 +107,6 @@ def card_order_text(order: Order, names: dict[int, str] | None = None, *, with_t
     return " ".join(str(p) for p in parts if p).strip()
 
 
-def card_reason_text(code: str, **params) -> str:
-    """The translated text of any reason code of the cards rule set (the engine's REASONS,
-    VOTE_REASONS and DECK_REASONS, and the site's own); unknown codes are shown as they are."""
-    if code in CARD_REASONS:
-        return str(CARD_REASONS[code])
-    if code in DECK_REASON_TEXTS:
-        return _deck_text(code, list(params.pop("cards", ()) or ()), params)
-    from games.services.orders import ORDER_REASONS
-
-    return str(ORDER_REASONS.get(code, code))
-
-
-def _colour_label(colour: str) -> str:
-    from games.eventtext import colour_label
-
-    return colour_label(colour)
-
-
-def _deck_text(code: str, cards: list[str], detail: dict) -> str:
-    values: dict[str, Any] = {"cards": ", ".join(map(str, cards)), "count": detail.get("count", ""),
-                              "max": detail.get("max", ""), "needed": detail.get("needed", ""),
-                              "colour": _colour_label(str(detail.get("colour", "")))}
-    if code == "colour_forbidden" and not cards and detail.get("colours"):
-        values["cards"] = ", ".join(_colour_label(c) for c in detail["colours"])
-    text = str(DECK_REASON_TEXTS.get(code, code))
-    try:
-        return text % values
-    except (KeyError, TypeError, ValueError):
-        return text
-
-
-def deck_refusal_texts(refusals) -> list[str]:
-    """One translated sentence per deck refusal (engine Refusal objects or their JSON), with its
-    cards and numbers."""
-    out = []
-    for refusal in refusals or ():
-        if isinstance(refusal, dict):
-            code, cards, detail = refusal.get("code", ""), refusal.get("cards") or (), refusal.get("detail") or {}
-        else:
-            code, cards, detail = refusal.code, refusal.cards, refusal.detail
-        out.append(_deck_text(str(code), list(cards), dict(detail)))
-    return out
-
-
 @dataclass
 class CardConfirmation:
     accepted: bool
@@ -259,8 +140,6 @@ def _describe(action: str, detail: dict, target: str) -> str:
     if action == "reorder":
         return " › ".join(map(str, detail.get("hand") or ()))
     if action == "measure":
-        from games.eventtext import measure_label
-
         return measure_label(detail.get("measure"))
     if action == "mafia_message":
         return target
@@ -355,7 +234,7 @@ def card_input_submit(*, game: Game, user, action: str, detail: dict | None = No
     for that seat). Checked with the engine against the current state; a refused input is kept with
     its reason (valid=False). ActionRefused if the user is not a player of this cards game. The
     confirmation of an input the player sent from his own forms is also written in his letters to
-    the GM (games.services.private.order_confirmation_post); not for the GM's, not for the measure
+    the GM (games.communication.letters.order_confirmation_post); not for the GM's, not for the measure
     read from a game-thread post (source TEXT: the post shows its own confirmation), nor with
     `confirm=False` (scenario files)."""
     now = now or timezone.now()
@@ -408,7 +287,8 @@ def card_input_submit(*, game: Game, user, action: str, detail: dict | None = No
         accepted=not reason, action=action, reason=reason, refusals=refusals, detail=detail,
         target=target.user.display_name if target is not None else "")
     if confirm and as_gm is None and source == Order.Source.FORM:
-        from games.services.private import order_confirmation_post
+        # The communication package imports the services: imported when a confirmation is written.
+        from games.communication.letters import order_confirmation_post
 
         order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
     return order, confirmation
@@ -553,8 +433,6 @@ def card_hand_sizes(*, game: Game) -> dict[int, int]:
 
 # --- The GM's effects ----------------------------------------------------------------------------
 def _gm_phase_check(phase: Phase, gm) -> Game:
-    from games.permissions import is_game_master
-
     game = phase.game
     if not is_game_master(gm, game):
         raise ActionRefused(_("Only the GM applies card effects."), code="not_allowed")
@@ -625,8 +503,6 @@ def _clean_effect(game: Game, effect: dict) -> dict:
 def card_gm_effect_add(*, phase: Phase, gm, effect: dict, now: datetime | None = None) -> None:
     """The GM resolves by hand: damage/armour set gm_decisions["damage"/"armour"][seat] (0 removes
     it); every other primitive is appended to gm_decisions["effects"]. Logged."""
-    from games.services.lifecycle import gm_log
-
     game = _gm_phase_check(phase, gm)
     clean = _clean_effect(game, effect)
     with transaction.atomic():
@@ -651,8 +527,6 @@ def card_gm_effect_add(*, phase: Phase, gm, effect: dict, now: datetime | None =
 
 def card_gm_effect_remove(*, phase: Phase, gm, index: int, now: datetime | None = None) -> None:
     """Remove gm_decisions["effects"][index]. Logged."""
-    from games.services.lifecycle import gm_log
-
     game = _gm_phase_check(phase, gm)
     with transaction.atomic():
         locked = Phase.objects.select_for_update().get(pk=phase.pk)
@@ -671,3 +545,122 @@ def card_gm_effect_remove(*, phase: Phase, gm, index: int, now: datetime | None 
 
 def colour_choices() -> list[str]:
     return [c for c in COLOURS if c != NEUTRAL]
+
+
+# --- The phase's inputs at the close (SiteRuleset.phase_inputs) -----------------------------------
+def card_phase_inputs(phase: Phase) -> PhaseInputs:
+    """The cards rule set reads its ledger as PhaseInputs.extra; its Order rows are card inputs,
+    not one order per actor. The votes stand as in every rule set."""
+    return PhaseInputs(votes=standing_votes(phase), orders={}, extra=card_inputs_standing(phase=phase),
+                       gm=dict(phase.gm_decisions or {}))
+
+
+# --- The application's «Класс» (SiteRuleset.signup_extras) ---------------------------------------
+OVERT_ROLE_MAX = 40
+
+
+def overt_role_clean(*, game: Game, overt_role: str, exclude_seat: Seat | None = None) -> str:
+    """The «Класс» of a cards application, checked: «Каждой явной роли может быть только один
+    представитель» (names compared with the engine's overt_key: case and «ё» do not matter). A name
+    outside the seed's list is allowed (it has no ability). Empty is allowed."""
+    name = " ".join(str(overt_role or "").split())
+    if not name:
+        return ""
+    if len(name) > OVERT_ROLE_MAX:
+        raise ActionRefused(_("The class is at most %(n)d characters long.") % {"n": OVERT_ROLE_MAX},
+                            code="overt_too_long")
+    key = overt_key(name)
+    others = Seat.objects.filter(game=game).exclude(overt_role="")
+    if exclude_seat is not None:
+        others = others.exclude(pk=exclude_seat.pk)
+    for taken in others.values_list("overt_role", flat=True):
+        if overt_key(taken) == key:
+            raise ActionRefused(
+                _("The class «%(name)s» is taken: each overt role may have only one holder. Choose another one "
+                  "(you may also write a name of your own).") % {"name": taken}, code="overt_taken")
+    return name
+
+
+def signup_extras(*, game: Game, overt_role: str = "", contacts: str = "") -> dict:
+    """A cards application also takes the «Класс» (overt role, unique in the game) and the
+    «Внешность» (contacts, for the GMs only)."""
+    return {"overt_role": overt_role_clean(game=game, overt_role=overt_role),
+            "contacts": (contacts or "").strip()[:2000]}
+
+
+# --- The cards collection of one game (issue 9: «the GM may edit it ... before that») ----------
+def collection_text(game: Game) -> str:
+    """The game's collection as YAML for the GM's editor: his copy, or the shipped file."""
+    raw = (game.options or {}).get("collection")
+    if raw is None:
+        return DEFAULT_COLLECTION_PATH.read_text(encoding="utf-8")
+    return yaml.safe_dump(raw, allow_unicode=True, sort_keys=False, width=100)
+
+
+class CollectionRefused(ActionRefused):
+    """A collection the engine's loader refused: `problems` names each card and field (the
+    loader's own words, technical English like the YAML they describe)."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__(_("The collection is not valid; nothing was changed."), code="bad_collection")
+        self.problems = problems
+
+
+def game_set_collection(*, game: Game, by, text: str | None) -> Game:
+    """The GM replaces the game's card collection before the start (None or blank: back to the
+    shipped one). The text is YAML (or JSON) in the shape of games/rulesets/cards/data/cards_collection.yaml
+    and is validated by the engine's own loader; a refusal lists every problem and changes
+    nothing. At the start the collection is frozen into the game's state."""
+    if not is_game_master(by, game):
+        raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
+    if not _is_cards(game):
+        raise ActionRefused(_("Only card mafia has a card collection."), code="not_cards")
+    if game.status != Game.Status.SIGNUPS:
+        raise ActionRefused(_("The collection is frozen at the start of the game."), code="started")
+    data = None
+    if text is not None and text.strip():
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            raise CollectionRefused([str(error)]) from None
+        try:
+            collection = parse_collection(data, source="collection")
+        except CollectionError as error:
+            raise CollectionRefused(list(error.errors)) from None
+        data = collection.to_json()
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if locked.status != Game.Status.SIGNUPS:
+            raise ActionRefused(_("The collection is frozen at the start of the game."), code="started")
+        options = dict(locked.options or {})
+        if data is None:
+            options.pop("collection", None)
+        else:
+            options["collection"] = data
+        locked.options = options
+        locked.save(update_fields=["options"])
+        gm_log(game=locked, user=by, action="collection",
+               data={"cards": len(data["cards"]) if data else None, "default": data is None})
+    game.options = options
+    return game
+
+
+# --- The Veche's measure read from game-thread posts (SiteRuleset.measure_*) ---------------------
+def measure_submit(*, game: Game, user, measure: str, post_number: int, now: datetime) -> tuple[bool, str]:
+    """A measure read from a post's bold text (docs/rulesets/cards.md, "The measure's syntax"),
+    written to the card ledger as a `measure` Order (source TEXT): (accepted, refusal code)."""
+    _order, confirmation = card_input_submit(game=game, user=user, action="measure",
+                                             detail={"measure": measure, "post": post_number}, now=now,
+                                             source=Order.Source.TEXT)
+    return confirmation.accepted, confirmation.reason
+
+
+def measures_standing(phase: Phase) -> dict[int, str]:
+    """Each voter's standing measure now (the card ledger's `measure` rows)."""
+    return card_inputs_standing(phase=phase).get("measures") or {}
+
+
+def measure_refusal(*, game: Game, phase: Phase, seat: Seat | None, measure: str) -> str:
+    """The check card_input_submit runs on a measure, without its write: a refusal code or ""."""
+    reason, _refusals = _check(GameState.from_json(game.state), phase, seat, "measure", {"measure": measure}, None)
+    return reason or ""

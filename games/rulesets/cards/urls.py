@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/<int:pk>/cards/input/", cards.card_input, name="card_input"),
     path("games/<int:pk>/gm/cards/", cards.gm_cards, name="gm_cards"),
     path("games/<int:pk>/gm/cards/effect/", cards.gm_card_effect, name="gm_card_effect"),
+    path("games/<int:pk>/cards/collection/", cards.cards_collection, name="cards_collection"),
 ]

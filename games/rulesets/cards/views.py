@@ -17,46 +17,58 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import confirm, permissions
 from games.archive import audience_label
-from games.rulesets.cards.engine.collection import COLOUR_LABELS, COLOURS, NEUTRAL, Card, Collection, default_collection
+from games.rulesets.cards.engine.collection import (
+    ACE,
+    COLOUR_LABELS,
+    COLOURS,
+    NEUTRAL,
+    Card,
+    Collection,
+    default_collection,
+    parse_collection,
+)
 from games.rulesets.cards.engine.decks import deck_rules_for
 from games.rulesets.cards.engine.roles import SECRET_ROLES, SIX_COLOURS
 from games.rulesets.cards.engine.ruleset import CARDS, collection_of
 from games.engine.state import GameState
-from games.eventtext import effect_text, event_text, play_result_label, role_label, vote_weight_text
+from games.wording import event_text, role_label, vote_weight_text
 from games.models import Game, GameEvent, Order, Seat
 from games.services import ActionRefused
 from games.services.orders import action_label
+from games.services.resolution import phase_close, phase_preview
+from games.rulesets.cards.forms import CollectionForm
+from games.rulesets.cards.services import (
+    CollectionRefused,
+    card_gm_effect_add,
+    card_gm_effect_remove,
+    card_hand_sizes,
+    card_input_submit,
+    card_order_text,
+    card_reason_text,
+    card_view,
+    collection_text,
+    deck_refusal_texts,
+    game_set_collection,
+)
+from games.rulesets.cards.wording import (
+    GM_OP_LABELS,
+    REVEAL_LABELS,
+    TARGET_LABELS,
+    WHEN_LABELS,
+    ZONE_LABELS,
+    effect_text,
+    measure_label,
+    play_result_label,
+    veche_reason_label,
+)
 
-WHEN_LABELS = {
-    "night": gettext_lazy("at night only"),
-    "any": gettext_lazy("by day or at night"),
-    "day": gettext_lazy("by day only"),
-}
-TARGET_LABELS = {
-    "self": gettext_lazy("no target"),
-    "other": gettext_lazy("a living character but yourself"),
-    "two": gettext_lazy("two different living characters but yourself"),
-    "dead": gettext_lazy("a dead character"),
-}
-ZONE_LABELS = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve")}
-# The primitives the GM applies by hand (docs/rulesets/cards.md, "GM decisions").
+# The primitives the GM applies by hand (docs/rulesets/cards.md, "GM decisions"); their labels
+# and every other label of these pages are the rule set's wording (games.rulesets.cards.wording).
 GM_OPS = ("damage", "armour", "draw", "discard", "reveal", "message", "give", "block", "restrict")
-GM_OP_LABELS = {
-    "damage": gettext_lazy("damage"), "armour": gettext_lazy("armour"), "draw": pgettext_lazy("cards: the GM's effect", "draw cards"),
-    "discard": gettext_lazy("discard"), "reveal": gettext_lazy("reveal"), "message": gettext_lazy("message"),
-    "give": gettext_lazy("give a card"), "block": gettext_lazy("block"), "restrict": gettext_lazy("restrict"),
-}
-REVEAL_LABELS = {
-    "role": gettext_lazy("the secret role"), "colours": gettext_lazy("the role's colours"),
-    "hand": gettext_lazy("the Hand"), "sleeve": gettext_lazy("the Sleeve"),
-    "deck_top": gettext_lazy("the top of the deck"), "visitors": gettext_lazy("who visited the target"),
-    "visits": gettext_lazy("whom the target visited"),
-}
 # The events a player reads on his cards page: his own results of past phases.
 RESULT_KINDS = ("role", "team", "deck_refused", "deck_auto", "mafia_decks", "containers", "phase_report", "reveal",
                 "message", "mafia_message")
@@ -131,9 +143,7 @@ def _rules_groups(collection: Collection) -> list[dict]:
 
 def game_collection(game: Game) -> Collection:
     """The collection a game is played with: frozen in its state once started, else the GM's copy
-    (games.services.games.game_set_collection), else the shipped one."""
-    from games.rulesets.cards.engine.collection import parse_collection
-
+    (game_set_collection), else the shipped one."""
     if game.state:
         return collection_of(_state(game))
     raw = (game.options or {}).get("collection")
@@ -201,8 +211,6 @@ def _deck_list(counts: Counter, names: list[str]) -> list[str]:
 
 def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[str], *, refusal_texts=None,
                   confirmation=None) -> dict:
-    from games.rulesets.cards.services import deck_refusal_texts
-
     state = _state(game)
     collection = collection_of(state)
     names = _deckable(collection)
@@ -264,8 +272,6 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Build (or rebuild) the deck: the game's collection by colour, copies added and removed,
     the running counts and every refusal explained; without JavaScript the +/− buttons and the
     check button re-render this page, with htmx only the form's region is swapped."""
-    from games.rulesets.cards.services import card_input_submit, card_view, deck_refusal_texts
-
     game, seat = _own_seat(request, pk)
     view = card_view(game=game, seat=seat)
     names = _deckable(collection_of(_state(game)))
@@ -314,8 +320,6 @@ def _standing_deck(standing) -> tuple[list[str], list[str]]:
 def deck_check(request: HttpRequest, pk: int) -> HttpResponse:
     """Live validation (htmx): the running counts and the refusals of the deck as the form holds
     it; after a +/− button, the whole form region with the new counts. Writes nothing."""
-    from games.rulesets.cards.services import card_view
-
     game, seat = _own_seat(request, pk)
     view = card_view(game=game, seat=seat)
     names = _deckable(collection_of(_state(game)))
@@ -332,8 +336,6 @@ def _seat_option(seat: Seat) -> dict:
 
 
 def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> dict:
-    from games.rulesets.cards.services import card_view
-
     state = _state(game)
     collection = collection_of(state)
     view = card_view(game=game, seat=seat)
@@ -425,8 +427,6 @@ def _joker_guess_rows(seats: list[Seat], seat: Seat, standing: dict) -> list[dic
 def _prison_keep_choices(view, standing: dict) -> dict:
     """The maniac's Sleeve cards that prison would take (not Aces, not his overt role's), and the
     one he keeps if the Veche imprisons him («Маньяк сохраняет ещё одну карту на выбор»)."""
-    from games.rulesets.cards.engine.collection import ACE
-
     cards = [card.name for card, overt in view.sleeve if not overt and card.name != ACE]
     return {"cards": list(dict.fromkeys(cards)), "chosen": standing.get("prison_keep") or ""}
 
@@ -504,8 +504,6 @@ def card_detail_from_post(post, view) -> tuple[str, dict]:
 def card_input(request: HttpRequest, pk: int) -> HttpResponse:
     """Every form of the cards page: play, withdraw, discard, reorder, the mafia message. The
     acting seat is always the requester's own; a form naming another seat is refused."""
-    from games.rulesets.cards.services import card_input_submit, card_view
-
     game, seat = _own_seat(request, pk)
     try:
         claimed = request.POST.get("seat")
@@ -526,8 +524,6 @@ def hand_sizes_context(user, game: Game) -> dict | None:
     Read from the public `hand_sizes` events through the visibility filter."""
     if game.ruleset != Game.Ruleset.CARDS or not game.state:
         return None
-    from games.rulesets.cards.services import card_hand_sizes
-
     names = _names(game)
     current = card_hand_sizes(game=game)
     events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase")).filter(
@@ -544,17 +540,12 @@ def hand_sizes_context(user, game: Game) -> dict | None:
 
 # --- The GM card dashboard -----------------------------------------------------------------------
 def _order_text(order: Order, names: dict[int, str]) -> str:
-    from games.rulesets.cards.services import card_order_text
-
     return card_order_text(order, names, with_target=True)
 
 
 @require_GET
 def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM's card dashboard for the current phase."""
-    from games.rulesets.cards.services import card_reason_text, card_view
-    from games.services.resolution import phase_preview
-
     game = _game(pk)
     permissions.check_gm_cards(request.user, game)
     phase = game.current_phase
@@ -583,8 +574,6 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
                 elif e.kind == "gm_resolve":
                     gm_resolve.append(data)
                 elif e.kind == "veche_result":
-                    from games.eventtext import measure_label, veche_reason_label
-
                     veche = data
                     veche["measure_label"] = measure_label(data.get("measure")) if data.get("measure") else ""
                     veche["reason_label"] = veche_reason_label(data["reason"]) if data.get("reason") else ""
@@ -650,16 +639,12 @@ def _standing_lines(view, names: dict[int, str]) -> list[str]:
     if standing.get("reorder"):
         lines.append(_("Hand order: %(cards)s") % {"cards": " › ".join(map(str, standing["reorder"]))})
     if standing.get("measure"):
-        from games.eventtext import measure_label
-
         lines.append(_("measure: %(measure)s") % {"measure": measure_label(standing["measure"])})
     return lines
 
 
 def _effect_text(effect: dict, names: dict[int, str]) -> str:
     """An effect the GM applies by hand, in words («Петя получает Бункер в Рукав»)."""
-    from games.eventtext import effect_text
-
     if not isinstance(effect, dict):
         return "—"
     return effect_text(effect, names)
@@ -700,9 +685,6 @@ def _gm_card_question(game: Game, phase, action: str, post) -> str:
 @require_POST
 def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
     """The dashboard's forms: apply a primitive by hand, remove one, close the phase now."""
-    from games.rulesets.cards.services import card_gm_effect_add, card_gm_effect_remove
-    from games.services.resolution import phase_close
-
     game = _game(pk)
     permissions.check_gm_cards(request.user, game)
     phase = game.current_phase
@@ -728,3 +710,44 @@ def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
     except ActionRefused as refused:
         messages.error(request, refused.message)
     return redirect("games:gm_cards", pk=game.pk)
+
+
+# --- The GM's collection editor (before the start) ----------------------------------------------
+@login_required
+@require_http_methods(["GET", "POST"])
+def cards_collection(request: HttpRequest, pk: int) -> HttpResponse:
+    """The GM edits his game's card collection before the start (YAML, validated by the engine's
+    loader; every problem listed, nothing changed on a refusal); «reset» goes back to the shipped
+    collection."""
+    game = get_object_or_404(Game, pk=pk)
+    if not permissions.is_game_master(request.user, game) or not permissions.has_cards_pages(game):
+        raise Http404
+    editable = game.status == Game.Status.SIGNUPS
+    problems: list[str] = []
+    status = 200
+    if request.method == "POST":
+        form = CollectionForm(request.POST)
+        reset = request.POST.get("action") == "reset"
+        if reset and not confirm.is_confirmed(request):
+            return confirm.confirmation_page(request, question=confirm.question("collection_reset"),
+                                             cancel_url=reverse("games:cards_collection", args=[game.pk]))
+        try:
+            if not form.is_valid():
+                raise ActionRefused(" ".join(str(e) for errors in form.errors.values() for e in errors), code="bad_form")
+            game_set_collection(game=game, by=request.user, text=None if reset else form.cleaned_data["text"])
+        except CollectionRefused as refused:
+            messages.error(request, refused.message)
+            problems, status = refused.problems, 400
+        except ActionRefused as refused:
+            messages.error(request, refused.message)
+            status = 400
+        else:
+            messages.success(request, _("The collection is back to the shipped one.") if reset
+                             else _("The collection is saved; it is frozen when the game starts."))
+            return redirect("games:cards_collection", pk=game.pk)
+    else:
+        form = CollectionForm(initial={"text": collection_text(game)})
+    return render(request, "games/cards_collection.html", {
+        "game": game, "form": form, "problems": problems, "editable": editable,
+        "custom": "collection" in (game.options or {}),
+    }, status=status)

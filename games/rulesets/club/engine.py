@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -22,10 +21,35 @@ from games.engine.rulesets.common import scalar as _scalar
 from games.engine.rulesets.common import seat_id as _seat_id
 from games.engine.state import ACTIVE, GameState, SeatState
 from games.engine.votecount import VOTE, Ballot, tally
+from games.rulesets.club.rating import club_rating, rating_breakdown
+from games.rulesets.club.roles import (
+    ACTIVE_CARDS,
+    BLACK,
+    CHECK,
+    CIVILIAN,
+    COMMISSAR,
+    DOCTOR,
+    DON,
+    EXECUTED,
+    FREEZE,
+    HEAL,
+    KEY,
+    KILL,
+    KILLED,
+    MAFIOSO,
+    MANIAC,
+    NOTE,
+    PUTANA,
+    RED,
+    REMOVED,
+    ROLES,
+    TAKE,
+)
 
 __all__ = [
     "ACTIVE_CARDS",
     "CLUB",
+    "EVENT_KINDS",
     "OPTION_DEFAULTS",
     "REASONS",
     "ROLES",
@@ -38,28 +62,8 @@ __all__ = [
     "rating_breakdown",
 ]
 
-BLACK, RED = "black", "red"
-DON, MAFIOSO, PUTANA = "don", "mafioso", "putana"
-COMMISSAR, DOCTOR, MANIAC, CIVILIAN = "commissar", "doctor", "maniac", "civilian"
-KILL, FREEZE, HEAL, CHECK, NOTE, TAKE = "kill", "freeze", "heal", "check", "note", "take"
 NIGHT, DAY, REVOTE = "night", "day", "revote"
-EXECUTED, KILLED, REMOVED = "executed", "killed", "removed"
 
-ROLES: Mapping[str, RoleSpec] = MappingProxyType(
-    {
-        # «просыпаются только черные игроки, которые знакомятся друг с другом»
-        DON: RoleSpec(DON, BLACK, (KILL, TAKE), knows_team=True),
-        MAFIOSO: RoleSpec(MAFIOSO, BLACK, (KILL,), knows_team=True),
-        # Her kill is transient (only when she is the last black), so it is not listed here.
-        PUTANA: RoleSpec(PUTANA, BLACK, (FREEZE,), knows_team=True),
-        COMMISSAR: RoleSpec(COMMISSAR, RED, (CHECK, NOTE)),
-        DOCTOR: RoleSpec(DOCTOR, RED, (HEAL,)),
-        MANIAC: RoleSpec(MANIAC, RED, (KILL,)),
-        CIVILIAN: RoleSpec(CIVILIAN, RED),
-    }
-)
-# «Активная красная карта (доктор, комиссар или маньяк)» — the seed's gesture list.
-ACTIVE_CARDS = frozenset({COMMISSAR, DOCTOR, MANIAC})
 UNIQUE_ROLES = (DON, PUTANA, COMMISSAR, DOCTOR, MANIAC)
 NIGHT_ACTIONS = frozenset({KILL, FREEZE, HEAL, CHECK, NOTE})
 SHOOTERS = (DON, MAFIOSO)
@@ -111,6 +115,14 @@ FAIL_MAFIA_DISAGREE = "mafia_disagree"
 FAIL_NOT_EXECUTED = "not_executed"
 FAIL_NO_TAKE_RIGHT = "no_take_right"
 FAIL_FORFEIT = "forfeit"
+
+# Every kind of event this rule set emits: the site gives each a text (tests/test_wording_complete.py
+# reads this module's source to keep the list whole).
+EVENT_KINDS: tuple[str, ...] = (
+    "game_started", "role", "newcomers", "team", "order", "foul", "foul_ignored", "removed", "forfeit",
+    "forfeit_ignored", "vote_dropped", "vote_result", "revote", "no_execution", "executed", "taken", "frozen",
+    "check_result", "night_result", "killed", "note", "game_over",
+)
 
 MEMORY_DEFAULTS: Mapping[str, Any] = MappingProxyType(
     {
@@ -292,7 +304,7 @@ class _Close:
 
 
 class ClubRuleset:
-    key = "club"
+    key = KEY
     # How club players write a vote besides the forum's words: «Голос: [b]Петя[/b]», «Мой голос —
     # [b]Петя[/b]», «Переголосование: [b]Петя[/b]» (docs/rulesets/club.md, docs/votes.md).
     vote_intent_words: tuple[str, ...] = ("голос", "переголосование")
@@ -1092,119 +1104,6 @@ class ClubRuleset:
         return None
 
 
-
-# -- the rating ------------------------------------------------------------------------------------
-
-
-def rating_breakdown(state: GameState, *, blunders: Iterable[int] = ()) -> list[dict[str, Any]]:
-    """The automatic rating points of «Рейтинг», one item per rule applied:
-    {"seat", "name", "points", "rule"}. `blunders` are the seats the GM marks for «-1 для игрока,
-    который мог своим действием гарантировать победу своей команды, но ошибся (при условии, что
-    он обладал всей необходимой информацией)» — a judgement the engine cannot make."""
-    items: list[dict[str, Any]] = []
-    memory = state.memory
-
-    def add(seat_id: int, points: float, rule: str) -> None:
-        items.append({"seat": seat_id, "name": state.seat(seat_id).name, "points": float(points), "rule": rule})
-
-    deaths = list(memory.get("deaths") or ())
-    day1 = (memory.get("day_log") or {}).get("1") or {}
-    executed1 = day1.get("executed")
-    finisher = day1.get("decisive")
-    night1 = {d["seat"]: d["causes"] for d in deaths if d["phase"] == "night 1"}
-    maniacs = [s for s in state.seats if s.role == MANIAC]
-
-    def finished_off_red(seat_id: int) -> bool:
-        return seat_id == finisher and executed1 is not None and state.seat(executed1).faction == RED
-
-    for death in deaths:
-        seat = state.seat(death["seat"])
-        causes = death["causes"]
-        if death["phase"] == "night 1" and "mafia" in causes and seat.role == CIVILIAN:
-            add(seat.id, 1, "civilian_killed_by_mafia_night1")
-        if death["phase"] in ("day 1", "revote 1") and "don" in causes and seat.role == CIVILIAN:
-            add(seat.id, 1, "civilian_taken_by_don_day1")
-    for seat in state.seats:
-        if seat.status == REMOVED:
-            add(seat.id, -3, "removed")  # «-3 за смерть по фолам, или в результате случайно открытой карты»
-    for maniac in maniacs:
-        for victim_id, causes in night1.items():
-            if "maniac" not in causes:
-                continue
-            victim = state.seat(victim_id)
-            if victim.faction == BLACK:
-                if maniac.id not in set(day1.get("voted") or ()):
-                    add(maniac.id, 1, "maniac_killed_black_night1")
-            elif not finished_off_red(victim_id):
-                if victim.role == CIVILIAN:
-                    add(maniac.id, -1, "maniac_killed_civilian_night1")
-                elif victim.role in ACTIVE_CARDS:
-                    add(maniac.id, -2, "maniac_killed_active_night1")
-        end = memory.get("maniac_end")
-        if end == "shot":
-            add(maniac.id, -1, "maniac_shot_lost_game")
-        elif end == "refusal":
-            add(maniac.id, -1, "maniac_refusal_lost_game")
-    if finisher is not None and executed1 is not None:
-        voter, victim = state.seat(finisher), state.seat(executed1)
-        if voter.faction == RED and victim.faction == RED:
-            if victim.role == CIVILIAN:
-                add(voter.id, -1, "finished_off_civilian_day1")
-            else:
-                add(voter.id, -2, "finished_off_active_day1")
-            if "maniac" in night1.get(voter.id, ()):
-                add(voter.id, -1, "finisher_killed_by_maniac_night1")
-    for seat_id in blunders:
-        seat_id = _seat_id(seat_id)
-        if seat_id is None or not state.has_seat(seat_id):
-            raise ValueError(f"blunders: {seat_id!r} is not a player of this game")
-        add(seat_id, -1, "blunder")
-        if state.winner not in (None, "none", state.seat(seat_id).faction):
-            add(seat_id, -2, "blunder_lost")  # «Ещё -2, если в результате его команда проиграла»
-    return items
-
-
-def club_rating(
-    state: GameState,
-    *,
-    best_player_votes: Mapping[int, int] | None = None,
-    gm_points: Mapping[int, float] | None = None,
-    blunders: Iterable[int] = (),
-) -> dict[int, float]:
-    """Seat id -> rating points after the game: the automatic points (rating_breakdown), one point
-    per best-player vote received («каждый игрок отдаёт рейтинговый голос лучшему, по его мнению,
-    игроку»), and the GM's points («может добавить не более трёх рейтинговых голосов (суммарно на
-    весь стол), или отнять не более трёх рейтинговых голосов (у каждого игрока)»)."""
-    if state.ruleset != CLUB.key:
-        raise ValueError(f"club_rating rates club games, not {state.ruleset!r}")
-    if not state.over:
-        raise ValueError("the rating is given after the game")
-    points = {s.id: 0.0 for s in state.seats}
-    for item in rating_breakdown(state, blunders=blunders):
-        points[item["seat"]] += item["points"]
-    for voter, chosen in (best_player_votes or {}).items():
-        voter_id, chosen_id = _seat_id(voter), _seat_id(chosen)
-        if voter_id is None or not state.has_seat(voter_id):
-            raise ValueError(f"best_player_votes: voter {voter!r} is not a player of this game")
-        if chosen_id is None or not state.has_seat(chosen_id):
-            raise ValueError(f"best_player_votes: {chosen!r} is not a player of this game")
-        if chosen_id == voter_id:
-            raise ValueError("best_player_votes: a player gives his vote to another player")
-        points[chosen_id] += 1.0
-    given = 0.0
-    for seat, value in (gm_points or {}).items():
-        seat_id = _seat_id(seat)
-        if seat_id is None or not state.has_seat(seat_id):
-            raise ValueError(f"gm_points: {seat!r} is not a player of this game")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"gm_points: {value!r} is not a number")
-        if value < -3:
-            raise ValueError("gm_points: the GM takes at most three points from a player")
-        given += max(value, 0.0)
-        points[seat_id] += float(value)
-    if given > 3:
-        raise ValueError("gm_points: the GM adds at most three points to the whole table")
-    return points
 
 
 CLUB = ClubRuleset()

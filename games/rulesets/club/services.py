@@ -1,21 +1,28 @@
-"""A club game's rating after the end (003 «Рейтинг»): automatic points from the engine, the
-players' best-player votes and the GM's points within the seed's limits."""
+"""The club rule set's writes and reads on the site: a club game's rating after the end (003
+«Рейтинг»: automatic points from the engine, the players' best-player votes and the GM's points
+within the seed's limits; the leaderboard's rating totals), and the GM's club inputs (fouls, a
+forfeit) that the dashboard dispatches here through the adapter (games.rulesets.club.site)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.rulesets.club.engine import club_rating, rating_breakdown
-from games.eventtext import rating_rule_label, role_label
+from games.rulesets.club.engine import CLUB, club_rating, rating_breakdown
+from games.rulesets.club.wording import rating_rule_label
+from games.wording import role_label
 from games.engine.state import GameState
-from games.models import BestPlayerVote, Game, RatingDecision, Seat
+from games.models import BestPlayerVote, Game, Phase, RatingDecision, Seat
 from games.permissions import is_game_master, seat_of
 from games.services import ActionRefused
+from games.services.lifecycle import gm_log
+from games.services.resolution import phase_close
 
 
 def _require_rated(game: Game) -> GameState:
@@ -87,3 +94,53 @@ def rating_table(*, game: Game) -> list[RatingRow]:
             gm_points=decisions[seat.pk].points if seat.pk in decisions else 0.0,
             blunder=seat.pk in blunders, total=totals.get(seat.pk, 0.0), role_name=role_label(game.ruleset, seat.role)))
     return sorted(rows, key=lambda r: -r.total)
+
+
+def seat_ratings(games: QuerySet[Game]) -> dict[int, float]:
+    """Seat id -> the rating total of its club game (automatic points, best-player votes, the GM's
+    points), as the game's rating page shows it; three queries for all the games (the leaderboard)."""
+    decisions: dict[int, dict[int, tuple[float, bool]]] = defaultdict(dict)
+    for game_id, seat_id, points, blunder in RatingDecision.objects.filter(seat__game__in=games).values_list(
+            "seat__game_id", "seat_id", "points", "blunder"):
+        decisions[game_id][seat_id] = (points, blunder)
+    votes: dict[int, dict[int, int]] = defaultdict(dict)
+    for game_id, voter_id, chosen_id in BestPlayerVote.objects.filter(game__in=games).values_list(
+            "game_id", "voter_id", "chosen_id"):
+        votes[game_id][voter_id] = chosen_id
+    out: dict[int, float] = {}
+    for game_id, state in games.values_list("pk", "state").iterator(chunk_size=200):
+        if not state:
+            continue
+        mine = decisions.get(game_id, {})
+        try:
+            totals = club_rating(GameState.from_json(state), best_player_votes=votes.get(game_id, {}),
+                                 gm_points={pk: p for pk, (p, _b) in mine.items()},
+                                 blunders={pk for pk, (_p, b) in mine.items() if b})
+        except (ValueError, KeyError, TypeError):
+            continue  # a state the rating cannot read: the game gives no rating rather than a wrong one
+        out.update(totals)
+    return out
+
+
+# --- The GM's club inputs (SiteRuleset.gm_inputs) -------------------------------------------------
+def foul_give(*, game: Game, phase: Phase, seat: Seat | None, by, now: datetime) -> None:
+    """A foul for a player, noted in the phase's GM decisions: the engine counts it at the close
+    (003: the third is an extra vote against, the fourth removes the player)."""
+    if seat is None:
+        raise ActionRefused(_("Choose a player."), code="no_seat")
+    decisions = dict(phase.gm_decisions or {})
+    decisions["fouls"] = [*decisions.get("fouls", []), seat.pk]
+    phase.gm_decisions = decisions
+    phase.save(update_fields=["gm_decisions"])
+    gm_log(game=game, user=by, action="foul", data={"seat": seat.pk}, now=now)
+
+
+def forfeit_declare(*, game: Game, phase: Phase, faction: str, by, now: datetime) -> None:
+    """A team's forfeit: noted in the phase's GM decisions and the phase closed at once, so the
+    engine ends the game for the other team."""
+    if faction not in CLUB.factions:
+        raise ActionRefused(_("Choose a team."), code="bad_faction")
+    phase.gm_decisions = {**(phase.gm_decisions or {}), "forfeit": faction}
+    phase.save(update_fields=["gm_decisions"])
+    gm_log(game=game, user=by, action="forfeit", data={"faction": faction}, now=now)
+    phase_close(phase_id=phase.pk, now=now, by=by)

@@ -24,6 +24,7 @@ from games.engine.votecount import VOTE, Ballot, tally
 
 __all__ = [
     "CHECK",
+    "EVENT_KINDS",
     "FORUM",
     "GRANTED_CHECK",
     "JAILED",
@@ -104,6 +105,13 @@ FAIL_TARGET_JAILED = "target_jailed"
 FAIL_SOURCE_JAILED = "source_jailed"
 FAIL_STOLEN = "stolen"
 FAIL_MAFIA_DISAGREE = "mafia_disagree"
+
+# Every kind of event this rule set emits: the site gives each a text (tests/test_wording_complete.py
+# reads this module's source to keep the list whole).
+EVENT_KINDS: tuple[str, ...] = (
+    "game_started", "role", "team", "order", "check_result", "granted_check", "killed", "wounded", "vote_result",
+    "tie_break", "tie_break_ignored", "jailed", "game_over",
+)
 
 
 def default_role_table(size: int) -> list[str]:

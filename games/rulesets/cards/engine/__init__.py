@@ -5,7 +5,15 @@
     decks.py       deck validation (every refusal with its cards) and a legal starter deck
     effects.py     the containers (deck, Hand, Sleeve) and the primitives' bookkeeping
     veche.py       the day's vote and measure, and the measure read from bold text
-    ruleset.py     CardsRuleset: the protocol, the phase closes
+    context.py     the constants and refusal codes, the phase names, the game's collection, a close's context
+    ruleset.py     CardsRuleset: the protocol's face and `resolve`, made of one mixin per phase:
+      opening.py       the deal and the first night's knowledge
+      plays.py         the actions and the checks of every input
+      day.py           the Veche: voters, vote checks, the count at the close
+      deckbuilding.py  a deck's refusals and the close of deck building
+      pipeline.py      a night's or day's close: the steps' order, the inputs taken into effects
+      steps.py         the effects applied step by step
+      closing.py       the closing events and the outcome
 
 docs/rulesets/cards.md explains the rules as implemented.
 """

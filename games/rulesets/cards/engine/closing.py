@@ -14,7 +14,8 @@ from games.rulesets.cards.engine.context import DECKBUILDING, _Close
 
 
 class ClosingMixin:
-    """ClosingMixin: see the module's docstring."""
+    """A part of CardsRuleset (ruleset.py), not used alone. The events and the outcome that end every close (`resolve`
+    in ruleset.py calls them)."""
 
     def _closing_events(self, ctx: _Close, new_state: GameState) -> None:
         """«Количество карт в Руке каждого игрока все узнают в конце каждой фазы. Количество карт в

@@ -20,7 +20,8 @@ from games.rulesets.cards.engine.veche import EXECUTION, MEASURES, count_veche
 
 
 class DayMixin:
-    """DayMixin: see the module's docstring."""
+    """A part of CardsRuleset (ruleset.py), not used alone. The Veche. `vote_weight` and `veche_measure` are the hooks
+    part 2's overt roles override."""
 
     def voters(self, state: GameState) -> tuple[int, ...]:
         """«Днем каждый персонаж может публично отдать голос»: every living character, by day."""

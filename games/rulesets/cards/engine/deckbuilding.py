@@ -16,7 +16,8 @@ from games.rulesets.cards.engine.roles import SECRET_ROLES, valid_chosen_colours
 
 
 class DeckbuildingMixin:
-    """DeckbuildingMixin: see the module's docstring."""
+    """A part of CardsRuleset (ruleset.py), not used alone. Deck refusals and the deck-building close; the opening draw
+    comes from OpeningMixin."""
 
     def check_deck(self, state: GameState, seat: int, cards: Any, colours: Any = None) -> list[Refusal]:
         """Every refusal of a deck this seat submits now (deck building, or a rebuild of an empty

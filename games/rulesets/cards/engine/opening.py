@@ -31,7 +31,8 @@ from games.rulesets.cards.engine.roles import (
 
 
 class OpeningMixin:
-    """OpeningMixin: see the module's docstring."""
+    """A part of CardsRuleset (ruleset.py), not used alone. The deal and the opening draw. Uses `self.key`, the player
+    limits and `self.min_players` of CardsRuleset."""
 
     def default_roles(self, size: int) -> list[str]:
         return default_role_table(size, minimum=self.min_players, maximum=self.max_players)

@@ -29,7 +29,9 @@ from games.rulesets.cards.engine.roles import JOKER, SECRET_ROLES
 
 
 class PipelineMixin:
-    """PipelineMixin: see the module's docstring."""
+    """A part of CardsRuleset (ruleset.py), not used alone. The steps of a night's or day's close and the ones that
+    take its inputs; the rest of the steps are StepsMixin's and the Veche's count is DayMixin's, all called through
+    `self`."""
 
     def _close_play(self, ctx: _Close) -> None:
         self._joker_guess(ctx)

@@ -29,7 +29,9 @@ from games.rulesets.cards.engine.roles import JOKER, MAFIA, SECRET_ROLES
 
 
 class PlaysMixin:
-    """PlaysMixin: see the module's docstring."""
+    """A part of CardsRuleset (ruleset.py), not used alone. The checks of inputs as they come in; the close
+    (pipeline.py, steps.py) calls the same ones through `self`, so a subclass that changes a check changes it for
+    both."""
 
     def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
         if state.over or not state.has_seat(actor) or not state.seat(actor).is_active:

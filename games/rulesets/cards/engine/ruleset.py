@@ -7,13 +7,13 @@ by phase into mixins, one module each, which call each other through `self` so t
 (part 2's overt roles) overrides a hook once for every caller:
 
     context.py       the constants and refusal codes, phase names, the collection, the close's context
-    opening.py       the deal and the first night's knowledge            (OpeningMixin)
-    plays.py         the actions and every input's check                  (PlaysMixin)
-    day.py           the Veche: voters, vote checks, the count at the close (DayMixin)
-    deckbuilding.py  a deck's refusals, the close of deck building        (DeckbuildingMixin)
-    pipeline.py      a night's or day's close: the steps' order, inputs taken into effects (PipelineMixin)
-    steps.py         the effects applied step by step                     (StepsMixin)
-    closing.py       the closing events and the outcome                   (ClosingMixin)
+    opening.py       OpeningMixin: the deal and the first night's knowledge
+    plays.py         PlaysMixin: the actions and every input's check
+    day.py           DayMixin: the Veche's voters, vote checks, the count at the close
+    deckbuilding.py  DeckbuildingMixin: a deck's refusals, the close of deck building
+    pipeline.py      PipelineMixin: a night's or day's close, the steps' order, the inputs taken into effects
+    steps.py         StepsMixin: the effects applied step by step
+    closing.py       ClosingMixin: the closing events and the outcome
 
 This module keeps what ties them together: the class's attributes, the phase, the overt role and
 `resolve` (one phase's close, start to end), and re-exports the shared names it always offered.

@@ -28,7 +28,8 @@ from games.rulesets.cards.engine.roles import MANIAC, colours_of
 
 
 class StepsMixin:
-    """StepsMixin: see the module's docstring."""
+    """A part of CardsRuleset (ruleset.py), not used alone. The effect instances applied, one step a method, each
+    reading and writing the close's context."""
 
     def _live(self, ctx: _Close, op: str) -> list[Instance]:
         return [i for i in ctx.instances if i.op == op and i.live and i.target is not None]

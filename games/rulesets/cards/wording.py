@@ -1,36 +1,21 @@
-"""Words for what the engine reports: role names and event texts in the viewer's language.
-
-The engine stores facts (kind + data with seat ids and names); the text is made when shown, so
-a Russian reader and an English reader each see their own language.
-"""
+"""The cards rule set's words (seed 001): roles and teams, colours, zones and measures, every reason
+code of its inputs and deck rules, the primitives, the GM's operations, and the texts of its events
+(docs/rulesets/cards.md, "Events"). Imports Django's translation, games.text and games.wording only
+(docs/architecture.md, "Wording")."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from collections import Counter
+from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from games.text.names import inflect_name
+from games.wording import RulesetWording, faction_label, name_in, order_reason_text, vote_weight_text
+
+# The secret roles by the seed's names, and the placeholders of a role table that new_game draws.
 ROLE_NAMES = {
-    "forum": {
-        "citizen": gettext_lazy("honest citizen"),
-        "recruiter": gettext_lazy("recruiter"),
-        "reanimator": gettext_lazy("reanimator"),
-        "mafioso": gettext_lazy("mafioso"),
-        "killer": gettext_lazy("killer"),
-        "thief": gettext_lazy("thief"),
-    },
-}
-ROLE_NAMES["club"] = {
-    "don": gettext_lazy("don"),
-    "mafioso": gettext_lazy("mafioso"),
-    "putana": gettext_lazy("putana"),
-    "commissar": gettext_lazy("commissar"),
-    "doctor": gettext_lazy("doctor"),
-    "maniac": gettext_lazy("maniac"),
-    "civilian": gettext_lazy("civilian"),
-}
-# The cards rule set (001): the secret roles by the seed's names, and the placeholders of a role
-# table that new_game draws.
-ROLE_NAMES["cards"] = {
     "boss": gettext_lazy("boss"),
     "advisor": gettext_lazy("advisor"),
     "killer": gettext_lazy("killer"),
@@ -51,59 +36,134 @@ ROLE_NAMES["cards"] = {
 }
 FACTION_NAMES = {
     "law": gettext_lazy("the Law"),
+    "mafia": gettext_lazy("the mafia"),
     "maniac": gettext_lazy("the maniac"),
     "joker": gettext_lazy("the joker"),
     "traitor": gettext_lazy("the traitor"),
     "hero": gettext_lazy("the hero"),
-    "town": gettext_lazy("honest citizens"),
-    "mafia": gettext_lazy("the mafia"),
-    "thief": gettext_lazy("the thief"),
-    "none": gettext_lazy("nobody"),
-    "red": gettext_lazy("the reds"),
-    "black": gettext_lazy("the blacks"),
-}
-COLOURS = {"red": gettext_lazy("red"), "black": gettext_lazy("black")}
-
-
-ROLE_HELP = {
-    "forum": {
-        "citizen": gettext_lazy("No night action. Talk, vote, find the mafia. If the recruiter checks you, you "
-                                "may make one check of your own the next turn."),
-        "recruiter": gettext_lazy("Each turn you may check one player and learn his role. If he is a plain "
-                                  "citizen, he gets one check of his own for the next turn."),
-        "reanimator": gettext_lazy("Each turn you may protect one player (not yourself): if he is shot, he "
-                                   "survives, wounded."),
-        "mafioso": gettext_lazy("You know the other members of the mafia. Each turn the mafia shoots once: one "
-                                "mafioso's order is enough, but two different targets mean no shot."),
-        "killer": gettext_lazy("You are the mafia's killer: each turn you shoot on your own, besides the mafia's "
-                               "shot."),
-        "thief": gettext_lazy("Each turn you may steal the action of one player and apply it to anyone, yourself "
-                              "included. You are not told what you stole, only what came of it."),
-    },
-}
-ROLE_HELP["club"] = {
-    "don": gettext_lazy("You lead the mafia: at night your word decides whom the mafia kills. Voted out by day, you "
-                        "take one player with you (not with three or more fouls)."),
-    "mafioso": gettext_lazy("You know the blacks. At night the mafia kills one player; the don's word decides while "
-                            "he lives."),
-    "putana": gettext_lazy("Each night you freeze one player: the commissar does not check, the doctor does not heal, "
-                           "the maniac does not kill. Not the same player more than two nights running. Alone among "
-                           "the blacks you may also kill."),
-    "commissar": gettext_lazy("Each night you check one player: red or black. Once a game you may leave a note, read "
-                              "in the morning only if you are killed that night."),
-    "doctor": gettext_lazy("Each night you heal one player from everything: the mafia, the maniac, the freeze. Not "
-                           "the same player two nights running."),
-    "maniac": gettext_lazy("You play for the reds. Each night you may kill one player (never yourself) or abstain."),
-    "civilian": gettext_lazy("No night action. Talk, vote, find the blacks."),
-}
-FACTION_GOALS = {
-    "town": gettext_lazy("Your team wins when the mafia and the thief are all jailed or killed."),
-    "mafia": gettext_lazy("Your team wins when every other team is jailed or killed."),
-    "thief": gettext_lazy("You win only if you are the last one left in play."),
-    "red": gettext_lazy("The reds win when every black is out of the game."),
-    "black": gettext_lazy("The blacks win when the reds can no longer stop them."),
 }
 
+# The engine's reason codes (REASONS, VOTE_REASONS) and the site's own, translated.
+CARD_REASONS = {
+    # games.rulesets.cards.engine.ruleset.REASONS
+    "game_over": gettext_lazy("the game is over"),
+    "not_a_player": gettext_lazy("you are not a player of this game"),
+    "not_alive": gettext_lazy("the dead take no part in the game"),
+    "not_your_action": gettext_lazy("that cannot be done in this phase"),
+    "wrong_phase": gettext_lazy("this is not done in the current phase"),
+    "bad_input": gettext_lazy("the input is not in the expected shape"),
+    "unknown_card": gettext_lazy("there is no such card in this game's collection"),
+    "bad_zone": gettext_lazy("a card is played from the Hand or from the Sleeve"),
+    "not_in_hand": gettext_lazy("the card is not in your Hand"),
+    "not_in_sleeve": gettext_lazy("the card is not in your Sleeve"),
+    "night_only": gettext_lazy("the card is played only at night"),
+    "day_only": gettext_lazy("the card is played only by day"),
+    "missing_target": gettext_lazy("the card needs a target"),
+    "missing_second_target": gettext_lazy("the card needs a second target"),
+    "unexpected_target": gettext_lazy("the card takes no target"),
+    "bad_target": gettext_lazy("the target is not a character of this game"),
+    "target_not_alive": gettext_lazy("the target must be a living character"),
+    "target_not_dead": gettext_lazy("the target must be a dead character"),
+    "self_target": gettext_lazy("the target may be any living character but yourself"),
+    "same_targets": gettext_lazy("the two targets must be different characters"),
+    "restricted": gettext_lazy("you may not play targeted cards for now (prison or the like)"),
+    "message_link": gettext_lazy("a card message may not contain links"),
+    "cannot_pay": gettext_lazy("not enough Sleeve cards to pay the Price (cards given by the overt role do not pay)"),
+    "bad_payment": gettext_lazy("the cards named to pay the Price are not payable cards of your Sleeve"),
+    "discard_count": gettext_lazy("a night discard is exactly two cards from the Hand"),
+    "discard_not_in_hand": gettext_lazy("the cards to discard are not in your Hand"),
+    "discard_by_day": gettext_lazy("the two-card discard is a night action"),
+    "played_instead": gettext_lazy("a card play of yours stands this phase, and the two-card discard is instead of "
+                                   "playing: your play stands; withdraw it first to discard"),
+    "discard_instead": gettext_lazy("your two-card discard stands this night, and it is instead of playing: the "
+                                    "discard stands; withdraw it first to play a card"),
+    "bad_reorder": gettext_lazy("a new Hand order must hold exactly the cards of your Hand"),
+    "deck_not_empty": gettext_lazy("a deck is rebuilt only when it is empty"),
+    "already_built": gettext_lazy("your deck has been built"),
+    "bad_deck": gettext_lazy("the deck breaks the deck rules"),
+    "not_mafia": gettext_lazy("only a mafioso sends the mafia's message, and only to another living mafioso"),
+    "message_used": gettext_lazy("the mafia message has been used (it recharges when the deck is rebuilt)"),
+    "not_joker": gettext_lazy("only the joker names everybody's roles"),
+    "bad_guess": gettext_lazy("the joker's list must give a secret role for every other player"),
+    "cards_inputs_are_in_extra": gettext_lazy("a cards game takes card plays, not orders"),
+    # GM_EFFECT_REASONS (an effect applied by the GM that the close skipped)
+    "unknown_op": gettext_lazy("no such effect"),
+    "bad_n": gettext_lazy("the number must be a whole number, zero or more"),
+    "bad_reveal": gettext_lazy("a reveal names what is shown and to whom"),
+    # VOTE_REASONS
+    "not_a_voter": gettext_lazy("only a living character votes, and only in the Veche (by day)"),
+    "peace_not_allowed": gettext_lazy("there is no vote for peace now"),
+    # the site's own
+    "after_deadline": gettext_lazy("the phase is over"),
+    "no_phase": gettext_lazy("no phase is going on"),
+    "bad_action": gettext_lazy("unknown action"),
+    "nothing_standing": gettext_lazy("there is nothing to withdraw"),
+    "bad_measure": gettext_lazy("the measure is execution or prison"),
+    "not_maniac": gettext_lazy("only the maniac keeps a card of his choice in prison"),
+    "empty_message": gettext_lazy("the message is empty"),
+}
+
+# games.rulesets.cards.engine.decks.DECK_REASONS, with their numbers.
+DECK_REASON_TEXTS = {
+    "not_a_list": gettext_lazy("a deck is a list of card names"),
+    "unknown_card": gettext_lazy("no such card in this game's collection: %(cards)s"),
+    "not_deckable": gettext_lazy("these cards cannot be put in a deck: %(cards)s"),
+    "too_many_copies": gettext_lazy("at most %(max)s copies of one card: %(cards)s has %(count)s"),
+    "non_free_count": gettext_lazy("a deck holds exactly %(needed)s non-free cards, this one has %(count)s"),
+    "too_many_free": gettext_lazy("a deck holds at most %(max)s free cards, this one has %(count)s"),
+    "off_colour": gettext_lazy("at most %(max)s cards in total of colours outside the role's (Neutral is always "
+                               "allowed), this deck has %(count)s: %(cards)s"),
+    "colour_forbidden": gettext_lazy("the role may not take cards of this colour: %(cards)s"),
+    "per_colour": gettext_lazy("at most %(max)s cards of one colour: %(colour)s has %(count)s"),
+    "colours_missing": gettext_lazy("choose your %(needed)s colours"),
+    "colours_invalid": gettext_lazy("the chosen colours must be two different colours other than Neutral"),
+    "colours_unexpected": gettext_lazy("only the joker chooses colours"),
+}
+
+ACTION_LABELS = {
+    "deck": gettext_lazy("Deck"),
+    "rebuild": gettext_lazy("Deck rebuilt"),
+    "play": pgettext_lazy("cards input", "Card play"),
+    "withdraw": gettext_lazy("Withdrawal"),
+    "discard": gettext_lazy("Discard"),
+    "reorder": gettext_lazy("Hand order"),
+    "mafia_message": gettext_lazy("Mafia message"),
+    "joker_guess": gettext_lazy("The joker's list"),
+    "prison_keep": gettext_lazy("Card kept in prison"),
+    "measure": gettext_lazy("Measure"),
+}
+
+
+ZONE_LABELS = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve")}
+# What a `withdraw` input takes back.
+WITHDRAWN = {"play": gettext_lazy("the play"), "discard": gettext_lazy("the discard"),
+             "measure": gettext_lazy("the measure"), "reorder": gettext_lazy("the new Hand order")}
+
+# A card's timing and target (games.rulesets.cards.engine.collection.WHEN, TARGET_RULES).
+WHEN_LABELS = {
+    "night": gettext_lazy("at night only"),
+    "any": gettext_lazy("by day or at night"),
+    "day": gettext_lazy("by day only"),
+}
+TARGET_LABELS = {
+    "self": gettext_lazy("no target"),
+    "other": gettext_lazy("a living character but yourself"),
+    "two": gettext_lazy("two different living characters but yourself"),
+    "dead": gettext_lazy("a dead character"),
+}
+# The primitives the GM applies by hand (docs/rulesets/cards.md, "GM decisions"), on his dashboard.
+GM_OP_LABELS = {
+    "damage": gettext_lazy("damage"), "armour": gettext_lazy("armour"),
+    "draw": pgettext_lazy("cards: the GM's effect", "draw cards"),
+    "discard": gettext_lazy("discard"), "reveal": gettext_lazy("reveal"), "message": gettext_lazy("message"),
+    "give": gettext_lazy("give a card"), "block": gettext_lazy("block"), "restrict": gettext_lazy("restrict"),
+}
+REVEAL_LABELS = {
+    "role": gettext_lazy("the secret role"), "colours": gettext_lazy("the role's colours"),
+    "hand": gettext_lazy("the Hand"), "sleeve": gettext_lazy("the Sleeve"),
+    "deck_top": gettext_lazy("the top of the deck"), "visitors": gettext_lazy("who visited the target"),
+    "visits": gettext_lazy("whom the target visited"),
+}
 
 CARD_COLOURS = {
     "damage": gettext_lazy("Damage"),
@@ -119,7 +179,8 @@ CARD_ZONES = {"hand": gettext_lazy("Hand"), "sleeve": gettext_lazy("Sleeve"), "d
 REVEALED = {
     "role": gettext_lazy("secret role"), "colours": gettext_lazy("colours"), "hand": gettext_lazy("Hand"),
     "sleeve": gettext_lazy("Sleeve"), "deck_top": gettext_lazy("top of the deck"),
-    "visitors": gettext_lazy("who played cards at the target"), "visits": gettext_lazy("at whom the target played cards"),
+    "visitors": gettext_lazy("who played cards at the target"),
+    "visits": gettext_lazy("at whom the target played cards"),
 }
 PLAY_RESULTS = {"done": gettext_lazy("done"), "blocked": gettext_lazy("blocked"), "refused": gettext_lazy("refused")}
 INTO_ZONE = {"hand": gettext_lazy("into the Hand"), "sleeve": gettext_lazy("into the Sleeve")}
@@ -131,28 +192,12 @@ def play_result_label(result) -> str:
     return str(PLAY_RESULTS.get(result, result or "—"))
 
 
-def vote_weight_text(value) -> str:
-    """A vote's weight in the reader's number format (1, 1,5 or 1.5, 2): the same on every page
-    and in the results post (django.utils.formats, as the templates' {{ weight }})."""
-    from django.utils.formats import number_format
-
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value if value is not None else "—")
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return number_format(value)
-
-
 def colour_label(colour: str) -> str:
     return str(CARD_COLOURS.get(colour, colour))
 
 
 def measure_label(measure) -> str:
     return str(MEASURES.get(measure, measure or "—"))
-
-
-def role_help(ruleset: str, role: str) -> str:
-    return str(ROLE_HELP.get(ruleset, {}).get(role, ""))
 
 
 # The cards rule set's win conditions (001 «Условия победы» and the neutrals' descriptions).
@@ -169,237 +214,26 @@ CARDS_FACTION_GOALS = {
     "hero": gettext_lazy("You win with the Law if you live to its victory or fulfil one of your two goals; with "
                          "both goals fulfilled you win and leave the game."),
 }
-SEAT_STATUSES = {
-    "active": gettext_lazy("in play"), "killed": gettext_lazy("killed"), "jailed": gettext_lazy("in jail"),
-    "dead": gettext_lazy("dead"), "removed": gettext_lazy("removed"), "left": gettext_lazy("left the game"),
-    "executed": gettext_lazy("executed"), "enslaved": gettext_lazy("enslaved"),
-}
+
+def _role_label(role: str) -> str:
+    return str(ROLE_NAMES.get(role, role))
 
 
-def faction_goal(faction: str, ruleset: str = "") -> str:
-    goals = CARDS_FACTION_GOALS if ruleset == "cards" else FACTION_GOALS
-    return str(goals.get(faction, ""))
+# The public events of a close that its results post shows (hand sizes last).
+RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "joker_won", "joker_left", "died",
+                "hand_sizes", "game_over")
 
-
-def seat_status_label(status: str) -> str:
-    return str(SEAT_STATUSES.get(status, status))
-
-
-# The club rating's automatic points (003 «Рейтинг»), by the engine's rule codes
-# (games.rulesets.club.engine.rating_breakdown).
-RATING_RULES = {
-    "civilian_killed_by_mafia_night1": gettext_lazy("+1: a civilian killed by the mafia on the first night"),
-    "civilian_taken_by_don_day1": gettext_lazy("+1: a civilian taken by the don on the first day"),
-    "maniac_killed_black_night1": gettext_lazy("+1: the maniac killed a black on the first night with no vote on "
-                                               "him"),
-    "removed": gettext_lazy("−3: removed from the table (fouls or an opened card)"),
-    "maniac_killed_civilian_night1": gettext_lazy("−1: the maniac killed a civilian on the first night"),
-    "maniac_killed_active_night1": gettext_lazy("−2: the maniac killed an active card on the first night"),
-    "finished_off_civilian_day1": gettext_lazy("−1: the finishing vote on a civilian on the first day"),
-    "finished_off_active_day1": gettext_lazy("−2: the finishing vote on an active card on the first day"),
-    "finisher_killed_by_maniac_night1": gettext_lazy("−1: the finisher killed by the maniac on the first night"),
-    "maniac_shot_lost_game": gettext_lazy("−1: the maniac's shot lost the game for the reds"),
-    "maniac_refusal_lost_game": gettext_lazy("−1: the maniac's refusal to shoot lost the game for the reds"),
-    "blunder": gettext_lazy("−1: could have guaranteed the team's win and erred"),
-    "blunder_lost": gettext_lazy("−2: and the team lost"),
-}
-
-
-# Why a club vote was dropped at the close (the rule set's check_vote codes) and why a GM entry
-# was ignored, for the GM's event list.
-DROPPED_VOTE_REASONS = {
-    "not_a_voter": gettext_lazy("the voter may not vote in this round"),
-    "bad_target": gettext_lazy("that player cannot be voted for in this round"),
-    "self_vote_forbidden": gettext_lazy("a vote against oneself"),
-    "peace_not_allowed": gettext_lazy("there is no vote for peace"),
-    "target_immune": gettext_lazy("a newcomer is immune on the first day"),
-}
-IGNORED_REASONS = {
-    "unknown_player": gettext_lazy("no such player in the game"),
-    "not_active": gettext_lazy("the player is out of play"),
-    "not_a_faction": gettext_lazy("no such team"),
-}
-
-
-def rating_rule_label(rule: str) -> str:
-    return str(RATING_RULES.get(rule, rule))
-
-
-def role_label(ruleset: str, role: str) -> str:
-    return str(ROLE_NAMES.get(ruleset, {}).get(role, role))
-
-
-def faction_label(faction: str) -> str:
-    return str(FACTION_NAMES.get(faction, faction))
-
-
-def _name(data: dict, *keys: str) -> str:
-    for key in keys:
-        if data.get(key):
-            return str(data[key])
-    return "?"
-
-
-def _with_role(ruleset: str, data: dict, text: str) -> str:
-    """The sentence with the role before its full stop: «Выгнан голосованием: Петя (мафиози).»"""
-    role = data.get("role")
-    if not role:
-        return text
-    stem, stop = (text[:-1], text[-1]) if text[-1:] in ".!" else (text, "")
-    return f"{stem} ({role_label(ruleset, role)}){stop}"
-
-
-def event_text(ruleset: str, kind: str, data: dict) -> str:
-    text = _event_text(ruleset, kind, data)
-    if data.get("retracted") and text:
-        return _("%(text)s (rolled back by the GM)") % {"text": text}
-    return text
-
-
-def _event_text(ruleset: str, kind: str, data: dict) -> str:
-    if ruleset == "cards":
-        text = _cards_text(kind, data)
-        if text is not None:
-            return text
-    name = _name(data, "name", "target_name", "seat_name")
-    if kind == "jailed":
-        return _with_role(ruleset, data, _("%(name)s is jailed.") % {"name": name})
-    if kind == "killed":
-        return _with_role(ruleset, data, _("%(name)s is killed.") % {"name": name})
-    if kind == "wounded":
-        return _("%(name)s was shot but survived, wounded.") % {"name": name}
-    if kind == "check_result" and data.get("color"):
-        return _("Check: %(name)s is %(colour)s.") % {"name": _name(data, "target_name", "name"),
-                                                        "colour": str(COLOURS.get(data["color"], data["color"]))}
-    if kind == "check_result":
-        return _("Check: %(name)s is %(role)s.") % {"name": _name(data, "target_name", "name"),
-                                                      "role": role_label(ruleset, data.get("role", ""))}
-    if kind == "executed":
-        return _with_role(ruleset, data, _("%(name)s is voted out.") % {"name": name})
-    if kind == "removed":
-        return _with_role(ruleset, data, _("%(name)s is removed for fouls.") % {"name": name})
-    if kind == "revote":
-        return _("Tie: a re-vote between %(names)s.") % {"names": ", ".join(str(p.get("name")) for p in data.get("leaders", []))}
-    if kind == "no_execution":
-        return _("A peaceful day: nobody leaves the table.")
-    if kind == "taken":
-        return _("The don %(don)s takes %(name)s with him.") % {"don": data.get("by_name", "?"), "name": name}
-    if kind == "frozen":
-        return _("You were frozen this night.")
-    if kind == "night_result" and not data.get("killed"):
-        return _("The night passed without a death.")
-    if kind == "night_result":
-        return ""
-    if kind == "note":
-        return _("The commissar's note, read in the morning: %(name)s is %(colour)s.") % {
-            "name": _name(data, "target_name"), "colour": str(COLOURS.get(data.get("color"), data.get("color")))}
-    if kind == "foul":
-        return _("%(name)s gets a foul (%(n)s in all).") % {"name": name, "n": data.get("fouls", "?")}
-    if kind == "forfeit":
-        return _("Forfeit: %(loser)s lose; %(winner)s win.") % {"loser": faction_label(data.get("faction", "")),
-                                                               "winner": faction_label(data.get("winner", ""))}
-    if kind == "newcomers":
-        return _("Newcomers with immunity on day 1 and night 1: %(names)s.") % {
-            "names": ", ".join(str(p.get("name")) for p in data.get("players", []))}
-    if kind == "granted_check":
-        return _("You were checked by the recruiter: next turn you may make one check of your own.")
-    if kind == "role":
-        return _("Your role: %(role)s.") % {"role": role_label(ruleset, data.get("role", ""))}
-    if kind == "team":
-        members = data.get("names") or [m.get("name") for m in data.get("members", []) if isinstance(m, dict)]
-        return _("Your team: %(names)s.") % {"names": ", ".join(str(m) for m in members if m)}
-    if kind == "tie_break":
-        return _("The vote was tied; %(how)s decided: %(name)s.") % {
-            "how": _("the GM") if data.get("by") == "gm" else _("the lot"), "name": name}
-    if kind == "game_over":
-        return _("The game is over. Winner: %(winner)s.") % {"winner": faction_label(data.get("winner") or "none")}
-    if kind == "vote_dropped":
-        return _("%(voter)s's vote could not stand at the close and is not counted: %(reason)s.") % {
-            "voter": data.get("voter_name", "?"), "reason": str(DROPPED_VOTE_REASONS.get(data.get("reason"),
-                                                                                          data.get("reason", "")))}
-    if kind == "foul_ignored":
-        return _("A foul was not given: %(reason)s.") % {"reason": str(IGNORED_REASONS.get(data.get("reason"),
-                                                                                           data.get("reason", "")))}
-    if kind == "forfeit_ignored":
-        return _("The forfeit was not declared: %(reason)s.") % {
-            "reason": str(IGNORED_REASONS.get(data.get("reason"), data.get("reason", "")))}
-    if kind == "vote_result":
-        tally = data.get("tally") or []
-        return _("Votes: %(tally)s.") % {"tally": ", ".join(f"{row.get('name')} — {row.get('votes')}" for row in tally)}
-    if kind == "game_started":
-        return _("The game has started: %(n)d players.") % {"n": len(data.get("players") or [])}
-    if kind == "order":
-        return order_summary(data)
-    if kind == "tie_break_ignored":
-        return _("The GM's tie-break was not used (%(reason)s).") % {"reason": data.get("reason", "")}
-    if kind == "modkilled":
-        return _with_role(ruleset, data, _("%(name)s is removed from the game by the GM.") % {"name": name})
-    if kind == "prod":
-        return (_("Reminder: you have not posted in the game thread for a while.") if data.get("kind") == "silent"
-                else _("Reminder: the deadline is near and you have not sent your order."))
-    if kind == "anonymous_message":
-        return _("An anonymous message through the GM: «%(text)s»") % {"text": data.get("text", "")}
-    if kind == "manual":
-        return str(data.get("text", ""))
-    details = ", ".join(f"{k}: {v}" for k, v in data.items() if not isinstance(v, (dict, list)))
-    return f"{kind}: {details}" if details else kind
-
-
-def order_summary(data: dict) -> str:
-    """The GM's line about one order: who did what to whom, and what became of it."""
-    from games.services.orders import action_label, order_reason_text
-
-    parts = [str(data.get("actor_name") or "?"), action_label(str(data.get("action") or ""))]
-    if data.get("source_name"):
-        parts.append(f"{data['source_name']} →")
-    if data.get("target_name"):
-        parts.append(str(data["target_name"]))
-    result = data.get("result")
-    if result == "done":
-        verdict = _("done")
-    elif result == "rejected":
-        verdict = _("rejected: %(reason)s") % {"reason": order_reason_text(str(data.get("reason") or ""))}
-    else:
-        verdict = _("failed: %(reason)s") % {"reason": order_reason_text(str(data.get("reason") or ""))}
-    return f"{' '.join(parts)} — {verdict}"
-
-
-# The public events of a cards close that its results post shows (hand sizes last).
-CARDS_RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "joker_won", "joker_left", "died",
-                      "hand_sizes", "game_over")
-
-
-def results_bbcode(game, phase, events) -> str:
-    """The public results post the close publishes in the game thread."""
-    if phase.kind == "deckbuilding":
-        lines = [_("[b]Deck building is over.[/b] Every player has drawn his Hand; the night begins.")]
-    elif phase.kind == "revote":  # «день 1, переголосование»: a re-vote belongs to its day (Phase.label)
-        lines = [_("[b]Results: %(phase)s[/b]") % {"phase": phase.label.lower()}]
-    else:
-        lines = [_("[b]Results: %(phase)s %(number)s[/b]") % {"phase": phase.kind_label.lower(),
-                                                             "number": phase.number}]
-    for event in events:
-        if event.audience == "public" and (game.ruleset != "cards" or event.kind in CARDS_RESULT_KINDS):
-            text = event_text(game.ruleset, event.kind, dict(event.data))
-            if text:
-                lines.append(text)
-    return "\n".join(lines)
-
-
-# --- The cards rule set ------------------------------------------------------------------------
 def _cards(names) -> str:
     return ", ".join(str(n) for n in (names or ())) or "—"
 
 
 def _card_reason(code) -> str:
-    from games.rulesets.cards.services import card_reason_text
-
     return card_reason_text(str(code or ""))
 
 
 def _reveal_value(what: str, value) -> str:
     if what == "role":
-        return role_label("cards", str(value))
+        return _role_label(str(value))
     if what == "colours":
         return ", ".join(colour_label(c) for c in value or ()) or "—"
     if isinstance(value, list):
@@ -570,7 +404,7 @@ def _weight(value) -> str:
 def _cards_text(kind: str, data: dict) -> str | None:
     """The texts of the cards rule set's events (docs/rulesets/cards.md, "Events"); None for kinds
     the common texts handle."""
-    name = _name(data, "name", "target_name")
+    name = name_in(data, "name", "target_name")
     if kind == "game_started":
         players = data.get("players") or []
         overt = ", ".join(f"{p.get('name')} ({p.get('overt')})" if p.get("overt") else str(p.get("name"))
@@ -578,17 +412,15 @@ def _cards_text(kind: str, data: dict) -> str | None:
         return _("The game has started: %(n)d players. Classes: %(players)s.") % {"n": len(players), "players": overt}
     if kind == "role":
         text = _("Your secret role: %(role)s (%(faction)s); colours: %(colours)s.") % {
-            "role": role_label("cards", data.get("role", "")), "faction": faction_label(data.get("faction", "")),
+            "role": _role_label(data.get("role", "")), "faction": faction_label(data.get("faction", "")),
             "colours": ", ".join(colour_label(c) for c in data.get("colours") or ()) or "—"}
         if data.get("chooses_colours"):
             text += " " + _("You choose your two colours when you build your deck.")
         return text
     if kind == "team":
         return _("The mafia: %(members)s.") % {"members": ", ".join(
-            f"{m.get('name')} ({role_label('cards', m.get('role', ''))})" for m in data.get("members") or ())}
+            f"{m.get('name')} ({_role_label(m.get('role', ''))})" for m in data.get("members") or ())}
     if kind == "deck_refused":
-        from games.rulesets.cards.services import deck_refusal_texts
-
         return _("The deck of %(name)s breaks the deck rules: %(reasons)s.") % {
             "name": name, "reasons": "; ".join(deck_refusal_texts(data.get("refusals") or ()))}
     if kind == "deck_auto":
@@ -659,7 +491,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
         if winners:
             text += " " + _("Winners: %(names)s.") % {"names": winners}
         roles = "; ".join(
-            f"{s.get('name')}: {role_label('cards', s.get('role', ''))}" + (f" / {s['overt']}" if s.get("overt") else "")
+            f"{s.get('name')}: {_role_label(s.get('role', ''))}" + (f" / {s['overt']}" if s.get("overt") else "")
             for s in data.get("seats") or ())
         if roles:
             text += " " + _("Roles: %(roles)s.") % {"roles": roles}
@@ -722,7 +554,78 @@ GM_EFFECT_LABELS = {"damage": gettext_lazy("damage"), "armour": gettext_lazy("ar
 
 def _deck_contents(cards) -> str:
     """A deck as its contents: «Пистолет ×2, Бункер»."""
-    from collections import Counter
-
     counts = Counter(str(c) for c in cards or ())
     return ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in sorted(counts.items())) or "—"
+
+
+def card_reason_text(code: str, **params) -> str:
+    """The translated text of any reason code of the cards rule set (the engine's REASONS,
+    VOTE_REASONS and DECK_REASONS, and the site's own); unknown codes are shown as they are."""
+    if code in CARD_REASONS:
+        return str(CARD_REASONS[code])
+    if code in DECK_REASON_TEXTS:
+        return _deck_text(code, list(params.pop("cards", ()) or ()), params)
+    return order_reason_text(code)
+
+
+def _deck_text(code: str, cards: list[str], detail: dict) -> str:
+    values: dict[str, Any] = {"cards": ", ".join(map(str, cards)), "count": detail.get("count", ""),
+                              "max": detail.get("max", ""), "needed": detail.get("needed", ""),
+                              "colour": colour_label(str(detail.get("colour", "")))}
+    if code == "colour_forbidden" and not cards and detail.get("colours"):
+        values["cards"] = ", ".join(colour_label(c) for c in detail["colours"])
+    text = str(DECK_REASON_TEXTS.get(code, code))
+    try:
+        return text % values
+    except (KeyError, TypeError, ValueError):
+        return text
+
+
+def deck_refusal_texts(refusals) -> list[str]:
+    """One translated sentence per deck refusal (engine Refusal objects or their JSON), with its
+    cards and numbers."""
+    out = []
+    for refusal in refusals or ():
+        if isinstance(refusal, dict):
+            code, cards, detail = refusal.get("code", ""), refusal.get("cards") or (), refusal.get("detail") or {}
+        else:
+            code, cards, detail = refusal.code, refusal.cards, refusal.detail
+        out.append(_deck_text(str(code), list(cards), dict(detail)))
+    return out
+
+
+class CardsWording(RulesetWording):
+    role_names = ROLE_NAMES
+    faction_names = FACTION_NAMES
+    faction_goals = CARDS_FACTION_GOALS
+    action_labels = ACTION_LABELS
+    # The ledger's rows show their reason through games.wording.order_reason_text: the card codes.
+    order_reasons = CARD_REASONS
+    result_kinds = RESULT_KINDS
+    vote_button_form = "[b]Казнить {name}[/b]"  # the vote and the measure «казнь» at once
+    # The second button: the vote and the measure «тюрьма» at once.
+    prison_button_form = "[b]В тюрьму {name}[/b]"
+
+    def reason_text(self, code: str, **params) -> str:
+        return card_reason_text(code, **params)
+
+    def measure_label(self, measure) -> str:
+        return measure_label(measure)
+
+    def event_text(self, kind: str, data: dict) -> str | None:
+        return _cards_text(kind, data)
+
+    def results_heading(self, phase) -> str | None:
+        if phase.kind == "deckbuilding":
+            return _("[b]Deck building is over.[/b] Every player has drawn his Hand; the night begins.")
+        return None
+
+    def vote_buttons(self, name: str) -> list[tuple[str, str]]:
+        """The Veche votes for a character and a measure: «Казнить X» and «В тюрьму X» (the «За мир»
+        button is the thread's)."""
+        accusative = inflect_name(name, "accs")
+        return [(str(_("Execute %(name)s")) % {"name": name}, self.vote_button_form.format(name=accusative)),
+                (str(_("Prison for %(name)s")) % {"name": name}, self.prison_button_form.format(name=accusative))]
+
+
+WORDING = CardsWording()

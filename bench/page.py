@@ -1,0 +1,149 @@
+"""One fresh render of the thread page, profiled in-process: `python -m bench.page [--repeat 200]`.
+
+The same game, session and page as `python -m bench`'s cold thread page (bench/seed.py: the last
+page of the 10,000-post game thread, as a logged-in player), on a throwaway PostgreSQL database
+and Redis prefix of its own (the same environment and clean-up as the benchmark). Before each
+request the thread is marked written (`--write thread`, what every post does and what the
+benchmark's WritesMeanwhile does) or the whole site (`--write site`, an undeclared write), so
+that each request renders afresh. Prints the SQL queries of one render, the median wall and CPU
+time of `--repeat` renders with the CPU time of the view's parts, and cProfile's top functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import secrets
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.__main__ import bench_environment, check_services  # noqa: E402
+from bench.server import clear_cache_prefix, create_database, drop_database  # noqa: E402
+
+# The view's parts whose CPU time is printed (games/views/forum.py).
+PARTS = ("_thread_context", "_post_list", "_render_post_list", "_render_thread")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--posts", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=100)
+    parser.add_argument("--top", type=int, default=40, help="cProfile lines to print")
+    parser.add_argument("--write", choices=("thread", "site", "none"), default="thread",
+                        help="what is marked written before each request (none: the kept page)")
+    args = parser.parse_args(argv)
+    prefix = f"mafia-bench-page-{os.getpid()}-{secrets.token_hex(3)}"
+    env = bench_environment(prefix)
+    os.environ.update(env)
+    check_services(env)
+    create_database(env["DATABASE_URL"])
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0, interactive=False)
+        call_command("collectstatic", verbosity=0, interactive=False)
+        from bench.seed import login_cookies, seed
+
+        game = seed(posts=args.posts)
+        profile(game, login_cookies(game.player_id), repeat=args.repeat, top=args.top, write=args.write)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(env["DATABASE_URL"])
+        clear_cache_prefix(env["REDIS_URL"], prefix)
+    return 0
+
+
+def _timed_parts(acc: dict[str, list[float]]) -> None:
+    """Wrap the view's parts so that each call's CPU time lands in `acc`."""
+    from games.views import forum
+
+    def wrap(name: str):
+        real = getattr(forum, name)
+
+        def timed(*args, **kwargs):
+            began = time.process_time()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                acc[name].append((time.process_time() - began) * 1000)
+
+        setattr(forum, name, timed)
+
+    for name in PARTS:
+        wrap(name)
+
+
+def profile(game, cookies: dict[str, str], *, repeat: int, top: int, write: str) -> None:
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games import pagecache
+
+    client = Client()
+    for name, value in cookies.items():
+        client.cookies[name] = value
+    url = f"/threads/{game.thread_id}/?page=last"
+
+    def get():
+        if write == "thread":
+            pagecache.changed(thread=game.thread_id)
+        elif write == "site":
+            pagecache.changed()
+        response = client.get(url)
+        if response.status_code != 200:
+            raise RuntimeError(f"GET {url}: {response.status_code}")
+        return response
+
+    for _ in range(5):
+        get()  # warm-up: the worker learns the thread's game, the caches fill
+    with CaptureQueriesContext(connection) as captured:
+        size = len(get().content)
+    print(f"{len(captured.captured_queries)} queries, {size} bytes:")
+    for query in captured.captured_queries:
+        print(f"  {float(query['time']) * 1000:6.2f} ms  {query['sql'][:200]}")
+    parts: dict[str, list[float]] = defaultdict(list)
+    _timed_parts(parts)
+    wall, cpu = [], []
+    for _ in range(repeat):
+        began, began_cpu = time.perf_counter(), time.process_time()
+        get()
+        wall.append((time.perf_counter() - began) * 1000)
+        cpu.append((time.process_time() - began_cpu) * 1000)
+    print(f"render: median {statistics.median(wall):.2f} ms (min {min(wall):.2f}), CPU {statistics.median(cpu):.2f} ms"
+          f" over {repeat} (load {os.getloadavg()[0]:.2f})")
+    for name in PARTS:
+        if parts[name]:
+            print(f"  {name}: CPU {statistics.median(parts[name]):.2f} ms")
+    empty = []
+    for _ in range(repeat):
+        began = time.process_time()
+        client.get("/healthz/")
+        empty.append((time.process_time() - began) * 1000)
+    print(f"the empty view: CPU {statistics.median(empty):.3f} ms")
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(20):
+        get()
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(top)
+    print("20 renders:")
+    print(out.getvalue())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""The words every rule set shares: the site's own order and vote reasons, seat statuses, the
+"nobody" faction, and a vote's weight as a number of the reader's locale.
+
+Pure tables and small helpers: nothing here knows a rule set (a rule set's own words are in
+`games/rulesets/<key>/wording.py`, reached through the registry by games.wording.lookup).
+"""
+
+from __future__ import annotations
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy as _
+
+# Factions no rule set owns: the winner of a game nobody won.
+FACTION_NAMES = {
+    "none": _("nobody"),
+}
+
+# A seat's status (games.models.Seat.status), for every rule set.
+SEAT_STATUSES = {
+    "active": _("in play"), "killed": _("killed"), "jailed": _("in jail"),
+    "dead": _("dead"), "removed": _("removed"), "left": _("left the game"),
+    "executed": _("executed"), "enslaved": _("enslaved"),
+}
+
+# Why an order was refused or came to nothing: the codes the site's order ledger gives itself
+# (the deadline, the text reader of games.text.orders) and those the rule sets' check_order share.
+# A rule set's own codes are its wording's `order_reasons`.
+ORDER_REASONS = {
+    "not_your_action": _("you do not have that action"),
+    "not_active": _("you are out of play"),
+    "target_not_active": _("that player is out of play"),
+    "self_forbidden": _("you may not choose yourself"),
+    "bad_target": _("that target is not allowed"),
+    "missing_target": _("say whom the action is for"),
+    "unexpected_source": _("only a theft names whose action is taken"),
+    "after_deadline": _("the phase is over"),
+    "no_phase": _("no phase is going on"),
+    "not_a_player": _("you are not a player of this game"),
+    "no_action_word": _("no action word found (e.g. «Проверяю Кикимору»)"),
+    "name_unknown": _("no player has that name"),
+    "name_ambiguous": _("the name fits several players"),
+    "name_missing": _("no name after the action word"),
+    "game_over": _("the game is over"),
+    "negated": _("the order is negated"),
+    "actor_mismatch": _("the order is not this player's"),
+    "mafia_disagree": _("the mafiosi named different targets"),
+}
+
+# Why a vote did not count, in the poster's words. Codes come from games.text.votes and from the
+# vote ledger's checks (games.services.votes), which name the engines' check_vote codes in these.
+VOTE_REASONS = {
+    "name_unknown": _("no player has that name"),
+    "name_ambiguous": _("the name fits several players"),
+    "name_missing": _("no name after the vote word"),
+    "not_bold": _("the name must be in bold"),
+    # %(word)s: the rule set's own vote words (SiteStyle.vote_word): «в тюрьму», «голосую за».
+    "no_intent": _("a word saying it is a vote (e.g. «%(word)s») must stand with the bold name"),
+    "negated": _("the vote is negated"),
+    "peace_not_allowed": _("this game has no peace vote"),
+    "syntax_disabled": _("this way of voting is not enabled in this game"),
+    "after_deadline": _("the voting is over"),
+    "voter_not_allowed": _("you may not vote now"),
+    "target_not_alive": _("that player is out of the game"),
+    "target_not_allowed": _("that player cannot be voted for now"),
+    "self_vote_forbidden": _("you may not vote for yourself"),
+    "target_immune": _("a newcomer may not be voted out on the first day"),
+    "no_voting_phase": _("there is no vote going on"),
+}
+
+
+def vote_reason_text(code: str) -> str:
+    """Why a vote did not count; a text quoting the vote words keeps its %(word)s for the caller."""
+    return str(VOTE_REASONS.get(code, code))
+
+
+def seat_status_label(status: str) -> str:
+    return str(SEAT_STATUSES.get(status, status))
+
+
+def vote_weight_text(value) -> str:
+    """A vote's weight in the reader's number format (1, 1,5 or 1.5, 2): the same on every page
+    and in the results post (django.utils.formats, as the templates' {{ weight }})."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value if value is not None else "—")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return number_format(value)
+
+
+def name_in(data: dict, *keys: str) -> str:
+    """The first name an event's data gives under these keys, or «?»."""
+    for key in keys:
+        if data.get(key):
+            return str(data[key])
+    return "?"
