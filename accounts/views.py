@@ -40,7 +40,8 @@ def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
     person = get_object_or_404(User, pk=pk, is_active=True)
     from django.core.paginator import Paginator
 
-    from games import permissions, stats
+    from games import permissions
+    from games.selectors import stats
     from games.models import Thread
 
     visible = permissions.filter_visible_threads(request.user, Thread.objects.all())

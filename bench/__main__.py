@@ -120,12 +120,12 @@ def measure_queries(game, cookies: dict[str, str]) -> dict[str, int]:
 
     def count(method: str, url: str, expect: int, *, rendered: bool = False, thread_written: bool = False,
               **kwargs) -> int:
-        from games import pagecache
+        from games.caching import pagecache
 
         call = client.post if method == "POST" else client.get
         if method == "GET":
             # Warm-up: the first view of a thread in a process learns the thread's game (and is
-            # not kept, games/pagecache.py), the second is kept: a worker under load is past both.
+            # not kept, games/caching/pagecache.py), the second is kept: a worker under load is past both.
             call(url, **kwargs)
             call(url, **kwargs)
         if rendered:
@@ -161,7 +161,7 @@ def measure_queries(game, cookies: dict[str, str]) -> dict[str, int]:
 
 class WritesMeanwhile:
     """While active, marks the thread written every `interval` seconds, as a busy game's posts
-    do (games/pagecache.py's thread counter): every page request then finds the cached page out
+    do (games/caching/pagecache.py's thread counter): every page request then finds the cached page out
     of date and renders it afresh, which is the cold path under load."""
 
     def __init__(self, thread_id: int, interval: float = 0.002):
@@ -173,7 +173,7 @@ class WritesMeanwhile:
         self.bumps = 0
 
     def _run(self) -> None:
-        from games import pagecache
+        from games.caching import pagecache
 
         while not self.stop.wait(self.interval):
             pagecache.changed(thread=self.thread_id)

@@ -91,7 +91,7 @@ def profile(game, cookies: dict[str, str], *, repeat: int, top: int, write: str)
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from games import pagecache
+    from games.caching import pagecache
 
     client = Client()
     for name, value in cookies.items():

@@ -95,7 +95,7 @@ def summarize(results: dict[str, WrkResult], queries: dict[str, int], *, recount
     out["baseline_min_rps"] = round(min(spread), 1) if spread else None
     out["baseline_max_rps"] = round(max(spread), 1) if spread else None
     out["thread_page_queries_100"] = queries.get("thread_page_100")
-    # The page as rendered afresh (nothing in the page cache, games/pagecache.py): wrk measures
+    # The page as rendered afresh (nothing in the page cache, games/caching/pagecache.py): wrk measures
     # repeats, which the page cache serves; the query goal holds for both.
     out["thread_page_queries_rendered"] = queries.get("thread_page_rendered")
     out["thread_page_queries_100_rendered"] = queries.get("thread_page_100_rendered")

@@ -113,8 +113,8 @@ MIDDLEWARE = [
     "config.input_sanitising.ControlCharacterMiddleware",
     # Content-Security-Policy on every page, page-cache hits included (docs/security.md, "Headers").
     "csp.middleware.CSPMiddleware",
-    # Answers reloads of thread pages from the page cache before the rest (games/middleware.py).
-    "games.middleware.ThreadPageCacheMiddleware",
+    # Answers reloads of thread pages from the page cache before the rest (games/caching/middleware.py).
+    "games.caching.middleware.ThreadPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

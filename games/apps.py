@@ -9,7 +9,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games and forum")
 
     def ready(self):
-        # Every database connection's writes invalidate the thread page cache (games/pagecache.py).
-        from games import pagecache
+        # Every database connection's writes invalidate the thread page cache (games/caching/pagecache.py).
+        from games.caching import pagecache
 
         pagecache.install()

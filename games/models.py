@@ -204,7 +204,7 @@ class Post(models.Model):
     # Sanitised at write time; re-rendered when the renderer's version moves on.
     html = models.TextField(_("rendered HTML"))
     # The public plain text of the post (tags stripped, [private] texts left out: the HTML shows
-    # only their placeholders), kept with the HTML for full-text search (games.search).
+    # only their placeholders), kept with the HTML for full-text search (games.selectors.search).
     search_text = models.TextField(_("searchable text"), blank=True, editable=False)
     renderer_version = models.PositiveIntegerField(_("renderer version"))
     created_at = models.DateTimeField(_("created at"), db_index=True)

@@ -328,7 +328,7 @@ def filter_visible_anonymous(user, game: Game, messages: QuerySet) -> QuerySet:
 
 def filter_unsealed_games(games: QuerySet[Game]) -> QuerySet[Game]:
     """Games whose roles, factions, statuses, votes' meaning and outcome anybody may read, whoever
-    asks: the finished ones (archives are unsealed). Public statistics (games.stats: profiles,
+    asks: the finished ones (archives are unsealed). Public statistics (games.selectors.stats: profiles,
     leaderboards) count only these, so a running game reveals nothing through them."""
     return games.filter(status=Game.Status.FINISHED)
 

@@ -59,7 +59,7 @@ class Migration(migrations.Migration):
 
 
 # --- Hand-written: fill the search text of existing posts, and on PostgreSQL index it for the
-# Russian full-text search (games.search). SQLite has no such index; its fallback is a LIKE scan.
+# Russian full-text search (games.selectors.search). SQLite has no such index; its fallback is a LIKE scan.
 def _fill_search_text(apps, schema_editor):
     from games.text.bbcode import searchable_text
 

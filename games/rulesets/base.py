@@ -128,8 +128,8 @@ class SiteRuleset:
 
     # --- Ratings and the leaderboard --------------------------------------------------------
     def leaderboard_sorts(self) -> dict[str, Any]:
-        """Sorts this rule set's leaderboard adds to the core's (games.stats.SORTS), key -> label.
-        A key must be a figure games.stats sorts by: "rating" (the sum of `seat_ratings`)."""
+        """Sorts this rule set's leaderboard adds to the core's (games.selectors.stats.SORTS), key -> label.
+        A key must be a figure games.selectors.stats sorts by: "rating" (the sum of `seat_ratings`)."""
         return {}
 
     def seat_ratings(self, games) -> dict[int, float] | None:

@@ -5,7 +5,7 @@ json.dumps(game_export(game)) needs no custom encoder and json.loads gives the s
 Seats are referred to by their seat number; the engine's own data (events' data, phases'
 outcome and GM decisions, orders' detail, the GM log's data) keeps the seat ids it was stored
 with, and the roster maps each seat id to its number. Every act also names the person who did it
-(`*_player`: who held the seat then, games.holders), since a replacement changes a seat's player.
+(`*_player`: who held the seat then, games.selectors.holders), since a replacement changes a seat's player.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import permissions
-from games.holders import SeatHolders
+from games.selectors.holders import SeatHolders
 from games.models import (
     AnonymousMessage,
     Game,

@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.state import GameState
-from games.holders import replaced_name
+from games.selectors.holders import replaced_name
 from games.models import (Absence, Game, GameBan, GameEvent, Order, Phase, Post, Prod, Replacement, Report, Seat,
                           VoteRecord)
 from games.permissions import is_banned_from, is_game_master, is_moderator

@@ -81,9 +81,9 @@ def notify(*, users, kind: str, text, params: dict | None = None, url: str = "",
     # The switched-off lists are JSON arrays of kind values; their text form contains "<kind>"
     # (quotes included) exactly when the kind is in the list, on SQLite and PostgreSQL alike.
     off = f'%"{kind}"%'
-    from games import pagecache
+    from games.caching import pagecache
 
-    # The bells of these users alone (the page cache, games/pagecache.py).
+    # The bells of these users alone (the page cache, games/caching/pagecache.py).
     with connection.cursor() as cursor, pagecache.writing(users=ids if not isinstance(users, QuerySet) else users):
         cursor.execute(_insert_sql(len(texts), ids_sql), [
             kind, getattr(game, "pk", game), *[p for pair in texts.items() for p in pair], default_text,
@@ -218,10 +218,10 @@ def users_away(user_ids: Iterable[int], *, now: datetime) -> set[int]:
 def notify_due_soon(*, now: datetime | None = None) -> int:
     """From beat: every player of a running game who still owes a vote or an order in a phase
     whose deadline is less than DUE_SOON away is told once (key per phase, seat and kind).
-    Only users with such a phase are looked at; games.duties.duties_of says what they owe. A user
+    Only users with such a phase are looked at; games.selectors.duties.duties_of says what they owe. A user
     on V/LA that day (users_away, his own time zone) is not told."""
     from accounts.models import User
-    from games.duties import duties_of
+    from games.selectors.duties import duties_of
 
     now = now or timezone.now()
     until = now + DUE_SOON
@@ -321,7 +321,7 @@ def unread_count(user) -> int:
 
 def notification_mark_read(*, user, pk: int, now: datetime | None = None) -> Notification | None:
     """The user's own notification, marked read; None when it is not his (or does not exist)."""
-    from games import pagecache
+    from games.caching import pagecache
 
     notification = Notification.objects.filter(user=user, pk=pk).first() if user.is_authenticated else None
     if notification is not None and notification.read_at is None:
@@ -332,7 +332,7 @@ def notification_mark_read(*, user, pk: int, now: datetime | None = None) -> Not
 
 
 def notifications_mark_all_read(*, user, now: datetime | None = None) -> int:
-    from games import pagecache
+    from games.caching import pagecache
 
     with pagecache.writing(users=[user]):
         return Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=now or timezone.now())

@@ -9,7 +9,8 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import pagecache, wording
+from games import wording
+from games.caching import pagecache
 from games.engine.orders import Order as EngineOrder
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
@@ -85,7 +86,7 @@ def _seat_of(game: Game, user) -> Seat | None:
     return game.seats.select_related("user").filter(user=user).first() if user.is_authenticated else None
 
 
-@pagecache.game_scoped(lambda kwargs: kwargs.get("game"))  # its writes are the game's (games/pagecache.py)
+@pagecache.game_scoped(lambda kwargs: kwargs.get("game"))  # its writes are the game's (games/caching/pagecache.py)
 def order_submit(*, game: Game, user, action: str | None = None, target: Seat | None = None,
                  source: Seat | None = None, text: str | None = None, now: datetime | None = None,
                  as_gm=None, detail: dict | None = None, confirm: bool = True) -> tuple[Order | None, OrderConfirmation]:

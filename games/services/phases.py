@@ -9,7 +9,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import pagecache
+from games.caching import pagecache
 from games.models import Game, Phase
 from games.rulesets import registry
 from games.services import ActionRefused, notifications, queue_on_commit
@@ -20,7 +20,7 @@ def phase_current(*, game: Game) -> Phase | None:
     return game.current_phase
 
 
-@pagecache.game_scoped(lambda kwargs: kwargs.get("game"))  # its writes are the game's (games/pagecache.py)
+@pagecache.game_scoped(lambda kwargs: kwargs.get("game"))  # its writes are the game's (games/caching/pagecache.py)
 def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: datetime | None = None) -> Phase:
     now = now or timezone.now()
     from games.permissions import is_game_master

@@ -13,8 +13,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import pagecache, permissions, selectors
-from games.live import thread_state_remember
+from games import permissions, selectors
+from games.caching import pagecache
+from games.caching.live import thread_state_remember
 from games.models import Post, PostRevision, Thread
 from games.services import ActionRefused
 from games.text import bbcode
@@ -121,7 +122,7 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
         comment = " ".join((comment or "").split())[:300]
         room = room_check(thread=locked, author=author, comment=comment)
         number = locked.post_count + 1
-        # The page cache (games/pagecache.py): these writes change this thread's pages alone...
+        # The page cache (games/caching/pagecache.py): these writes change this thread's pages alone...
         with pagecache.writing(thread=locked.pk):
             post = Post.objects.create(
                 thread=locked,
@@ -136,7 +137,7 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
             )
             Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
             private_store(post=post, pending=private, now=now)
-        transaction.on_commit(partial(thread_state_remember, locked.pk, locked.kind, number))  # the poll (games/live.py)
+        transaction.on_commit(partial(thread_state_remember, locked.pk, locked.kind, number))  # the poll (games/caching/live.py)
         # The ISO picker's author list follows without rescanning the thread.
         transaction.on_commit(partial(selectors.post_authors_extend, thread=locked, number=number, author_id=author.pk))
         post.vote_confirmation = None

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import translation
 from django.utils import timezone
 
-from games import pagecache
+from games.caching import pagecache
 from games.engine.orders import Order as EngineOrder
 from games.engine.orders import PhaseInputs
 from games.engine.rulesets import get_ruleset
@@ -84,7 +84,7 @@ def phase_preview(*, phase: Phase, now: datetime | None = None) -> Preview | Non
                    inputs=inputs)
 
 
-@pagecache.game_scoped(lambda kwargs: pagecache.game_of_phase(kwargs.get("phase_id")))  # games/pagecache.py
+@pagecache.game_scoped(lambda kwargs: pagecache.game_of_phase(kwargs.get("phase_id")))  # games/caching/pagecache.py
 def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool = False, by=None) -> bool:
     """Close the phase. True only for the one call that closed it: a duplicate task, the sweep,
     a late ETA task and the GM's button may all call this at once."""

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import votecount
 from games.wording import vote_reason_text, vote_weight_text, wording_of
-from games.holders import count_as_cast
+from games.selectors.holders import count_as_cast
 from games.models import Game, Phase, Post, Seat, Thread, VoteRecord
 from games.permissions import game_of, is_game_master, roster_rows
 from games.rulesets import registry

@@ -1,8 +1,8 @@
-"""Names in the texts about replacements («Запасной вместо Эсмеральды»): games.holders.replaced_name."""
+"""Names in the texts about replacements («Запасной вместо Эсмеральды»): games.selectors.holders.replaced_name."""
 
 from django import template
 
-from games.holders import replaced_name as _replaced_name
+from games.selectors.holders import replaced_name as _replaced_name
 
 register = template.Library()
 

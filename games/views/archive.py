@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from games import permissions
-from games.archive import game_archive, game_replay
+from games.selectors.archive import game_archive, game_replay
 from games.models import Game
 from games.services.export import game_export
 

@@ -5,7 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games.desk import desk_for
+from games.selectors.desk import desk_for
 
 
 @login_required

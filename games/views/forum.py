@@ -139,8 +139,8 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
                     error=None, preview_html: str | None = None, just_posted: int | None = None,
                     stamps=None) -> dict:
     """The thread page's context. `stamps`: the page cache's counters, read before the thread
-    (games/pagecache.py); read here if not (then only the post list's key uses them)."""
-    from games import pagecache
+    (games/caching/pagecache.py); read here if not (then only the post list's key uses them)."""
+    from games.caching import pagecache
 
     iso = _iso_ids(request)
     user = request.user
@@ -240,7 +240,7 @@ def _remember_game_reads(user, game: Game, stamps) -> None:
     names and site bans the users': every write to them moves one of the two), handed to
     games.permissions' per-instance caches: the checks and the vote buttons of a page rendered
     again after a post read them from there, no query."""
-    from games import pagecache
+    from games.caching import pagecache
 
     if "_seats_with_users" in game.__dict__:
         return  # this request read them already (the posting path): those are the ones to use
@@ -285,9 +285,9 @@ def _private_audience(request: HttpRequest, game, marked: list[int]) -> str:
 
 def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, iso: list[int], moderator: bool,
                can_post: bool, show_votes: bool, just_posted: int | None, stamps):
-    """The page's posts and their list's HTML for this viewer: from the cache (games/pagecache.py)
+    """The page's posts and their list's HTML for this viewer: from the cache (games/caching/pagecache.py)
     when a viewer of the same class saw it since the last write to the posts, else rendered."""
-    from games import pagecache
+    from games.caching import pagecache
 
     user = request.user
     context = {
@@ -335,7 +335,7 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
                       moderator: bool, stamps) -> str:
     from django.template.loader import get_template
 
-    from games import pagecache
+    from games.caching import pagecache
     # The communication package imports the services: imported when a page needs it.
     from games.communication.private_tag import private_display
 
@@ -350,7 +350,7 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
     for post in posts:
         post.replaced_names = replaced.get(post.author_id, [])
         post.body_visible = moderator or not post.is_deleted  # permissions.can_see_post_body
-    # Each post's <li> is kept by what it shows (games/pagecache.py, "Layer 0"): only the posts
+    # Each post's <li> is kept by what it shows (games/caching/pagecache.py, "Layer 0"): only the posts
     # that changed since are rendered.
     return pagecache.render_fragments(posts, context, get_template("games/_post_list.html").render)
 
@@ -358,7 +358,7 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
 def _valid_until(thread: Thread, user, posts) -> float | None:
     """Until when a rendering of this page stays true with no write to the database: the clocks
     it depends on (a scheduled lock, the reader's ban ending, an Edit link's window)."""
-    from games import pagecache
+    from games.caching import pagecache
 
     now = timezone.now()
     ends = [pagecache.edit_window_end(posts, user)]
@@ -391,10 +391,10 @@ def _region_only(request: HttpRequest) -> bool:
 
 @require_GET
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    from games import pagecache
+    from games.caching import pagecache
 
     # A reload of a page kept for this browser is answered before this view, by
-    # games.middleware.ThreadPageCacheMiddleware. The counters the page depends on are read
+    # games.caching.middleware.ThreadPageCacheMiddleware. The counters the page depends on are read
     # first, before the data they stamp; the middleware keeps the response if it may.
     stamps = pagecache.read_stamps(request, pk)
     thread = _visible_thread(request, pk)

@@ -3,7 +3,7 @@
 `GET /threads/<pk>/poll/?after=<last post number the page shows>` answers 204 No Content when
 nothing is new (htmx does not swap on 204) and otherwise a small fragment with a link to the first
 new post. For game, discussion, lobby and general threads it runs no SQL query: the thread's
-(kind, post count) comes from the cache (games/live.py), `request.user` is never loaded, and the
+(kind, post count) comes from the cache (games/caching/live.py), `request.user` is never loaded, and the
 fragment is rendered without the request (no context processors, so no bell count). Even the
 session is read only when there is something to say (in the reader's language): the view is
 marked `preferences_on_demand` (accounts/middleware.py). Private threads go through
@@ -21,7 +21,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from accounts.middleware import activate_preferences, preferences_on_demand
-from games import live, permissions
+from games import permissions
+from games.caching import live
 from games.models import Thread
 
 

@@ -21,8 +21,8 @@ from games.engine.state import GameState
 from games.wording import event_text, faction_goal, faction_label, role_help, role_label
 from games.forms import CommunicationForm, GameCreateForm
 from games.models import Game, GameEvent, Order, Phase, Replacement, Seat
-from games.archive import audience_label, gm_log_rows
-from games.holders import SeatHolders
+from games.selectors.archive import audience_label, gm_log_rows
+from games.selectors.holders import SeatHolders
 from games.rulesets import registry
 from games.rulesets.base import GmInput
 from games.services import ActionRefused
@@ -232,7 +232,7 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     orders = permissions.filter_visible_orders(viewer, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
     holders = SeatHolders.for_game(game)
     for order in orders:
-        # The seat's history stays, but a predecessor's order is his (games.holders).
+        # The seat's history stays, but a predecessor's order is his (games.selectors.holders).
         sender = holders.user_at(order.actor_id, order.recorded_at) if holders else None
         order.sent_by = sender.display_name if sender is not None and sender.pk != seat.user_id else ""
         if holders:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import User, display_name_key
-from games import search as engine
+from games.selectors import search as engine
 from games.models import Game
 
 SORT_LABELS = {

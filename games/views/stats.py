@@ -1,4 +1,4 @@
-"""Leaderboards per rule set (the figures are games.stats; only finished games count)."""
+"""Leaderboards per rule set (the figures are games.selectors.stats; only finished games count)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import stats
+from games.selectors import stats
 
 
 def _min_games(raw: str | None) -> tuple[int, str]:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import confirm, permissions
-from games.holders import SeatHolders, count_as_cast
+from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services import ActionRefused
 from games.services.phases import phase_open
@@ -62,7 +62,7 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
             phase = next((d for d in reversed(days) if d.opened_at <= post.created_at), None)
     phase = phase or days[-1]
     # Each vote is named by who wrote it; a count of the past by who held each seat then
-    # (games.holders, docs/votes.md "Replacements").
+    # (games.selectors.holders, docs/votes.md "Replacements").
     holders = SeatHolders.for_game(game)
     count = count_as_cast(vote_count(phase=phase, as_of=as_of), game=game, holders=holders)
     history = list(

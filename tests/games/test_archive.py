@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from games.archive import game_archive
+from games.selectors.archive import game_archive
 from games.models import Game, Phase, Post, Replacement, Seat, Thread, VoteRecord
 from games.services.games import game_create
 from games.services.moderation import resolution_rollback, seat_modkill, seat_replace

@@ -1,4 +1,4 @@
-"""games.charts: the wagon history of a day and its SVG, as pure functions (no database)."""
+"""games.selectors.charts: the wagon history of a day and its SVG, as pure functions (no database)."""
 
 import ast
 import pathlib
@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import charts
+from games.selectors import charts
 from games.engine.votecount import Ballot, tally
 
 SVG = "{http://www.w3.org/2000/svg}"

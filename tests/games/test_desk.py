@@ -1,4 +1,4 @@
-"""The personal desk (/me/, games.desk): each section by perspective, and its query cost."""
+"""The personal desk (/me/, games.selectors.desk): each section by perspective, and its query cost."""
 
 import re
 from datetime import timedelta
@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games.desk import desk_for
+from games.selectors.desk import desk_for
 from games.wording import role_label
 from games.models import AnonymousMessage, Absence, Game, Phase, Seat, Thread, ThreadReadMark
 from games.services.games import game_create
@@ -315,7 +315,7 @@ def test_the_query_count_grows_by_a_small_bounded_amount_per_game(db, django_ass
 def test_a_cards_player_owes_his_deck_and_then_no_order():
     """Card mafia: the deck is owed while decks are built; afterwards playing a card is a choice,
     so a living player owes no order at night (and by day only his Veche vote)."""
-    from games.duties import duties_of
+    from games.selectors.duties import duties_of
     from games.services.resolution import phase_close
 
     gm = make_user("Ведущий")

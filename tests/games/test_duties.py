@@ -1,10 +1,10 @@
-"""games.duties: what a player owes in his running games."""
+"""games.selectors.duties: what a player owes in his running games."""
 
 from datetime import timedelta
 
 from django.utils import timezone
 
-from games.duties import duties_of
+from games.selectors.duties import duties_of
 from games.services.posts import post_create
 
 

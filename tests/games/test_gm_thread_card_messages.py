@@ -160,7 +160,7 @@ def test_card_message_by_the_gm_with_a_link_is_refused_at_the_close():
     assert note.data["delivered"] is False and note.data["refused"] == "card_link"
     log = GMAction.objects.get(action="card_message_refused")
     assert log.data["target"] == seats["Маша"].pk and log.data["reason"] == "card_link"
-    from games.archive import CARD_MESSAGE_REFUSALS, GM_ACTION_LABELS
+    from games.selectors.archive import CARD_MESSAGE_REFUSALS, GM_ACTION_LABELS
 
     archive = client_for(gm).get(reverse("games:archive", args=[game.pk])).content.decode()
     with translation.override("ru"):

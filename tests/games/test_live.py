@@ -9,7 +9,7 @@ from django.urls import reverse
 
 # Imported as the WSGI handler imports it at start-up (its login signal receiver then listens).
 from accounts.middleware import PREFS_SESSION_KEY
-from games import live
+from games.caching import live
 from games.models import Thread
 from games.services.posts import post_create
 from tests.conftest import client_for, make_user
@@ -197,7 +197,7 @@ def _count_queries(client, url) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import pagecache
+    from games.caching import pagecache
 
     client.get(url)  # warm-up: read mark, caches
     pagecache.changed()  # count a page rendered afresh, not one served from the page cache

@@ -1,4 +1,4 @@
-"""Each post's <li> kept alone (games/pagecache.py, "Layer 0"): a page whose post list is out of
+"""Each post's <li> kept alone (games/caching/pagecache.py, "Layer 0"): a page whose post list is out of
 date is rebuilt from the posts' own fragments, rendering only the posts that changed; and every
 change a post's HTML shows (an edit, a hidden post, a private text, a rename, an avatar, the
 language, the time zone, the viewer's class) reaches the page: a stale fragment is a defect.
@@ -12,7 +12,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import pagecache
+from games.caching import pagecache
 from games.models import Post
 from games.services.posts import post_create, post_edit, post_set_deleted
 from tests.conftest import client_for, make_user

@@ -1,6 +1,6 @@
 """A replacement keeps the seat's history but not its authorship (issue 14, item 4): every act is
 the person's who did it — in the archive, the replay, the vote page, the export and the
-statistics (games.holders) — and the notice reads «Запасной вместо Эсмеральды».
+statistics (games.selectors.holders) — and the notice reads «Запасной вместо Эсмеральды».
 
 The game: the seven-player forum game of tests/games/conftest.py. Day 1: Эсмеральда (the
 killer) votes for Негодяй and orders a shot at Фроло; Кикимора votes for Эсмеральда. Between
@@ -13,8 +13,8 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from games import stats
-from games.holders import SeatHolders, count_as_cast, replaced_name
+from games.selectors import stats
+from games.selectors.holders import SeatHolders, count_as_cast, replaced_name
 from games.models import Game, Phase, Post
 from games.services.export import game_export
 from games.services.moderation import seat_replace
@@ -83,7 +83,7 @@ def test_archive_names_the_day_one_voter_and_orderer_when_the_seat_was_replaced_
 
 
 def test_archive_gm_log_names_each_seat_as_it_was_when_the_gm_acted_when_replaced_later(swapped):
-    from games.archive import gm_log_rows
+    from games.selectors.archive import gm_log_rows
     from games.models import GMAction
 
     seat = seat_named(swapped, "Запасной")
@@ -103,7 +103,7 @@ def test_replay_chart_names_the_wagon_by_its_holder_that_day_when_replaced_later
 
 
 def test_replay_chart_names_both_holders_when_the_seat_changed_hands_that_day(started):
-    from games.archive import day_chart
+    from games.selectors.archive import day_chart
 
     game = started
     day1 = game.current_phase

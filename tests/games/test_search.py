@@ -1,4 +1,4 @@
-"""Search (games.search, games:search): what each viewer can find, the SQLite fallback's folding,
+"""Search (games.selectors.search, games:search): what each viewer can find, the SQLite fallback's folding,
 filters, snippets; and on PostgreSQL (marked `services`) the Russian morphology, the ranking and
 the GIN index (docs/search.md)."""
 
@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games import search as engine
+from games.selectors import search as engine
 from games.models import Game, Post, Seat, Thread
 from games.services.games import game_create
 from games.services.posts import post_create, post_set_deleted

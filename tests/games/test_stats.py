@@ -1,4 +1,4 @@
-"""Players' statistics (games.stats): the profile's figures, the leaderboards, and that a running
+"""Players' statistics (games.selectors.stats): the profile's figures, the leaderboards, and that a running
 game gives nothing away through them (docs/stats.md)."""
 
 from datetime import timedelta
@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import stats
+from games.selectors import stats
 from games.wording import faction_label, role_label
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services.games import game_create

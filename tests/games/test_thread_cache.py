@@ -1,4 +1,4 @@
-"""The thread page cache (games/pagecache.py, games/middleware.py): a reload costs no query, and
+"""The thread page cache (games/caching/pagecache.py, games/caching/middleware.py): a reload costs no query, and
 every change, every viewer and every language gets its own, correct page.
 
 Most tests first get a page *kept* (a reload answered by the middleware, before the session and
@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import pagecache
+from games.caching import pagecache
 from games.models import Post, Thread
 from games.services.posts import post_create, post_edit, post_set_deleted
 from tests.conftest import client_for, make_user

@@ -76,7 +76,7 @@ def test_anonymous_public_page_is_not_marked_private_when_nobody_is_logged_in(st
 
 
 def test_thread_page_from_the_page_cache_is_private_no_store_when_served_again(started):
-    from games import pagecache
+    from games.caching import pagecache
 
     post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="Привет")
     reader = client_for(user_named(started, "Фроло"))

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import confirm, permissions
-from games.archive import audience_label
+from games.selectors.archive import audience_label
 from games.rulesets.cards.engine.collection import (
     ACE,
     COLOUR_LABELS,

@@ -19,9 +19,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import charts, permissions
+from games import permissions
+from games.selectors import charts
 from games.wording import event_text, faction_label, role_label
-from games.holders import SeatHolders, count_as_cast
+from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import (
     AnonymousMessage,
     Game,

@@ -91,7 +91,7 @@ def thread_page(*, user, thread: Thread, page: int | None, iso_author_ids: list[
 
 def thread_page_bounds(*, thread: Thread, page: int | None, per_page: int | None = None) -> ThreadPage:
     """Which page of the whole thread to show (clamped), without its posts (the post list may
-    come from the cache, games/pagecache.py)."""
+    come from the cache, games/caching/pagecache.py)."""
     per_page = per_page or settings.MAFIA_POSTS_PER_PAGE
     pages = page_count(thread.post_count, per_page)
     page = min(max(page or 1, 1), pages)
@@ -181,7 +181,7 @@ class GameListFilters:
 
 
 def _filtered_games(filters: GameListFilters) -> QuerySet[Game]:
-    from games.search import match_all_words
+    from games.selectors.search import match_all_words
 
     games = Game.objects.all()
     if filters.ruleset:
@@ -200,7 +200,7 @@ def game_listing(filters: GameListFilters) -> QuerySet[Game]:
     from django.db.models.functions import Coalesce, Greatest
 
     from games.models import Seat
-    from games.search import Folded
+    from games.selectors.search import Folded
 
     games = _filtered_games(filters)
     if filters.status != GameListFilters.STATUS_ALL:
@@ -270,8 +270,8 @@ class AuthorName:
 def post_author_names(*, thread: Thread, stamps) -> list[AuthorName]:
     """post_authors as (id, name) pairs, kept under the site counter (every write to the users,
     a rename included, moves it) and the ids: the thread page reads no user row for its picker
-    while no one was renamed (games/pagecache.py)."""
-    from games import pagecache
+    while no one was renamed (games/caching/pagecache.py)."""
+    from games.caching import pagecache
 
     ids = post_author_ids(thread=thread)
     return pagecache.kept_value(f"authors:{','.join(map(str, ids))}", stamps, ("site",), lambda: [

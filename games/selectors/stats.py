@@ -21,7 +21,7 @@ from django.db.models import Count, Max, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from games.wording import faction_label, role_label
-from games.holders import stint_users, swaps_by_seat, user_id_at
+from games.selectors.holders import stint_users, swaps_by_seat, user_id_at
 from games.models import Game, Replacement, Seat, VoteRecord
 from games.permissions import filter_unsealed_games
 from games.rulesets import registry
@@ -103,7 +103,7 @@ class SeatRecord:
     survived: bool
     enemy_votes: int = 0
     player_votes: int = 0
-    # A replacement splits a seat into stints (games.holders): the player's part of the game.
+    # A replacement splits a seat into stints (games.selectors.holders): the player's part of the game.
     user_id: int | None = None
     replaced_out: bool = False  # he left the seat to a replacement before the end
     replaced_in: bool = False  # he took the seat over from someone
@@ -255,7 +255,7 @@ def standing_votes_bulk(games: QuerySet[Game]) -> dict[int, dict[int, int | str 
 def _vote_tallies(ledger: QuerySet[VoteRecord], swaps: dict[int, list] | None = None) -> dict[tuple[int, int], list[int]]:
     """(seat id, user id) -> [votes for an enemy, votes for a player], one standing vote per voting
     phase, credited to the player who cast it: whoever held the seat when the post holding the
-    standing ballot was written (games.holders), not whoever holds it at the end."""
+    standing ballot was written (games.selectors.holders), not whoever holds it at the end."""
     tallies: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
     vote = VoteRecord.Kind.VOTE
     swaps = swaps or {}
@@ -285,7 +285,7 @@ class Profile:
 
 def _records(seats: QuerySet[Seat], tallies: dict[tuple[int, int], list[int]], swaps: dict[int, list],
              *extra: str) -> list[tuple[SeatRecord, tuple]]:
-    """The seats as records, one per person who held the seat (games.holders: each plays the
+    """The seats as records, one per person who held the seat (games.selectors.holders: each plays the
     seat's role for its team, so each has the game with the team's result; only the one who held
     it at the end can have survived; each has the votes he cast), each with the values of the
     `extra` fields asked for (about the seat's present player)."""
@@ -322,7 +322,7 @@ def _groups(records: Iterable[SeatRecord], key, label) -> list[Group]:
 def player_profile(user) -> Profile:
     """Everything the public profile shows of a player's games, in six queries."""
     finished = filter_unsealed_games(Game.objects.all())
-    # His seats: those he holds and those he left to a replacement (games.holders).
+    # His seats: those he holds and those he left to a replacement (games.selectors.holders).
     seats = Seat.objects.filter(Q(user=user) | Q(replacements__old_user=user), game__in=finished).distinct()
     swaps = swaps_by_seat(Replacement.objects.filter(seat__in=seats))
     # A GM line about a post names the post's own voter seat, so keeping only his seats' lines

@@ -17,7 +17,7 @@ from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 
 from games import permissions
-from games.duties import Duty, duties_of
+from games.selectors.duties import Duty, duties_of
 from games.wording import role_label
 from games.models import AnonymousMessage, Absence, Game, Phase, Post, Seat, Thread, ThreadReadMark
 
@@ -279,7 +279,7 @@ def _absences(user, today: date) -> list[Absence]:
 
 def desk_for(user, *, now: datetime | None = None) -> Desk:
     """Everything on one user's desk. Query cost: a fixed number of queries for the lists, plus
-    what games.duties.duties_of spends per running game (a few queries each) and, per open day
+    what games.selectors.duties.duties_of spends per running game (a few queries each) and, per open day
     not yet in the cache, one live count (see docs/desk.md)."""
     now = now or timezone.now()
     desk = Desk(now=now, today=timezone.localdate(now))

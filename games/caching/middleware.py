@@ -1,5 +1,5 @@
 """Answers a reload of a thread page from the page cache before the rest of the middleware
-runs (games/pagecache.py, docs/architecture.md, "The thread page cache").
+runs (games/caching/pagecache.py, docs/architecture.md, "The thread page cache").
 
 It sits right after SecurityMiddleware and WhiteNoise, so a hit costs no URL resolution, no
 session or user loading, no CSRF, messages, htmx or allauth middleware and no view: one read of
@@ -30,7 +30,7 @@ Why that is safe (each point is also a test in tests/games/test_thread_cache.py)
 
 from __future__ import annotations
 
-from games import pagecache
+from games.caching import pagecache
 
 
 class ThreadPageCacheMiddleware:

@@ -10,10 +10,15 @@ Two layers, both in the shared cache:
    Edit links, the CSRF token of the moderators' forms, the "just posted" mark) is left as a
    placeholder and filled per request from the posts' numbers kept beside the HTML.
 2. **The whole page** of one browser session (a reload of the same URL by the same browser):
-   answered by `games.middleware.ThreadPageCacheMiddleware` before the rest of the middleware
+   answered by `games.caching.middleware.ThreadPageCacheMiddleware` before the rest of the middleware
    runs, with no SQL query and no template, as long as the session is the one the page was
    rendered for, nothing it shows was written since, and none of its clocks ran out (a
    scheduled lock, an edit window, a ban's end, at most `PAGE_SECONDS`).
+
+Under the post list, each post's `<li>` is kept alone by what it shows ("Layer 0" below): a list
+out of date is rebuilt from them, rendering only the posts a write changed. Reads that only a
+write the counters see can change (the roster, the co-GMs, the bell, ...) are kept under the
+counters' values (`kept_value`).
 
 **Invalidation: write counters, scoped.** A wrapper on every database connection (`install`,
 from GamesConfig.ready) watches the SQL each process sends. Each INSERT, UPDATE or DELETE bumps
@@ -304,7 +309,7 @@ def install() -> None:
     from django.db import connections
     from django.db.backends.signals import connection_created
 
-    connection_created.connect(_connection_created, dispatch_uid="games.pagecache")
+    connection_created.connect(_connection_created, dispatch_uid="games.caching.pagecache")
     for connection in connections.all(initialized_only=True):
         _install_on(connection)
 

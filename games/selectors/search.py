@@ -76,7 +76,7 @@ def _register_fold(wrapper) -> None:
         wrapper.connection.create_function(FOLD_FUNCTION, 1, fold, deterministic=True)
 
 
-@receiver(connection_created, dispatch_uid="games.search.register_fold")
+@receiver(connection_created, dispatch_uid="games.selectors.search.register_fold")
 def _fold_on_new_connections(sender, connection, **kwargs) -> None:
     _register_fold(connection)
 
