@@ -12,6 +12,7 @@ from accounts.validators import (
     validate_display_name,
     validate_display_name_free,
 )
+from games.models import Notification
 
 
 class SignupExtraForm(forms.Form):
@@ -64,8 +65,6 @@ class ProfileForm(forms.ModelForm):
 
 
 def _notification_kinds():
-    from games.models import Notification
-
     return Notification.Kind.choices
 
 

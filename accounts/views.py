@@ -12,6 +12,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.forms import NotificationPreferencesForm, ProfileForm
 from accounts.middleware import remember_preferences
 from accounts.models import User
+from games import permissions
+from games.models import Thread
+from games.selectors import stats
 
 
 @login_required
@@ -39,10 +42,6 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
 def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
     person = get_object_or_404(User, pk=pk, is_active=True)
     from django.core.paginator import Paginator
-
-    from games import permissions
-    from games.selectors import stats
-    from games.models import Thread
 
     visible = permissions.filter_visible_threads(request.user, Thread.objects.all())
     recent_posts = (

@@ -82,7 +82,7 @@ def day_open(game, *, deadline_in: float = 2.0):
 @dataclass
 class PostResult:
     player: int
-    offset: float  # seconds from the deadline given to post_create as `now`
+    offset: float  # seconds from the deadline given to post_submit as `now`
     target: int
     number: int | None = None
     post_id: int | None = None
@@ -132,7 +132,7 @@ def rush_plan(players: int, *, late_share: int = 2) -> list[list[tuple[float, in
 
 def rush(game, phase, seats, plan, *, close_after: float = 0.5, closers: int = 2, readers: int = 0,
          concurrency: int | None = None) -> RushResult:
-    """Players' planned posts written through post_create by `concurrency` threads (one per
+    """Players' planned posts written through post_submit by `concurrency` threads (one per
     player by default; a site has as many as its web workers), all released at once, each player's
     posts in order. When every post before the deadline has returned (the real clock is
     monotonic: nothing written before the deadline can come after the close), `closers` threads
@@ -144,8 +144,8 @@ def rush(game, phase, seats, plan, *, close_after: float = 0.5, closers: int = 2
     from django.db import connections
     from django.test import Client
 
-    from games.services.phases import phases_close_due
-    from games.services.posts import post_create
+    from games.services.posting import post_submit
+    from games.services.resolution import phases_close_due
     from games.services.votes import vote_button_text
 
     deadline = phase.deadline_at
@@ -173,7 +173,7 @@ def rush(game, phase, seats, plan, *, close_after: float = 0.5, closers: int = 2
             body = f"Пост игрока {i}.\n{vote_button_text(seats[target].user.display_name)}"
             began = time.perf_counter()
             try:
-                post = post_create(thread=game.game_thread, author=user, body=body,
+                post = post_submit(thread=game.game_thread, author=user, body=body,
                                    now=deadline + timedelta(seconds=offset))
             except Exception as exc:  # noqa: BLE001 - recorded and checked by the caller
                 result.error = f"{type(exc).__name__}: {exc}"

@@ -46,10 +46,10 @@ def ledger_lines(phase, posts, seats) -> list:
 
 
 def measure_recount(phase, repeat: int = 5) -> dict:
-    """The recount of a day from its ledger (games.services.votes.vote_count), against fetching
+    """The recount of a day from its ledger (games.selectors.votes.vote_count), against fetching
     the same ledger rows without counting; medians of `repeat` runs. Used by `python -m bench` too."""
     from games.models import VoteRecord
-    from games.services.votes import vote_count
+    from games.selectors.votes import vote_count
 
     fetch = _best(lambda: list(VoteRecord.objects.filter(phase=phase).values_list("post_id", "voter_id", "target_id")), repeat)
     recount = _best(lambda: vote_count(phase=phase), repeat)
@@ -135,7 +135,7 @@ def run(args) -> dict:
     from games.models import Game, Post, Thread, VoteRecord
     from games.services.games import game_create, seat_add
     from games.services.phases import phase_open
-    from games.services.posts import post_create
+    from games.services.posting import post_submit
     from games.text import bbcode
 
     names = ["Вася", "Кикимора", "Маленький Джон", "Красная Шапочка", "Эсмеральда", "Фроло", "SleepWalker",
@@ -166,23 +166,24 @@ def run(args) -> dict:
 
     # Parsing overhead: the same posts in the same game thread, with the vote reader switched
     # off (baseline) and on (parsed, ledger written).
-    import games.services.votes as votes_service
+    # The posting service reads the votes through its own name for the reader.
+    import games.services.posting as posting_service
 
     voter = users[1]
     texts = ["Я думаю, что это ты. [b]В тюрьму Маленького Джона[/b] и точка.", "Соглашусь с предыдущим оратором."]
 
     def create_many(target_thread):
         for i in range(args.create):
-            post_create(thread=target_thread, author=voter, body=texts[i % 2])
+            post_submit(thread=target_thread, author=voter, body=texts[i % 2])
 
-    real_reader = votes_service.votes_record_for_post
+    real_reader = posting_service.votes_record_for_post
 
     def without_reader():
-        votes_service.votes_record_for_post = lambda **kwargs: None
+        posting_service.votes_record_for_post = lambda **kwargs: None
         try:
             create_many(thread)
         finally:
-            votes_service.votes_record_for_post = real_reader
+            posting_service.votes_record_for_post = real_reader
 
     # Interleaved rounds, so that drift (a growing table, a busy neighbour) hits both sides alike.
     plain_runs, parsed_runs = [], []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.selectors.notifications import unread_count
+
 
 def notifications(request) -> dict:
     """`notifications_unread`: a callable the template resolves only where the bell is shown,
@@ -12,8 +14,6 @@ def notifications(request) -> dict:
 
     def unread() -> int:
         if not hasattr(request, "_notifications_unread"):
-            from games.services.notifications import unread_count
-
             request._notifications_unread = unread_count(user)
         return request._notifications_unread
 

@@ -6,6 +6,7 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.rulesets import get_ruleset
 from games.wording import role_label
 from games.rulesets import registry
 from games.text.roletable import RoleNames, parse_role_table, role_names
@@ -72,8 +73,6 @@ class GameCreateForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        from games.engine.rulesets import get_ruleset
-
         ruleset = get_ruleset(cleaned.get("ruleset") or registry.default_key())
         size, raw = cleaned.get("size"), cleaned.get("roles") or ""
         # A table the GM writes may be smaller than the automatic one: the rule set's
@@ -106,16 +105,12 @@ class GameCreateForm(forms.Form):
 
 
 def _role_table_roles(ruleset_key: str) -> list[str]:
-    from games.engine.rulesets import get_ruleset
-
     return list(get_ruleset(ruleset_key).roles)
 
 
 def _role_names(ruleset_key: str) -> RoleNames:
     """The names a GM may type for each role of the rule set: its key, its label in each of the
     site's languages, the rule set's own synonyms (games.text.roletable reads any form of them)."""
-    from games.engine.rulesets import get_ruleset
-
     ruleset = get_ruleset(ruleset_key)
     synonyms = getattr(ruleset, "role_synonyms", {})
     names = {}

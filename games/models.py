@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.rulesets import registry
+from games.wording import seat_status_label
 
 
 class Thread(models.Model):
@@ -73,12 +74,6 @@ def default_vote_syntaxes() -> list[str]:
 
 
 class Game(models.Model):
-    class Ruleset(models.TextChoices):
-        FORUM = "forum", _("Forum mafia")
-        CLUB = "club", _("Club mafia")
-        CARDS = "cards", _("Card mafia")
-        SHOW = "show", _("The Show")
-
     class Status(models.TextChoices):
         SIGNUPS = "signups", _("Signups open")
         RUNNING = "running", _("Running")
@@ -156,8 +151,6 @@ class Seat(models.Model):
 
     def get_status_display(self) -> str:
         # The statuses are the engines' (each rule set adds its own), so they have no choices here.
-        from games.wording import seat_status_label
-
         return seat_status_label(self.status)
 
     # What the player asked for at signup (the overt role wish of the card rule set), for the GM.
@@ -271,11 +264,13 @@ class ThreadReadMark(models.Model):
 class Phase(models.Model):
     """A day or a night of a game; votes belong to the day they were cast in."""
 
-    class Kind(models.TextChoices):
-        DAY = "day", _("Day")
-        NIGHT = "night", _("Night")
-        REVOTE = "revote", _("Re-vote")
-        DECKBUILDING = "deckbuilding", _("Deck building")
+    class Kind:
+        """The kinds most rule sets share (their labels: SiteRuleset.phase_kinds); a rule set may
+        declare more (the cards' «deckbuilding», the Show's stages)."""
+
+        DAY = "day"
+        NIGHT = "night"
+        REVOTE = "revote"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="phases", verbose_name=_("game"))
     # The kind of phase, one the game's rule set declares (SiteRuleset.phase_kinds): «day»,

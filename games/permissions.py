@@ -15,7 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.backends import MODERATORS_GROUP
-from games.models import Game, GameEvent, Post, Thread
+from games.engine.rulesets import RULESETS, get_ruleset
+from games.engine.rulesets.base import site_style
+from games.models import Game, GameEvent, Post, Seat, Thread
 from games.rulesets import registry
 
 
@@ -84,8 +86,6 @@ def roster_rows(game: Game) -> list[tuple[int, int, bool, str, list[str]]]:
 
 # --- Seeing ------------------------------------------------------------------------------------
 def _knows_team(game: Game, role: str) -> bool:
-    from games.engine.rulesets import get_ruleset
-
     spec = get_ruleset(game.ruleset).roles.get(role)
     return bool(spec and spec.knows_team)
 
@@ -110,7 +110,25 @@ def can_see_thread(user, thread: Thread) -> bool:
         return seat is not None and thread.members.filter(pk=seat.pk).exists()
     # The lounge: the fallen and the spectators, logged in (else a living player would read it by
     # logging out).
-    return user.is_authenticated and (seat is None or seat.status != "active")
+    return user.is_authenticated and not in_play(game, seat)
+
+
+def in_play(game: Game, seat) -> bool:
+    """Whether a seat still plays: posts, votes, orders and talks as its phase allows. The game's
+    rule set decides (SiteRuleset.in_play): a dead or jailed player does not; the Show's slave,
+    not free, does. A seat of a game whose rule set is not registered: its status is "active"."""
+    if seat is None:
+        return False
+    adapter = registry.find(game.ruleset)
+    return adapter.in_play(seat) if adapter is not None else seat.status == "active"
+
+
+def in_play_statuses(game: Game | None = None) -> frozenset[str]:
+    """The seat statuses that still play in a game's rule set, or in any rule set (for a query
+    over every game, such as the due-soon notices)."""
+    adapters = [registry.find(game.ruleset)] if game is not None else registry.adapters()
+    statuses = frozenset().union(*(a.in_play_statuses for a in adapters if a is not None))
+    return statuses or frozenset({"active"})
 
 
 def check_see_thread(user, thread: Thread) -> None:
@@ -121,8 +139,6 @@ def check_see_thread(user, thread: Thread) -> None:
 def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
     """can_see_thread as a query, for every list of threads."""
     from django.db.models import Q
-
-    from games.models import Seat
 
     if user.is_authenticated and user.is_staff:
         return threads
@@ -135,7 +151,7 @@ def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
     for seat in seats:
         if seat.faction and _knows_team(seat.game, seat.role):
             visible |= Q(kind=Thread.Kind.FACTION, game_id=seat.game_id, faction=seat.faction)
-    living_in = [s.game_id for s in seats if s.status == "active"]
+    living_in = [s.game_id for s in seats if in_play(s.game, s)]
     visible |= Q(kind=Thread.Kind.LOUNGE) & ~Q(game_id__in=living_in)
     return threads.filter(visible).distinct()
 
@@ -192,8 +208,6 @@ def seat_of(user, game: Game):
     """The viewer's seat in the game, or None."""
     if not user.is_authenticated:
         return None
-    from games.models import Seat
-
     key = f"_seat_of_{user.pk}"
     if key not in game.__dict__:
         game.__dict__[key] = Seat.objects.filter(game=game, user=user).first()
@@ -290,8 +304,6 @@ def can_see_role_of(user, game: Game, seat) -> bool:
         return False
     if mine.pk == seat.pk:
         return True
-    from games.engine.rulesets import get_ruleset
-
     spec = get_ruleset(game.ruleset).roles.get(mine.role)
     return bool(spec and spec.knows_team and mine.faction == seat.faction)
 
@@ -363,8 +375,6 @@ def viewer_for(request, game: Game):
     that player's (the GM's "point of view"). Returns (viewer, the seat viewed as or None)."""
     raw = request.GET.get("pov")
     if raw and is_game_master(request.user, game):
-        from games.models import Seat
-
         try:
             seat = Seat.objects.select_related("user").get(game=game, pk=int(raw))
         except (ValueError, Seat.DoesNotExist):
@@ -411,12 +421,12 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         return Verdict(False, _("You are banned from this game."))
     if private and not moderator:
         seat = seat_of(user, game)
-        if thread.kind == Thread.Kind.FACTION and (seat is None or seat.status != "active"):
+        if thread.kind == Thread.Kind.FACTION and not in_play(game, seat):
             return Verdict(False, _("Only the team's players still in play write in the team chat."))
-        if thread.kind == Thread.Kind.ROOM and (seat is None or (seat.status != "active"
+        if thread.kind == Thread.Kind.ROOM and (seat is None or (not in_play(game, seat)
                                                                   and not talks_when_dead(game, seat))):
             return Verdict(False, _("Only the room's members still in play write in the room."))
-        if thread.kind == Thread.Kind.LOUNGE and seat is not None and seat.status == "active":
+        if thread.kind == Thread.Kind.LOUNGE and in_play(game, seat):
             return Verdict(False, _("Living players do not write in the lounge."))
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
         if game.status != Game.Status.FINISHED and not is_seated(user, game):
@@ -438,9 +448,6 @@ def night_silence(game: Game) -> bool:
     value = (game.options or {}).get("night_silence")
     if value is not None:
         return bool(value)
-    from games.engine.rulesets import RULESETS
-    from games.engine.rulesets.base import site_style
-
     return site_style(RULESETS.get(game.ruleset)).night_silence
 
 
@@ -452,8 +459,7 @@ def _silent_night(user, game: Game) -> bool:
     phase = game.current_phase
     if phase is None or phase.kind != "night":
         return False
-    seat = seat_of(user, game)
-    return seat is not None and seat.status == "active"
+    return in_play(game, seat_of(user, game))
 
 
 def talks_when_dead(game: Game, seat) -> bool:
@@ -461,7 +467,7 @@ def talks_when_dead(game: Game, seat) -> bool:
     (SiteRuleset.talks_when_out_of_play; cards: the dead «Мститель», «Будучи мертвым, может
     продолжать публично общаться с другими игроками и участвовать в старых и новых чат-комнатах»)
     — not in the team chat, which is neither public nor a room."""
-    if seat is None or seat.status == "active":
+    if seat is None or in_play(game, seat):
         return False
     adapter = registry.find(game.ruleset)
     return adapter is not None and adapter.talks_when_out_of_play(seat)
@@ -491,7 +497,7 @@ def _silent_out_of_play(user, thread: Thread, game: Game, now, adapter) -> Verdi
     if thread.kind not in _TALK_KINDS:
         return None
     seat = seat_of(user, game)
-    if seat is not None and seat.status != "active":
+    if seat is not None and not in_play(game, seat):
         if thread.kind != Thread.Kind.FACTION and talks_when_dead(game, seat):
             return None
         return Verdict(False, _("The dead do not talk to the players still in the game."))
@@ -511,7 +517,7 @@ def _farewell_post(user, thread: Thread, game: Game, now, adapter) -> Verdict | 
     if thread.kind != Thread.Kind.GAME:
         return None
     seat = seat_of(user, game)
-    if seat is None or seat.status == "active":
+    if seat is None or in_play(game, seat):
         return None
     deaths = (GameEvent.objects.filter(game=game, kind__in=adapter.farewell_events, data__seat=seat.pk,
                                        phase__voided_at__isnull=True, phase__closed_at__isnull=False)

@@ -24,7 +24,7 @@ from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.orders import order_submit
 from games.services.phases import parse_phase_name
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 
 TOP_KEYS = {"ruleset", "rng_seed", "options", "players", "phases", "expect"}
@@ -261,7 +261,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
             clock += timedelta(minutes=1)
             try:
-                post_create(thread=game.game_thread, author=users[who], body=str(text), now=clock,
+                post_submit(thread=game.game_thread, author=users[who], body=str(text), now=clock,
                             comment=str(item.get("comment", "")) if "by" in item else "")
             except ActionRefused:
                 # A post the site refuses (a rule set whose dead do not post) counts as refused.

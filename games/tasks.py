@@ -1,8 +1,12 @@
-"""Celery tasks: thin, keyword-only, ids in, one service call each."""
+"""Celery tasks: thin, keyword-only, ids in, one service call each. The services queue them by
+name (games.services.send_task_on_commit): nothing below imports this module."""
 
 from celery import shared_task
 
-from games.services.phases import phase_close_if_due, phases_close_due
+from games.services.moderation import prods_send
+from games.services.notifications import digests_send
+from games.services.notifications import notify_due_soon as notify
+from games.services.resolution import phase_close_if_due, phases_close_due
 from games.services.threads import thread_lock_if_due, threads_lock_due
 
 
@@ -25,22 +29,16 @@ def sweep_deadlines() -> int:
 @shared_task(name="games.tasks.send_prods")
 def send_prods() -> int:
     """Hourly: remind players who have gone quiet or owe an order near the deadline."""
-    from games.services.moderation import prods_send
-
     return prods_send()
 
 
 @shared_task(name="games.tasks.send_digests")
 def send_digests() -> int:
     """Every 15 minutes: e-mail the hourly and daily notification digests that are due."""
-    from games.services.notifications import digests_send
-
     return digests_send()
 
 
 @shared_task(name="games.tasks.notify_due_soon")
 def notify_due_soon() -> int:
     """Every 15 minutes: tell players whose vote or order is due within three hours."""
-    from games.services.notifications import notify_due_soon as notify
-
     return notify()

@@ -31,7 +31,9 @@ RAW_CODE = re.compile(r"\b[a-z]+_[a-z_]+\b|(?<![\[\w])[a-z]+=\S|#\d+:")
 EMITTED = (re.compile(r'Event\(\s*"([a-z_]+)"'), re.compile(r'gm_note\(\s*"([a-z_]+)"'))
 # The events the site stores itself (games/services, games/communication, the views): with an
 # engine's Event or a GameEvent written directly.
-SITE_EMITTED = (EMITTED[0], re.compile(r'GameEvent\.objects\.create\([^)]*kind="([a-z_]+)"'))
+SITE_EMITTED = (EMITTED[0], re.compile(r'GameEvent\.objects\.create\([^)]*kind="([a-z_]+)"'),
+                # a storing function's default kind (games.services.journal.event_store_written)
+                re.compile(r'\bkind: str = "([a-z_]+)"'))
 # Kinds whose text is the writer's own words, the same in every language: the GM's manual event.
 OWN_WORDS = {"manual"}
 # Data rich enough for any event's text (names, a role, a tally); the text is only asked to exist.

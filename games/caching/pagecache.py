@@ -30,7 +30,7 @@ counters depends on the table written and on what the code around it declared (`
 - `thread:<pk>`: the posts, revisions and private messages of that thread and its own row,
   written inside `writing(thread=pk)` (post_create).
 - `game:<pk>`: the game's state (the game row, phases, votes, orders, seats, events, bans, ...)
-  and the rows of its threads, written inside `writing(game=pk)` (post_create's votes,
+  and the rows of its threads, written inside `writing(game=pk)` (post_submit's votes,
   phase_open, phase_close, order_submit).
 - `user:<pk>`: a user's notifications (the bell), inside `writing(users=...)` (notify).
 - `site`: every other write, and every write the code around it did not place: a write nobody
@@ -57,6 +57,11 @@ from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.db import transaction
 from django.utils import timezone, translation
+
+from games import models as m
+from games import permissions
+from games.models import Phase, Post
+from games.permissions import has_private_messages
 
 SITE_KEY = "pagecache:gen:site"
 PAGE_SECONDS = 300  # the longest a whole page is kept (and served, if nothing changed)
@@ -179,7 +184,6 @@ def game_scoped(resolve):
 
 
 def game_of_phase(phase_id) -> int | None:
-    from games.models import Phase
 
     return Phase.objects.filter(pk=phase_id).values_list("game_id", flat=True).first()
 
@@ -194,7 +198,6 @@ def _categories() -> dict[str, str]:
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.models import Session
 
-    from games import models as m
 
     def tables(*models):
         return [f'"{model._meta.db_table}"' for model in models]
@@ -528,7 +531,6 @@ def list_set(key: str, value: PostList) -> None:
 
 
 def meta_of(posts) -> list[tuple]:
-    from games.permissions import has_private_messages
 
     return [(p.pk, p.number, p.author_id, p.created_at, p.is_deleted, has_private_messages(p.body)) for p in posts]
 
@@ -536,7 +538,6 @@ def meta_of(posts) -> list[tuple]:
 def posts_from_meta(meta: list[tuple], thread) -> list:
     """Unsaved stand-ins of the page's posts (number, author, time, deleted), enough for the
     per-viewer links and for what the view reads of the page (its numbers)."""
-    from games.models import Post
 
     posts = []
     for pk, number, author_id, created_at, is_deleted, *rest in meta:
@@ -557,7 +558,6 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
     from django.utils.html import format_html
     from django.utils.translation import gettext
 
-    from games import permissions
 
     actions: dict[int, str] = {}
     if user.is_authenticated:
@@ -589,7 +589,6 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
 def _may_edit(user, post) -> bool:
     """The Edit link: permissions.can_edit_post, and no [private] message in the post (such a post
     is never edited, permissions.can_open_post_editor)."""
-    from games import permissions
 
     has_private = getattr(post, "has_private", None)
     if has_private is None:

@@ -14,18 +14,10 @@ from games import permissions
 from games.communication.letters import as_written, gm_post, letters_thread
 from games.engine.events import Event, seat_audience
 from games.models import AnonymousMessage, Game, Seat
-from games.rulesets import registry
+from games.selectors.communication import anonymous_rules
 from games.services import ActionRefused, notifications
-
-
-def anonymous_rules(game: Game) -> dict | None:
-    """{"limit": per player per game, "approval": the GM reads first} or None when the game has none."""
-    adapter = registry.find(game.ruleset)
-    default = adapter.anonymous_default if adapter is not None else None
-    configured = (game.options or {}).get("anonymous_messages", default)
-    if not configured:
-        return None
-    return {"limit": int(configured.get("limit", 5)), "approval": bool(configured.get("approval", False))}
+from games.services.journal import gm_log, store_events
+from games.wording import event_text
 
 
 def anonymous_send(*, game: Game, user, recipient: Seat | None, text: str, now: datetime | None = None):
@@ -36,13 +28,13 @@ def anonymous_send(*, game: Game, user, recipient: Seat | None, text: str, now: 
     if game.status != Game.Status.RUNNING:
         raise ActionRefused(_("Anonymous messages are sent while the game runs."), code="anon_not_running")
     sender = permissions.seat_of(user, game)
-    if sender is None or sender.status != "active":
+    if not permissions.in_play(game, sender):
         raise ActionRefused(_("Only players in play send anonymous messages."), code="anon_not_player")
     if recipient is None or recipient.game_id != game.pk:
         raise ActionRefused(_("Choose a player of this game."), code="anon_bad_recipient")
     if recipient.pk == sender.pk:
         raise ActionRefused(_("You cannot write to yourself."), code="anon_self")
-    if recipient.status != "active":
+    if not permissions.in_play(game, recipient):
         raise ActionRefused(_("That player is out of the game."), code="anon_dead")
     text = (text or "").strip()
     if not text:
@@ -61,9 +53,6 @@ def anonymous_send(*, game: Game, user, recipient: Seat | None, text: str, now: 
 
 
 def anonymous_decide(*, message, by, approve: bool, now: datetime | None = None):
-    # The lifecycle service writes the GM log; it imports the services this one is beside.
-    from games.services.lifecycle import gm_log
-
     now = now or timezone.now()
     if not permissions.is_game_master(by, message.game):
         raise ActionRefused(_("Only the GM decides."), code="not_allowed")
@@ -83,9 +72,6 @@ def anonymous_decide(*, message, by, approve: bool, now: datetime | None = None)
 def _anonymous_deliver(message, now: datetime) -> None:
     """The recipient gets a private event without the sender's name; the sender stays on record
     for the GMs (and for everyone after the game)."""
-    # The lifecycle service stores the events; it imports the services this one is beside.
-    from games.services.lifecycle import store_events
-
     message.status = AnonymousMessage.Status.DELIVERED
     message.save(update_fields=["status", "decided_at", "decided_by"])
     store_events(game=message.game, phase=message.game.current_phase, now=now,
@@ -97,9 +83,6 @@ def _anonymous_deliver(message, now: datetime) -> None:
 def _anonymous_letter(message, now: datetime) -> None:
     """The message also reaches the recipient's letters to the GM, as a post by the GM without the
     sender («отправлять анонимные сообщения через ведущего»), like the cards' messages."""
-    # The wording layer reads the game's rule set: imported when a message is delivered.
-    from games.wording import event_text
-
     game = message.game
     thread = letters_thread(game, message.recipient_id)
     if thread is None:

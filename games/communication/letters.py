@@ -22,6 +22,7 @@ from games.models import Game, Phase, Post, Seat, Thread
 from games.rulesets import registry
 from games.services import ActionRefused, notifications
 from games.services.posts import post_create, post_edit
+from games.wording import event_text
 
 CONFIRMATION_LINES = 30  # a confirmation post takes at most this many lines, then a new one starts
 
@@ -73,9 +74,6 @@ def private_results_post(*, game: Game, phase: Phase, events, now: datetime) -> 
     letters. The role page keeps showing them as before. The events the rule set delivers as
     letters of their own (its adapter's `letters_apart`: the cards' card and mafia messages) are
     left out. Each reader is told by the bell."""
-    # The wording layer reads the game's rule set: imported when a close writes, not at load.
-    from games.wording import event_text
-
     seats = {s.pk: s for s in game.seats.select_related("user")}
     apart = _letters_apart(game)
     letters, chats = {}, {}

@@ -16,20 +16,13 @@ from django.utils.translation import gettext_lazy as _
 from games import permissions
 from games.models import Game, Phase, Post, PrivateMessage, Seat, Thread
 from games.rulesets import registry
+from games.selectors.communication import private_mode
+from games.selectors.votes import roster_matcher
 from games.services import ActionRefused, notifications
 from games.text import bbcode
+from games.text.names import inflect_name
 
-# Who may be written to: the rule set's default (SiteRuleset.private_mode_default), which a game
-# may override with options["private_messages"]; a game of an unregistered rule set has none.
-MODES = ("anyone", "neighbours", "off")
 PLACEHOLDER_RE = re.compile(r'<div class="bb-private"[^>]*>[^<]*</div>')
-
-
-def private_mode(game: Game) -> str:
-    adapter = registry.find(game.ruleset)
-    default = adapter.private_mode_default if adapter is not None else "off"
-    mode = (game.options or {}).get("private_messages") or default
-    return mode if mode in MODES else "off"
 
 
 @dataclass
@@ -78,9 +71,7 @@ def private_check(*, thread: Thread, author, body: str) -> list[PendingPrivate]:
     sender = next((s for s in seats if s.user_id == author.pk), None)
     if sender is None or sender.status != "active":
         raise ActionRefused(_("Only players in play send private messages."), code="private_not_player")
-    # The vote service's roster matcher (memoised per roster); votes import the services above us.
-    from games.services.votes import roster_matcher
-
+    # The roster matcher of the vote reader (memoised per roster: games.selectors.votes).
     matcher = roster_matcher(tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats))
     by_name = {s.user.display_name: s for s in seats}
     near = neighbours(seats, sender)
@@ -132,8 +123,6 @@ def private_store(*, post: Post, pending: list[PendingPrivate], now: datetime) -
 
 @functools.lru_cache(maxsize=4096)
 def _label_name(name: str, language: str) -> str:
-    from games.text.names import inflect_name  # pymorphy3 loads its dictionaries on first use
-
     return inflect_name(name, "gent") if language.split("-")[0] == "ru" else name
 
 

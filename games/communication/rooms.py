@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from games import permissions
 from games.models import Game, Phase, Post, RoomProposal, Seat, Thread
 from games.rulesets import registry
+from games.selectors.communication import rooms_enabled
+from games.selectors.votes import roster_matcher
 from games.services import ActionRefused
 
 ROOM_RE = re.compile(r"^\s*(?:комнат[аы]|room)\s*[:\-—–]\s*(?P<names>.+?)\s*$", re.IGNORECASE | re.DOTALL)
@@ -52,12 +54,6 @@ def _conspiracy_used(game: Game, seat) -> bool:
     return Thread.objects.filter(kind=Thread.Kind.ROOM, game=game, closes_with__isnull=True, members=seat).exists()
 
 
-def rooms_enabled(game: Game) -> bool:
-    adapter = _adapter(game)
-    default = adapter.rooms_default if adapter is not None else False
-    return bool((game.options or {}).get("rooms", default))
-
-
 @dataclass
 class PendingRoom:
     phase: Phase
@@ -84,11 +80,9 @@ def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
         raise ActionRefused(_("Rooms are agreed by day."), code="room_not_day")
     seats = list(game.seats.select_related("user"))
     proposer = next((s for s in seats if s.user_id == author.pk), None)
-    if proposer is None or proposer.status != "active":
+    if not permissions.in_play(game, proposer):
         raise ActionRefused(_("Only players in play take rooms."), code="room_not_player")
-    # The vote service's roster matcher (memoised per roster); votes import the services above us.
-    from games.services.votes import roster_matcher
-
+    # The roster matcher of the vote reader (memoised per roster: games.selectors.votes).
     matcher = roster_matcher(tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats))
     by_name = {s.user.display_name: s for s in seats}
     members = {proposer.pk}
@@ -100,7 +94,7 @@ def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
         if not found.ok:
             raise ActionRefused(_("Room: no player is called «%(name)s».") % {"name": name}, code="room_unknown")
         seat = by_name[found.name]
-        if seat.status != "active":
+        if not permissions.in_play(game, seat):
             raise ActionRefused(_("Room: %(name)s is out of the game.") % {"name": found.name}, code="room_dead")
         members.add(seat.pk)
     if conspiracy:
@@ -138,7 +132,7 @@ def rooms_open(*, game: Game, day: Phase, next_phase: Phase | None) -> list[Thre
             plots[proposal.proposer_id] = tuple(proposal.members)
         else:
             last[proposal.proposer_id] = tuple(proposal.members)
-    active = set(game.seats.filter(status="active").values_list("pk", flat=True))
+    active = set(game.seats.filter(status__in=permissions.in_play_statuses(game)).values_list("pk", flat=True))
     rooms = []
     wanted: list[tuple[tuple[int, ...], int | None]] = []  # (members, the conspirator or None)
     taken: set[int] = set()

@@ -170,7 +170,7 @@ class SiteRuleset:
         """The words after an order ledger row's action label when the row is an input of this rule
         set's own (cards: the card, its zone, the Price paid: «Пистолет (Рука), платит: Пустышка»),
         "" for none; None for an action that is not one of its inputs (a plain order's row is its
-        action's label alone). Asked by games.services.orders.order_action_text."""
+        action's label alone). Asked by games.selectors.orders.order_action_text."""
         return None
 
     # --- The day's measure (a rule set whose engine reads one from a vote post: parse_measure) ----
@@ -190,6 +190,16 @@ class SiteRuleset:
         """Why the measure would be refused now (a reason code), or "": the check of
         measure_submit without its write (the post preview)."""
         return ""
+
+    # --- Who is in play -------------------------------------------------------------------------
+    # The seat statuses that still play: the seat may post, vote, order and talk as its phase
+    # allows (the engine's own checks decide each act). A forum, club or cards player leaves play
+    # when he leaves the game; the Show's slave is not free, yet still votes in some stages and
+    # writes in the slaves' chat, so a status is not "alive or dead" (games.permissions.in_play).
+    in_play_statuses: ClassVar[frozenset[str]] = frozenset({"active"})
+
+    def in_play(self, seat) -> bool:
+        return getattr(seat, "status", None) in self.in_play_statuses
 
     # --- Talking (asked by games.permissions, which keeps the checks) -------------------------
     # Phase kinds in which nobody but the GMs posts where the players talk, with the reason a

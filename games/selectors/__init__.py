@@ -9,8 +9,10 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from games import permissions
-from games.models import Game, Post, Thread, ThreadReadMark
+from games.caching import pagecache
+from games.models import Game, Post, Seat, Thread, ThreadReadMark
 from games.rulesets import registry
+from games.selectors.search import Folded, match_all_words
 
 
 def page_count(total: int, per_page: int) -> int:
@@ -181,7 +183,6 @@ class GameListFilters:
 
 
 def _filtered_games(filters: GameListFilters) -> QuerySet[Game]:
-    from games.selectors.search import match_all_words
 
     games = Game.objects.all()
     if filters.ruleset:
@@ -199,8 +200,6 @@ def game_listing(filters: GameListFilters) -> QuerySet[Game]:
     from django.db.models import Count, IntegerField, OuterRef, Subquery
     from django.db.models.functions import Coalesce, Greatest
 
-    from games.models import Seat
-    from games.selectors.search import Folded
 
     games = _filtered_games(filters)
     if filters.status != GameListFilters.STATUS_ALL:
@@ -271,7 +270,6 @@ def post_author_names(*, thread: Thread, stamps) -> list[AuthorName]:
     """post_authors as (id, name) pairs, kept under the site counter (every write to the users,
     a rename included, moves it) and the ids: the thread page reads no user row for its picker
     while no one was renamed (games/caching/pagecache.py)."""
-    from games.caching import pagecache
 
     ids = post_author_ids(thread=thread)
     return pagecache.kept_value(f"authors:{','.join(map(str, ids))}", stamps, ("site",), lambda: [

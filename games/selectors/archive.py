@@ -36,8 +36,9 @@ from games.models import (
     Seat,
     Thread,
 )
-from games.services.orders import action_label, order_action_text, order_reason_text
-from games.services.votes import VOTING_KINDS, CountView, vote_count, vote_weights_for, voters_and_targets
+from games.selectors.commitment import commitment_payload
+from games.selectors.orders import action_label, order_action_text, order_reason_text
+from games.selectors.votes import VOTING_KINDS, CountView, vote_count, vote_weights_for, voters_and_targets
 
 # Events that take a seat out of play; their phase is when it left.
 EXIT_KINDS = ("jailed", "killed", "executed", "removed", "taken", "modkilled")
@@ -349,10 +350,8 @@ def _as_dealt(seats: list[Seat]) -> list[Seat]:
 
 def commitment_check(game: Game, seats: list[Seat]) -> dict | None:
     """The role commitment checked as on the commitment page (games.views.play.commitment_check):
-    the revealed list and salt (games.services.lifecycle.commitment_payload) hashed here; the
+    the revealed list and salt (games.selectors.commitment.commitment_payload) hashed here; the
     page hashes the same text again in the browser. Sealed (no salt shown) while the game runs."""
-    from games.services.lifecycle import commitment_payload
-
     if not game.commitment:
         return None
     if game.status != Game.Status.FINISHED:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import permissions
 from games.selectors.duties import Duty, duties_of
+from games.selectors.votes import VOTING_KINDS, count_version, vote_count
 from games.wording import role_label
 from games.models import AnonymousMessage, Absence, Game, Phase, Post, Seat, Thread, ThreadReadMark
 
@@ -130,8 +131,6 @@ def count_summary(game: Game, phase: Phase) -> dict:
     """The public live count of a voting phase in a small cacheable form: the majority and, per
     target seat id, the weight, the votes short of a majority and the voters (name, post
     number). Cached per ledger version, so a desk costs no query per game while nobody votes."""
-    from games.services.votes import count_version, vote_count
-
     key = f"desk:count:{phase.pk}:{count_version(phase.pk)}"
     data = cache.get(key)
     if data is None:
@@ -151,8 +150,6 @@ def count_summary(game: Game, phase: Phase) -> dict:
 
 
 def _voted_row(seat: Seat) -> VotedRow | None:
-    from games.services.votes import VOTING_KINDS
-
     game, phase = seat.game, seat.game.current_phase
     if (game.status != Game.Status.RUNNING or seat.status != "active" or phase is None or not phase.is_open
             or phase.voided_at is not None or phase.kind not in VOTING_KINDS):

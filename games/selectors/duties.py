@@ -10,6 +10,9 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from games.models import Game, Order, Phase, Seat
+from games.engine.rulesets import get_ruleset
+from games.selectors.state import game_state
+from games.selectors.votes import VOTING_KINDS, standing_votes, voters_and_targets
 
 
 @dataclass(frozen=True)
@@ -29,11 +32,6 @@ class Duty:
 
 def duties_of(user, *, now: datetime | None = None) -> list[Duty]:
     """The votes and orders this user owes now, soonest deadline first (no deadline last)."""
-    from games.engine.rulesets import get_ruleset
-    from games.engine.state import GameState
-    from games.services.resolution import standing_votes
-    from games.services.votes import VOTING_KINDS, voters_and_targets
-
     if not user.is_authenticated:
         return []
     now = now or timezone.now()
@@ -52,7 +50,7 @@ def duties_of(user, *, now: datetime | None = None) -> list[Duty]:
                 duties.append(Duty(game, seat, phase, "vote"))
         if game.state:
             ruleset = get_ruleset(game.ruleset)
-            if ruleset.owed_actions(GameState.from_json(game.state), seat.pk) and not Order.objects.filter(
+            if ruleset.owed_actions(game_state(game), seat.pk) and not Order.objects.filter(
                     phase=phase, actor=seat, valid=True).exists():
                 duties.append(Duty(game, seat, phase, "order"))
     far = now + timedelta(days=3650)

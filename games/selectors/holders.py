@@ -21,6 +21,7 @@ from datetime import datetime
 from django.utils import translation
 
 from games.models import Game, Post, Replacement, Seat
+from games.text.names import inflect_name
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ def post_times(game: Game, numbers: Iterable[int]) -> dict[int, datetime]:
 
 
 def count_as_cast(count, *, game: Game, holders: SeatHolders | None = None):
-    """A vote count (games.services.votes.CountView) with every seat named as it was then.
+    """A vote count (games.selectors.votes.CountView) with every seat named as it was then.
 
     The rule (docs/votes.md, "Replacements"): a count of the present — the open day with no
     "as of" — names each seat's present player, because a standing vote belongs to the seat and
@@ -185,8 +186,6 @@ _INFLECTABLE = re.compile(r"^[А-ЯЁ]?[а-яё]+(?:-[А-ЯЁ]?[а-яё]+)*$")
 
 @functools.lru_cache(maxsize=2048)
 def _genitive(name: str) -> str:
-    from games.text.names import inflect_name
-
     words, forms = name.split(), inflect_name(name, "gent").split()
     if len(words) != len(forms):
         return name

@@ -5,7 +5,7 @@ factions, statuses and the meaning of its votes are secret, so a running game co
 here; the profile lists it by title only. Every figure is read in a bounded number of queries
 whatever the number of games: the seats in one query, the vote ledger of all those games in one
 more (the standing vote of each voter at each day's close is worked out in Python, exactly as
-`games.services.resolution.standing_votes` does per phase), a rule set's ratings in a few more
+`games.selectors.votes.standing_votes` does per phase), a rule set's ratings in a few more
 (SiteRuleset.seat_ratings: the club's in three).
 """
 
@@ -25,7 +25,7 @@ from games.selectors.holders import stint_users, swaps_by_seat, user_id_at
 from games.models import Game, Replacement, Seat, VoteRecord
 from games.permissions import filter_unsealed_games
 from games.rulesets import registry
-from games.services.votes import VOTING_KINDS
+from games.selectors.votes import VOTING_KINDS
 
 
 MIN_GAMES_DEFAULT = 3
@@ -50,9 +50,8 @@ DEFAULT_SORT = "win_rate"
 
 def rulesets() -> tuple[str, ...]:
     """The rule sets with a leaderboard, in the profile's order: the registered ones as the settings
-    list them, then a key the model still lists with no rule set registered for it (the Show: its
-    board is empty, docs/stats.md)."""
-    return tuple(dict.fromkeys([*registry.keys(), *Game.Ruleset.values]))
+    list them (the Show gets its board when its package registers, issue 18)."""
+    return tuple(registry.keys())
 
 
 def default_ruleset() -> str:
@@ -61,12 +60,10 @@ def default_ruleset() -> str:
 
 
 def ruleset_label(key: str) -> str:
-    """A rule set's name in the current language: its adapter's label (the model's for a key with no
-    rule set registered; the key itself for one nobody knows)."""
+    """A rule set's name in the current language: its adapter's label, or the key itself for a
+    key no rule set registers (an old game's)."""
     adapter = registry.find(key)
-    if adapter is not None:
-        return str(adapter.label)
-    return str(Game.Ruleset(key).label) if key in Game.Ruleset.values else key
+    return str(adapter.label) if adapter is not None else key
 
 
 def sorts_for(ruleset: str) -> dict[str, object]:
@@ -212,7 +209,7 @@ _LEDGER_FIELDS = ("phase_id", "post_number", "voter_id", "kind", "target_id", "s
 
 def _ledger(games: QuerySet[Game]) -> QuerySet[VoteRecord]:
     """The lines that can make a standing vote in the games' closed, not voided, voting phases
-    (days and re-votes): the same rows `games.services.votes.effective_ballots` reads per phase."""
+    (days and re-votes): the same rows `games.selectors.votes.effective_ballots` reads per phase."""
     return (
         VoteRecord.objects.filter(phase__game__in=games, phase__kind__in=VOTING_KINDS, phase__voided_at__isnull=True,
                                   phase__closed_at__isnull=False, valid=True)

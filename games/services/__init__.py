@@ -10,8 +10,10 @@ class ActionRefused(Exception):
         self.code = code
 
 
-def queue_on_commit(task, **options) -> None:
-    """Send a Celery task (apply_async options) once the current transaction commits. When the
+def send_task_on_commit(name: str, **options) -> None:
+    """Send the Celery task registered as `name` ("games.tasks.close_phase_when_due";
+    apply_async options) once the current transaction commits. By name: the tasks module sits
+    above the services (a task is one service call), so a service never imports it. When the
     broker cannot take it (Redis down or hung: the broker's socket timeouts bound the wait), log
     and carry on: what the request wrote stands, and every deadline is also in the database,
     where the beat sweep finds it (docs/faults.md). An exception here would turn a committed
@@ -22,9 +24,21 @@ def queue_on_commit(task, **options) -> None:
 
     def send():
         try:
-            task.apply_async(**options)
+            _task_named(name).apply_async(**options)
         except Exception as exc:  # noqa: BLE001 - kombu's OperationalError, redis errors, OSError
             logging.getLogger(__name__).warning("Could not queue %s %s (%s); the deadline sweep will do it",
-                                                task.name, options.get("kwargs"), exc)
+                                                name, options.get("kwargs"), exc)
 
     transaction.on_commit(send)
+
+
+def _task_named(name: str):
+    """The registered task object, so that it is sent as the site's tasks are (and runs in the
+    process where Celery is set to run tasks eagerly: the tests). A web process has not imported
+    the apps' tasks modules (the worker has): Celery's autodiscovery imports them the first time
+    (forced: its lazy form waits for the worker's start)."""
+    from celery import current_app
+
+    if name not in current_app.tasks:
+        current_app.autodiscover_tasks(force=True)
+    return current_app.tasks[name]

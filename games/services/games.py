@@ -8,9 +8,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat, Thread
 from games.permissions import is_game_master
-from games.permissions import night_silence as night_silence_of
 from games.rulesets import registry
+from games.selectors.communication import MODES, communication_of, team_chat_enabled
+from games.selectors.state import table_style
 from games.services import ActionRefused
+from games.services.journal import gm_log
+from games.text.votes import SYNTAXES
 
 
 def game_create(*, title: str, gm, ruleset: str | None = None, size: int = 9, role_table: list[str] | None = None,
@@ -68,10 +71,7 @@ def seat_set_aliases(*, seat: Seat, by, aliases_text: str) -> Seat:
 
 def _has_majority(game: Game) -> bool:
     """Whether the game's rule set decides a day by a strict majority (SiteStyle.majority)."""
-    from games.engine.rulesets import RULESETS
-    from games.engine.rulesets.base import site_style
-
-    return site_style(RULESETS.get(game.ruleset)).majority
+    return table_style(game).majority
 
 
 def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_majority: bool,
@@ -79,8 +79,6 @@ def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_maj
     """The GM picks which vote syntaxes count in his game besides the Russian bold vote (the
     English words in bold among them), whether votes inside spoilers count, and whether a
     majority ends the day at once."""
-    from games.text.votes import SYNTAXES
-
     if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
     unknown = set(syntaxes) - set(SYNTAXES)
@@ -105,37 +103,12 @@ def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_maj
 ANONYMOUS_LIMIT_MAX = 50
 
 
-def team_chat_enabled(game: Game) -> bool:
-    """Whether a team that knows itself gets a chat of its own."""
-    adapter = registry.find(game.ruleset)
-    default = adapter.team_chat_default if adapter is not None else True
-    return bool((game.options or {}).get("team_chat", default))
-
-
-def communication_of(game: Game) -> dict:
-    """The game's communication settings as they apply now (the rule set's defaults filled in)."""
-    # The communication package imports the services: imported when used.
-    from games.communication.anonymous import anonymous_rules
-    from games.communication.private_tag import private_mode  # likewise
-    from games.communication.rooms import rooms_enabled  # likewise
-
-    anonymous = anonymous_rules(game)
-    return {"private_messages": private_mode(game), "rooms": rooms_enabled(game), "team_chat": team_chat_enabled(game),
-            "anonymous_limit": anonymous["limit"] if anonymous else 0,
-            "anonymous_approval": bool(anonymous and anonymous["approval"]),
-            "night_silence": night_silence_of(game)}
-
-
 def game_set_communication(*, game: Game, by, private_messages: str, rooms: bool, team_chat: bool,
                            anonymous_limit: int, anonymous_approval: bool, night_silence: bool | None = None) -> Game:
     """The GM sets who may talk to whom: [private] tags (anyone / neighbours / off), chat rooms by
     agreement, the team chat (before the start only: it is made with the deal), anonymous
     messages through the GM (a per-player limit, 0 for none, and whether he reads them first), and
     the night silence of the game thread (None leaves it as it is)."""
-    from games.services.lifecycle import gm_log
-    # The communication package imports the services: imported when used.
-    from games.communication.private_tag import MODES
-
     if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
     if game.status == Game.Status.FINISHED:

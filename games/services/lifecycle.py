@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -14,17 +13,18 @@ from django.db.models import Max
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from games.communication.rooms import rooms_close_all
 from games.engine.rulesets import get_ruleset
-from games.models import Game, GameEvent, GMAction, Seat
-from games.permissions import is_game_master
+from games.models import Game, Seat, Thread
+from games.permissions import in_play, is_game_master
 from games.rulesets import registry
+from games.selectors.commitment import commitment_payload
+from games.selectors.communication import team_chat_enabled
 from games.services import ActionRefused
-from games.wording import event_text, faction_label
-
-
-def gm_log(*, game: Game, user, action: str, data: dict | None = None, now: datetime | None = None) -> GMAction:
-    return GMAction.objects.create(game=game, user=user if user is not None and user.is_authenticated else None,
-                                   action=action, data=data or {}, created_at=now or timezone.now())
+from games.services.journal import gm_log, store_events
+from games.services.phases import phase_open_named
+from games.services.posts import post_create
+from games.wording import faction_label
 
 
 def role_table_for(game: Game, size: int) -> list[str]:
@@ -80,13 +80,6 @@ def game_withdraw(*, game: Game, user) -> None:
         raise ActionRefused(_("You are not signed up."), code="not_signed")
 
 
-def commitment_payload(game: Game, seats: list[Seat]) -> str:
-    """The text whose SHA-256 is published at the start and which is revealed at the end."""
-    roles = [[seat.number, seat.dealt_name or seat.user.display_name, seat.role]
-             for seat in sorted(seats, key=lambda s: s.number)]
-    return f"{game.commitment_salt}:" + json.dumps(roles, ensure_ascii=False, separators=(",", ":"))
-
-
 def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None = None,
                roles_in_seat_order: list[str] | None = None, seat_data: dict | None = None) -> Game:
     """Close signups, deal the roles with a seeded RNG, commit to them, open the first phase.
@@ -94,9 +87,6 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
     may hand new_game more (SiteRuleset.new_game_arguments; cards: each seat's «Класс» as its overt
     role, and `seat_data`, {seat pk: {...}} of scenario files, adds decks, Hands and Sleeves); the
     roles stored are the state's (a rule set's new_game may draw placeholders of the table)."""
-    from games.services.phases import phase_open_named
-    from games.services.posts import post_create
-
     now = now or timezone.now()
     if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM starts the game."), code="not_allowed")
@@ -132,7 +122,7 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
             seat_state = state.seat(seat.pk)
             # The state's role: a placeholder of the table is drawn by new_game.
             seat.role, seat.faction, seat.status = seat_state.role, seat_state.faction, seat_state.status
-            seat.is_alive = seat_state.status == "active"
+            seat.is_alive = in_play(game, seat_state)  # the rule set says who still plays
             seat.dealt_name = seat.user.display_name
         Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive", "dealt_name"])
         game.commitment_salt = secrets.token_hex(16)
@@ -159,10 +149,6 @@ def private_threads_create(*, game: Game, seats: list[Seat]) -> None:
     """The game's private threads: a chat for each team that knows itself (where the game has team
     chats: `team_chat_enabled`), letters to the GM for each seat, and the lounge of the fallen and
     the spectators."""
-    from games.models import Thread
-
-    from games.services.games import team_chat_enabled
-
     ruleset = get_ruleset(game.ruleset)
     with translation.override(settings.LANGUAGE_CODE):
         threads = []
@@ -182,10 +168,6 @@ def private_threads_create(*, game: Game, seats: list[Seat]) -> None:
 def game_finish(*, game: Game, winner: str, now: datetime) -> None:
     """Called inside the close that ended the game: reveal the commitment, and lock every room
     still open (the Conspirator's lasts «до конца игры»; the others closed with their phase)."""
-    from games.services.posts import post_create
-    # The communication package imports the services: imported when used.
-    from games.communication.rooms import rooms_close_all
-
     game.status = Game.Status.FINISHED
     game.winner = winner or "none"
     game.finished_at = now
@@ -197,19 +179,6 @@ def game_finish(*, game: Game, winner: str, now: datetime) -> None:
                      "[code]%(payload)s[/code]\nSHA-256: [code]%(hash)s[/code]")) % {
             "payload": commitment_payload(game, seats), "hash": game.commitment}
     post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
-
-
-def store_events(*, game: Game, phase, events, now: datetime) -> list[GameEvent]:
-    rows = [
-        GameEvent(game=game, phase=phase, kind=e.kind, audience=e.audience, data=dict(e.data),
-                  text=event_text(game.ruleset, e.kind, dict(e.data)), created_at=now)
-        for e in events
-    ]
-    return GameEvent.objects.bulk_create(rows)
-
-
-def deadline_after(game: Game, now: datetime) -> datetime:
-    return now + timedelta(hours=game.phase_hours)
 
 
 def game_set_co_gm(*, game: Game, by, name: str, add: bool, now: datetime | None = None):

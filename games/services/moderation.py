@@ -3,29 +3,30 @@ hiding posts and bans."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Max
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from games.communication.letters import private_results_rolled_back
+from games.engine.events import PUBLIC, Event, seat_audience
+from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
 from games.selectors.holders import replaced_name
-from games.models import (Absence, Game, GameBan, GameEvent, Order, Phase, Post, Prod, Replacement, Report, Seat,
-                          VoteRecord)
-from games.permissions import is_banned_from, is_game_master, is_moderator
+from games.selectors.state import game_state
+from games.models import Absence, Game, GameBan, GameEvent, Order, Phase, Post, Prod, Replacement, Report, Seat
+from games.permissions import in_play, in_play_statuses, is_banned_from, is_game_master, is_moderator, is_site_moderator
 from games.services import ActionRefused, notifications
-from games.services.lifecycle import gm_log
+from games.services.journal import gm_log, store_events
+from games.services.posts import post_create
 from games.wording import role_label
 
 
 def _system_post(game: Game, text: str, now: datetime) -> Post:
-    from games.services.posts import post_create
-
     return post_create(thread=game.game_thread, author=game.gm, body=text, now=now)
 
 
@@ -79,7 +80,7 @@ def seat_replace(*, game: Game, seat: Seat, new_user, by, reason: str = "", now:
         seat.save(update_fields=["user", "aliases"])
         notifications.replacement_done(game=game, seat=seat, old_user=old_user, new_user=new_user, now=now)
         if game.state:
-            state = GameState.from_json(game.state)
+            state = game_state(game)
             if state.has_seat(seat.pk):
                 state = _rename_seat(state, seat.pk, new_user.display_name)
                 Game.objects.filter(pk=game.pk).update(state=state.to_json())
@@ -102,22 +103,10 @@ def _rename_seat(state: GameState, seat_id: int, name: str) -> GameState:
     return state.with_seats(tuple(replace(s, name=name) if s.id == seat_id else s for s in state.seats))
 
 
-def replaced_names(game: Game) -> dict[int, list[str]]:
-    """user id -> the names of the players he replaced in this game (for the post badges)."""
-    out: dict[int, list[str]] = {}
-    for new_id, old_name in Replacement.objects.filter(seat__game=game).values_list(
-            "new_user_id", "old_user__display_name").order_by("created_at", "pk"):
-        out.setdefault(new_id, []).append(old_name)
-    return out
-
-
 # --- Modkill -----------------------------------------------------------------------------------------
 def seat_modkill(*, game: Game, seat: Seat, by, reason: str, now: datetime | None = None) -> Seat:
     """The GM removes a player from play, with the reason and his role in the thread."""
     from dataclasses import replace
-
-    from games.engine.events import PUBLIC, Event
-    from games.services.lifecycle import store_events
 
     now = now or timezone.now()
     _require_gm(by, game, seat)
@@ -129,9 +118,9 @@ def seat_modkill(*, game: Game, seat: Seat, by, reason: str, now: datetime | Non
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         seat = Seat.objects.select_for_update().select_related("user").get(pk=seat.pk)
-        if seat.status != "active":
+        if not in_play(game, seat):
             raise ActionRefused(_("That player is already out of play."), code="not_active")
-        state = GameState.from_json(game.state)
+        state = game_state(game)
         state = state.with_seats(tuple(replace(s, status="removed") if s.id == seat.pk else s for s in state.seats))
         game.state = state.to_json()
         game.save(update_fields=["state"])
@@ -161,49 +150,19 @@ def absence_add(*, user, starts_on: date, ends_on: date, note: str = "") -> Abse
     return Absence.objects.create(user=user, starts_on=starts_on, ends_on=ends_on, note=(note or "")[:200])
 
 
-def absences_by_user(user_ids, *, today: date | None = None) -> dict[int, Absence]:
-    """The current or next absence of each user (what rosters show)."""
-    today = today or timezone.localdate()
-    out: dict[int, Absence] = {}
-    for absence in Absence.objects.filter(user_id__in=list(user_ids), ends_on__gte=today).order_by("starts_on"):
-        out.setdefault(absence.user_id, absence)
-    return out
+def absence_remove(*, user, absence_id: int) -> bool:
+    """Delete one of the user's own absences; an id that names none of his deletes nothing (a
+    forged id is not an error: the page just shows his list again). Whether one was deleted."""
+    if not user.is_authenticated:
+        return False
+    deleted, _rows = Absence.objects.filter(user=user, pk=absence_id).delete()
+    return bool(deleted)
 
 
 # --- Inactivity and prods -----------------------------------------------------------------------------
-@dataclass
-class Activity:
-    seat: Seat
-    posts_in_phase: int
-    posts_total: int
-    last_post_at: datetime | None
-    last_action_at: datetime | None
-    absence: Absence | None
-
-
-def inactivity_table(*, game: Game) -> list[Activity]:
-    seats = list(game.seats.select_related("user").order_by("number"))
-    phase = game.current_phase
-    posts = Post.objects.filter(thread=game.game_thread, is_deleted=False)
-    totals = {row["author_id"]: row for row in posts.values("author_id").annotate(n=Count("pk"), last=Max("created_at"))}
-    in_phase = {}
-    if phase is not None:
-        in_phase = dict(posts.filter(created_at__gte=phase.opened_at).values_list("author_id").annotate(n=Count("pk")))
-    actions = dict(Order.objects.filter(phase__game=game).values_list("actor_id").annotate(last=Max("recorded_at")))
-    absences = absences_by_user([s.user_id for s in seats])
-    return [
-        Activity(seat=s, posts_in_phase=in_phase.get(s.user_id, 0), posts_total=totals.get(s.user_id, {}).get("n", 0),
-                 last_post_at=totals.get(s.user_id, {}).get("last"), last_action_at=actions.get(s.pk),
-                 absence=absences.get(s.user_id))
-        for s in seats
-    ]
-
-
 def prods_send(*, now: datetime | None = None) -> int:
     """Remind active players who have been silent for the game's prod hours, or who owe an
     action when the deadline is near. Each reminder goes once per phase. Runs from beat."""
-    from games.engine.rulesets import get_ruleset
-
     now = now or timezone.now()
     sent = 0
     for game in Game.objects.filter(status=Game.Status.RUNNING).select_related("current_phase", "game_thread"):
@@ -211,11 +170,11 @@ def prods_send(*, now: datetime | None = None) -> int:
         if phase is None or not phase.is_open or not game.state:
             continue
         silent_after = timedelta(hours=int((game.options or {}).get("prod_hours", 24)))
-        state = GameState.from_json(game.state)
+        state = game_state(game)
         ruleset = get_ruleset(game.ruleset)
         acted = set(Order.objects.filter(phase=phase, valid=True).values_list("actor_id", flat=True))
         last_posts = dict(Post.objects.filter(thread=game.game_thread).values_list("author_id").annotate(last=Max("created_at")))
-        seats = list(game.seats.select_related("user").filter(status="active"))
+        seats = list(game.seats.select_related("user").filter(status__in=in_play_statuses(game)))
         away = notifications.users_away([seat.user_id for seat in seats], now=now)  # V/LA days in each player's time zone
         for seat in seats:
             if seat.user_id in away:
@@ -236,9 +195,6 @@ def prods_send(*, now: datetime | None = None) -> int:
 
 
 def _prod_deliver(game: Game, seat: Seat, kind: str, now: datetime) -> None:
-    from games.engine.events import Event, seat_audience
-    from games.services.lifecycle import store_events
-
     store_events(game=game, phase=game.current_phase, now=now,
                  events=[Event("prod", seat_audience(seat.pk), {"kind": kind, "name": seat.user.display_name})])
     with translation.override(seat.user.language or settings.LANGUAGE_CODE):
@@ -297,8 +253,6 @@ def resolution_rollback(*, game: Game, by, reason: str = "", now: datetime | Non
         _system_post(game, text, now)
         # The private results and letters of that close stay where they were read; a correction
         # follows them in each thread (docs/architecture.md, "Private communication").
-        from games.communication.letters import private_results_rolled_back
-
         private_results_rolled_back(game=game, phase=last, closed_at=closed_at, now=now)
     last.refresh_from_db()
     return last
@@ -336,21 +290,9 @@ def game_ban(*, game: Game, user, by, reason: str = "", now: datetime | None = N
 
 
 def site_ban(*, user, by, until: datetime | None, reason: str) -> None:
-    from games.permissions import is_site_moderator
-
     if not is_site_moderator(by):
         raise ActionRefused(_("Only moderators ban users."), code="not_allowed")
     if user.is_staff:
         raise ActionRefused(_("Staff cannot be banned here."), code="staff")
     user.banned_until, user.ban_reason = until, (reason or "")[:300]
     user.save(update_fields=["banned_until", "ban_reason"])
-
-
-def open_reports():
-    return Report.objects.filter(resolved_at__isnull=True).select_related("post__thread", "post__author", "reporter")
-
-
-def votes_and_orders_kept(game: Game) -> tuple[int, int]:
-    """How many ledger lines the game has (rollback never deletes them)."""
-    return (VoteRecord.objects.filter(phase__game=game).count(), Order.objects.filter(phase__game=game).count())
-

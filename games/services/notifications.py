@@ -23,7 +23,10 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.models import Game, Notification, Phase, Post, Seat
+from games.caching import pagecache
+from games.models import Absence, AnonymousMessage, Game, Notification, Phase, Post, Seat
+from games.permissions import game_of, in_play, in_play_statuses
+from games.selectors.duties import duties_of
 from games.services import ActionRefused
 
 log = logging.getLogger(__name__)
@@ -81,8 +84,6 @@ def notify(*, users, kind: str, text, params: dict | None = None, url: str = "",
     # The switched-off lists are JSON arrays of kind values; their text form contains "<kind>"
     # (quotes included) exactly when the kind is in the list, on SQLite and PostgreSQL alike.
     off = f'%"{kind}"%'
-    from games.caching import pagecache
-
     # The bells of these users alone (the page cache, games/caching/pagecache.py).
     with connection.cursor() as cursor, pagecache.writing(users=ids if not isinstance(users, QuerySet) else users):
         cursor.execute(_insert_sql(len(texts), ids_sql), [
@@ -159,8 +160,6 @@ def notify_vote_on_me(*, post: Post, game: Game, row, roster, now: datetime) -> 
 def notify_private_messages(*, post: Post, pending, now: datetime) -> int:
     """[private] messages just stored: each recipient is told who wrote to him and where, never
     the text (the notification may be e-mailed)."""
-    from games.permissions import game_of
-
     game = game_of(post.thread)
     written = 0
     for recipient in {p.recipient.pk: p.recipient for p in pending}.values():
@@ -176,8 +175,6 @@ def notify_private_messages(*, post: Post, pending, now: datetime) -> int:
 def notify_anonymous_delivered(*, message, now: datetime) -> int:
     """An anonymous message (or a card's message) reached its recipient: he is told to look at
     his role page; neither the sender nor the text is in the notification."""
-    from games.models import AnonymousMessage
-
     game = message.game
     text = (_("You received an anonymous message in «%(game)s».") if message.kind == AnonymousMessage.Kind.ANONYMOUS
             else _("A card's message reached you in «%(game)s»."))
@@ -193,8 +190,6 @@ def users_away(user_ids: Iterable[int], *, now: datetime) -> set[int]:
     server's. Every reminder path asks this (the due-soon notices, the prods, the e-mail digest):
     the V/LA page promises no reminders on those days. One query."""
     from zoneinfo import ZoneInfo
-
-    from games.models import Absence
 
     ids = {getattr(u, "pk", u) for u in user_ids if u is not None}
     if not ids:
@@ -221,11 +216,10 @@ def notify_due_soon(*, now: datetime | None = None) -> int:
     Only users with such a phase are looked at; games.selectors.duties.duties_of says what they owe. A user
     on V/LA that day (users_away, his own time zone) is not told."""
     from accounts.models import User
-    from games.selectors.duties import duties_of
 
     now = now or timezone.now()
     until = now + DUE_SOON
-    soon = Q(seats__status="active", seats__game__status=Game.Status.RUNNING,
+    soon = Q(seats__status__in=in_play_statuses(), seats__game__status=Game.Status.RUNNING,
              seats__game__current_phase__closed_at__isnull=True,
              seats__game__current_phase__voided_at__isnull=True,
              seats__game__current_phase__deadline_at__gt=now, seats__game__current_phase__deadline_at__lte=until)
@@ -271,7 +265,7 @@ def replacement_request(*, game: Game, user, reason: str, now: datetime | None =
         raise ActionRefused(_("Replacements are asked for while the game runs."), code="not_running")
     with transaction.atomic():
         seat = Seat.objects.select_for_update().filter(game=game, user=user).first() if user.is_authenticated else None
-        if seat is None or seat.status != "active":
+        if not in_play(game, seat):
             raise ActionRefused(_("Only a player still in play asks for a replacement."), code="not_active")
         seat.replacement_requested_at, seat.replacement_reason = seat.replacement_requested_at or now, reason
         seat.save(update_fields=["replacement_requested_at", "replacement_reason"])
@@ -305,24 +299,9 @@ def replacement_done(*, game: Game, seat: Seat, old_user, new_user, now: datetim
            key=f"replaced:{seat.pk}:{old_user.pk}:{stamp}", now=now)
 
 
-# --- Reading ----------------------------------------------------------------------------------
-def site_notifications(user) -> QuerySet[Notification]:
-    """The user's own notifications of the kinds he keeps on the site, newest first."""
-    return Notification.objects.filter(user=user).exclude(kind__in=list(user.notify_site_off or ())).order_by(
-        "-created_at", "-pk")
-
-
-def unread_count(user) -> int:
-    """The bell: one COUNT query for a logged-in user, none for the anonymous."""
-    if not user.is_authenticated:
-        return 0
-    return site_notifications(user).filter(read_at__isnull=True).count()
-
-
+# --- Reading (what the user reads: games.selectors.notifications) ------------------------------
 def notification_mark_read(*, user, pk: int, now: datetime | None = None) -> Notification | None:
     """The user's own notification, marked read; None when it is not his (or does not exist)."""
-    from games.caching import pagecache
-
     notification = Notification.objects.filter(user=user, pk=pk).first() if user.is_authenticated else None
     if notification is not None and notification.read_at is None:
         notification.read_at = now or timezone.now()
@@ -332,8 +311,6 @@ def notification_mark_read(*, user, pk: int, now: datetime | None = None) -> Not
 
 
 def notifications_mark_all_read(*, user, now: datetime | None = None) -> int:
-    from games.caching import pagecache
-
     with pagecache.writing(users=[user]):
         return Notification.objects.filter(user=user, read_at__isnull=True).update(read_at=now or timezone.now())
 

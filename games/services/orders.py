@@ -11,36 +11,18 @@ from django.utils.translation import gettext_lazy as _
 
 from games import wording
 from games.caching import pagecache
+from games.communication.letters import order_confirmation_post
 from games.engine.orders import Order as EngineOrder
 from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
 from games.models import Game, Order, Post, Seat, Thread
-from games.rulesets import registry
+from games.selectors.orders import action_label, order_reason_text
+from games.selectors.state import game_state
+from games.selectors.votes import roster_matcher
 from games.services import ActionRefused
-from games.services.lifecycle import gm_log, is_game_master
-from games.services.votes import roster_matcher
+from games.permissions import is_game_master
+from games.services.journal import gm_log
 from games.text.orders import FORUM_VOCABULARY, letter_order_text, parse_order
-
-
-def order_reason_text(code: str) -> str:
-    """An order's reason code in words (games.wording: the shared codes, then each rule set's)."""
-    return wording.order_reason_text(code)
-
-
-def order_action_text(order) -> str:
-    """A ledger row's action in words: an order's action, or a rule set's own input with its
-    details (cards: the card, zone and the like, «Розыгрыш карты: Пистолет (Рука)»), so the pages
-    never show a play without its card."""
-    label = action_label(order.action) if order.action else ""
-    for adapter in registry.adapters():
-        what = adapter.ledger_row_detail(order)
-        if what is not None:
-            return f"{label}: {what}" if what else label
-    return label
-
-
-def action_label(action: str) -> str:
-    return wording.action_label(action)
 
 
 @dataclass
@@ -116,9 +98,6 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
         accepted=not reason, action=action, target=target.user.display_name if target else "",
         source=source.user.display_name if source else "", reason=reason)
     if confirm and as_gm is None:
-        # The communication package imports the services: imported when used.
-        from games.communication.letters import order_confirmation_post
-
         order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
     return order, confirmation
 
@@ -138,7 +117,7 @@ def _judge(*, game: Game, seat: Seat, phase, action: str | None, target: Seat | 
     """An order as the ledger will hold it: (action, target, source, refusal code or ""). A text
     is read with the rule set's order words (games.text.orders.parse_order); then the deadline,
     then the rule set's check_order. Writes nothing (order_submit and order_preview share it)."""
-    state = GameState.from_json(game.state)
+    state = game_state(game)
     reason = ""
     if text is not None:
         seats = {s.pk: s for s in game.seats.select_related("user")}

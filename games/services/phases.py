@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Max
@@ -10,9 +10,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.caching import pagecache
-from games.models import Game, Phase
+from games.models import Game, GameEvent, Phase
+from games.permissions import is_game_master
 from games.rulesets import registry
-from games.services import ActionRefused, notifications, queue_on_commit
+from games.selectors.state import game_rules, table_style
+from games.services import ActionRefused, notifications, send_task_on_commit
+from games.services.journal import event_store_written, gm_log
 
 
 def phase_current(*, game: Game) -> Phase | None:
@@ -23,8 +26,6 @@ def phase_current(*, game: Game) -> Phase | None:
 @pagecache.game_scoped(lambda kwargs: kwargs.get("game"))  # its writes are the game's (games/caching/pagecache.py)
 def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: datetime | None = None) -> Phase:
     now = now or timezone.now()
-    from games.permissions import is_game_master
-
     if by is not None and not is_game_master(by, game):
         raise ActionRefused(_("Only the GM opens phases."), code="not_allowed")
     if game.status != Game.Status.RUNNING:
@@ -56,8 +57,6 @@ def parse_phase_name(name: str) -> tuple[str, int]:
 
 def phase_open_named(*, game: Game, name: str, now: datetime, deadline_at: datetime | None = None) -> Phase:
     """Open the phase the engine says comes next, with the game's phase length as deadline."""
-    from games.services.lifecycle import deadline_after
-
     kind, number = parse_phase_name(name)
     deadline_at = deadline_at or deadline_after(game, now)
     phase = Phase.objects.create(game=game, kind=kind, number=number, opened_at=now, deadline_at=deadline_at)
@@ -68,19 +67,20 @@ def phase_open_named(*, game: Game, name: str, now: datetime, deadline_at: datet
     return phase
 
 
+def deadline_after(game: Game, now: datetime) -> datetime:
+    """The deadline of a phase opened now: the game's phase length from now."""
+    return now + timedelta(hours=game.phase_hours)
+
+
 def _queue_close(phase: Phase) -> None:
     if phase.deadline_at is None:
         return
-    from games.tasks import close_phase_when_due
-
-    queue_on_commit(close_phase_when_due, kwargs={"phase_id": phase.pk}, eta=phase.deadline_at)
+    send_task_on_commit("games.tasks.close_phase_when_due", kwargs={"phase_id": phase.pk}, eta=phase.deadline_at)
 
 
 def phase_set_deadline(*, phase: Phase, by, deadline_at: datetime, now: datetime | None = None) -> Phase:
     """Extend or shorten a deadline. The ETA task queued for the old deadline becomes a no-op:
     the close re-reads the deadline from the database."""
-    from games.services.lifecycle import gm_log, is_game_master
-
     now = now or timezone.now()
     if not is_game_master(by, phase.game):
         raise ActionRefused(_("Only the GM changes deadlines."), code="not_allowed")
@@ -97,14 +97,39 @@ def phase_set_deadline(*, phase: Phase, by, deadline_at: datetime, now: datetime
     return phase
 
 
-def phase_close_if_due(*, phase_id: int, now: datetime | None = None) -> bool:
-    """The deadline task and the sweep: close (and resolve) the phase if its time has come."""
-    from games.services.resolution import phase_close
-
-    return phase_close(phase_id=phase_id, now=now or timezone.now(), only_if_due=True)
-
-
-def phases_close_due(*, now: datetime | None = None) -> int:
+def phase_set_tie_break(*, phase: Phase, by, seat, now: datetime | None = None) -> Phase:
+    """The GM names who goes on a tie at the close (a Seat), or withdraws his choice (None). Only
+    a rule set whose tie goes to the GM takes one (SiteStyle.tie; a re-vote table refuses it)."""
     now = now or timezone.now()
-    due = list(Phase.objects.filter(closed_at__isnull=True, deadline_at__lte=now).values_list("pk", flat=True))
-    return sum(phase_close_if_due(phase_id=pk, now=now) for pk in due)
+    game = phase.game
+    if not is_game_master(by, game):
+        raise ActionRefused(_("Only the GM may do that."), code="not_allowed")
+    if table_style(game).tie != "gm":
+        raise ActionRefused(_("In this game a tie goes to a re-vote: the GM does not break it."), code="no_tie_break")
+    decisions = dict(phase.gm_decisions or {})
+    if seat is None:
+        decisions.pop("tie_break", None)
+    else:
+        decisions["tie_break"] = seat.pk
+    phase.gm_decisions = decisions
+    phase.save(update_fields=["gm_decisions"])
+    gm_log(game=game, user=by, action="tie_break", data={"seat": seat.pk if seat else None}, now=now)
+    return phase
+
+
+def phase_event_add(*, phase: Phase, by, text: str, audience: str, now: datetime | None = None) -> GameEvent:
+    """A manual event the GM writes into the game's record (the dashboard's «event» form), seen by
+    `audience`: everyone ("public"), the GMs ("gm"), one seat ("seat:<id>") or a faction of the
+    rule set ("faction:<key>"). The text is kept to 2000 characters."""
+    now = now or timezone.now()
+    game = phase.game
+    if not is_game_master(by, game):
+        raise ActionRefused(_("Only the GM may do that."), code="not_allowed")
+    text = (text or "").strip()
+    valid = {"public", "gm"} | {f"seat:{pk}" for pk in game.seats.values_list("pk", flat=True)} | {
+        f"faction:{f}" for f in game_rules(game).factions}
+    if not text or audience not in valid:
+        raise ActionRefused(_("Write the event and choose who sees it."), code="bad_event")
+    event = event_store_written(game=game, phase=phase, audience=audience, text=text, now=now)
+    gm_log(game=game, user=by, action="manual_event", data={"audience": audience, "text": text[:2000]}, now=now)
+    return event

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
@@ -93,73 +94,101 @@ def post_rate_check(*, author, thread: Thread | None = None, now: datetime | Non
                         code="too_fast")
 
 
-def post_create(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "",
-                rate_limited: bool = False) -> Post:
-    """Write a post. `rate_limited` applies the posting rate limit (post_rate_check): the site's
-    forms ask for it; services, scenarios and benchmarks that post on a player's behalf do not."""
-    now = now or timezone.now()
+@dataclass(frozen=True)
+class PostDraft:
+    """A post's text made ready before the transaction: the cleaned body and its HTML."""
+
+    body: str
+    html: str
+
+
+def post_draft(*, thread: Thread, author, body: str, now: datetime, rate_limited: bool = False) -> PostDraft:
+    """The first step of posting, outside the transaction: the rate limit when asked
+    (post_rate_check), the body cleaned (or refused) and rendered."""
     if rate_limited:
         post_rate_check(author=author, thread=thread, now=now)
     body = post_clean_body(body=body)
-    html = bbcode.render(body)
+    return PostDraft(body=body, html=bbcode.render(body))
+
+
+def post_comment_clean(comment: str) -> str:
+    """A post's comment as stored: one line, at most 300 characters."""
+    return " ".join((comment or "").split())[:300]
+
+
+def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
+    """Inside the caller's transaction: the thread's row locked for numbering, or ActionRefused
+    when `author` may not post there now (permissions.can_post)."""
+    # The row lock serialises numbering on PostgreSQL; on SQLite the IMMEDIATE transaction
+    # does. The unique (thread, number) constraint is the backstop for both.
+    # The game is joined into the locking read (only the thread row is locked): can_post, the
+    # vote reading and the page that answers the post then share one game instance and its
+    # caches (co-GMs, bans, the roster) instead of reading each again.
+    locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
+    if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
+        permissions.seats_with_users(author, joined)
+    verdict = permissions.can_post(author, locked, now=now)
+    if not verdict:
+        raise ActionRefused(verdict.reason, code="not_allowed")
+    return locked
+
+
+def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: datetime) -> Post:
+    """Inside the caller's transaction, with `thread` locked (thread_lock_for_post): the post
+    numbered and written, the thread's count moved, and, on commit, the poll's state and the ISO
+    picker's author list told."""
+    number = thread.post_count + 1
+    # The page cache (games/caching/pagecache.py): these writes change this thread's pages alone.
+    with pagecache.writing(thread=thread.pk):
+        post = Post.objects.create(
+            thread=thread,
+            number=number,
+            author=author,
+            body=draft.body,
+            html=draft.html,
+            search_text=bbcode.searchable_text(draft.body),
+            renderer_version=bbcode.RENDERER_VERSION,
+            created_at=now,
+            comment=comment,
+        )
+        Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+    transaction.on_commit(partial(thread_state_remember, thread.pk, thread.kind, number))  # the poll (games/caching/live.py)
+    # The ISO picker's author list follows without rescanning the thread.
+    transaction.on_commit(partial(selectors.post_authors_extend, thread=thread, number=number, author_id=author.pk))
+    post.vote_confirmation = None  # what a vote in it counted as: the posting service's (posting.py)
+    return post
+
+
+def post_stored_tell(*, thread: Thread, locked: Thread, post: Post, game_changed: bool = False) -> None:
+    """After the transaction: the caller's `thread` takes the new count, and, in a game thread,
+    the game instance the locking read joined (the page that answers the post reads it again
+    for nothing otherwise), unless the posting changed the game (`game_changed`: it closed the
+    day), when whatever the caller shows next is read afresh."""
+    thread.post_count = post.number
+    thread.last_post_at = post.created_at
+    game = permissions.game_of(locked) if locked.kind == Thread.Kind.GAME else None
+    if game is None:
+        return
+    if game_changed:
+        permissions.forget_game_of(thread)
+        permissions.forget_game_caches(game)
+    else:
+        thread._game_cache = game
+
+
+def post_create(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "",
+                rate_limited: bool = False) -> Post:
+    """Write a plain post: refused when the author may not post in the thread, else numbered,
+    stored and counted. `rate_limited` applies the posting rate limit (post_rate_check). What a
+    post in a game does besides ([private] messages, a room, votes, a close on majority) is the
+    posting service's (games/services/posting.py, post_submit), which the site's reply form
+    calls; services posting as the GM call this."""
+    now = now or timezone.now()
+    draft = post_draft(thread=thread, author=author, body=body, now=now, rate_limited=rate_limited)
     with transaction.atomic():
-        # The row lock serialises numbering on PostgreSQL; on SQLite the IMMEDIATE transaction
-        # does. The unique (thread, number) constraint is the backstop for both.
-        # The game is joined into the locking read (only the thread row is locked): can_post, the
-        # vote reading and the page that answers the post then share one game instance and its
-        # caches (co-GMs, bans, the roster) instead of reading each again.
-        locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
-        if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
-            permissions.seats_with_users(author, joined)
-        verdict = permissions.can_post(author, locked, now=now)
-        if not verdict:
-            raise ActionRefused(verdict.reason, code="not_allowed")
-        # The communication package imports the services: imported when used.
-        from games.communication.private_tag import private_check, private_store
-        from games.communication.rooms import room_check, room_store  # likewise
-
-        private = private_check(thread=locked, author=author, body=body)
-        comment = " ".join((comment or "").split())[:300]
-        room = room_check(thread=locked, author=author, comment=comment)
-        number = locked.post_count + 1
-        # The page cache (games/caching/pagecache.py): these writes change this thread's pages alone...
-        with pagecache.writing(thread=locked.pk):
-            post = Post.objects.create(
-                thread=locked,
-                number=number,
-                author=author,
-                body=body,
-                html=html,
-                search_text=bbcode.searchable_text(body),
-                renderer_version=bbcode.RENDERER_VERSION,
-                created_at=now,
-                comment=comment,
-            )
-            Thread.objects.filter(pk=locked.pk).update(post_count=F("post_count") + 1, last_post_at=now)
-            private_store(post=post, pending=private, now=now)
-        transaction.on_commit(partial(thread_state_remember, locked.pk, locked.kind, number))  # the poll (games/caching/live.py)
-        # The ISO picker's author list follows without rescanning the thread.
-        transaction.on_commit(partial(selectors.post_authors_extend, thread=locked, number=number, author_id=author.pk))
-        post.vote_confirmation = None
-        game = permissions.game_of(locked) if locked.kind == Thread.Kind.GAME else None
-        # ... and these the game's (a room proposal, the votes, a close on majority).
-        with pagecache.writing(game=game):
-            room_store(post=post, pending=room, now=now)
-            if game is not None:
-                from games.services.votes import votes_record_for_post
-
-                if game.current_phase is not None:
-                    game.current_phase.game = game  # the vote check reads the state from it: no second read
-                post.vote_confirmation = votes_record_for_post(post=post, game=game, now=now)
-    thread.post_count = number
-    thread.last_post_at = now
-    if game is not None:
-        if getattr(game, "_phase_closed_here", False):
-            # The post closed the day (a majority): what the caller shows next is read afresh.
-            permissions.forget_game_of(thread)
-            permissions.forget_game_caches(game)
-        else:
-            thread._game_cache = game
+        locked = thread_lock_for_post(thread=thread, author=author, now=now)
+        post = post_store(thread=locked, author=author, draft=draft, comment=post_comment_clean(comment), now=now)
+    post_stored_tell(thread=thread, locked=locked, post=post)
     return post
 
 

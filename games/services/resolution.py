@@ -12,14 +12,22 @@ from django.utils import translation
 from django.utils import timezone
 
 from games.caching import pagecache
+from games.communication.letters import private_results_post
+from games.communication.rooms import rooms_close, rooms_open
 from games.engine.orders import Order as EngineOrder
 from games.engine.orders import PhaseInputs
 from games.engine.rulesets import get_ruleset
-from games.engine.state import GameState
-from games.models import Game, Order, Phase, Seat
+from games.models import Game, Phase, Seat
+from games.permissions import in_play
 from games.rulesets import registry
+from games.selectors.orders import standing_orders
+from games.selectors.state import game_state
+from games.selectors.votes import standing_votes
 from games.services import notifications
-from games.services.votes import effective_ballots
+from games.services.journal import gm_log, store_events
+from games.services.lifecycle import game_finish
+from games.services.phases import phase_open_named
+from games.services.posts import post_create
 from games.wording import results_bbcode
 
 
@@ -27,27 +35,6 @@ def phase_seed(game: Game, phase: Phase) -> int:
     """Each phase's random choices come from the game's secret seed and the phase, so a preview
     and the real close draw the same lots."""
     return ((game.rng_seed or 0) * 1_000_003 + phase.number * 101 + sum(map(ord, phase.kind))) % (2**62)
-
-
-def standing_votes(phase: Phase) -> dict[int, int | str | None]:
-    """Each voter's vote at the close: the last effective ballot of the day."""
-    votes: dict[int, int | str | None] = {}
-    for ballot in effective_ballots(phase=phase):
-        if ballot.kind == "vote":
-            votes[ballot.voter] = ballot.target
-        elif ballot.kind == "peace":
-            votes[ballot.voter] = "peace"
-        else:
-            votes[ballot.voter] = None
-    return votes
-
-
-def standing_orders(phase: Phase) -> dict[int, Order]:
-    """The last accepted order of each actor."""
-    latest: dict[int, Order] = {}
-    for order in phase.orders.filter(valid=True).order_by("recorded_at", "pk"):
-        latest[order.actor_id] = order
-    return latest
 
 
 def phase_inputs(phase: Phase) -> PhaseInputs:
@@ -78,18 +65,29 @@ def phase_preview(*, phase: Phase, now: datetime | None = None) -> Preview | Non
     if not game.state:
         return None
     ruleset = get_ruleset(game.ruleset)
-    state = GameState.from_json(game.state)
+    state = game_state(game)
     inputs = phase_inputs(phase)
     return Preview(resolution=ruleset.resolve(state, inputs, seed=phase_seed(game, phase), now=now or timezone.now()),
                    inputs=inputs)
+
+
+def phase_close_if_due(*, phase_id: int, now: datetime | None = None) -> bool:
+    """The deadline task and the sweep: close (and resolve) the phase if its time has come.
+    (Here, beside the close, not with the opening in phases.py: the close opens the next phase.)"""
+    return phase_close(phase_id=phase_id, now=now or timezone.now(), only_if_due=True)
+
+
+def phases_close_due(*, now: datetime | None = None) -> int:
+    """The sweep: close every phase whose deadline has passed; returns how many this call closed."""
+    now = now or timezone.now()
+    due = list(Phase.objects.filter(closed_at__isnull=True, deadline_at__lte=now).values_list("pk", flat=True))
+    return sum(phase_close_if_due(phase_id=pk, now=now) for pk in due)
 
 
 @pagecache.game_scoped(lambda kwargs: pagecache.game_of_phase(kwargs.get("phase_id")))  # games/caching/pagecache.py
 def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool = False, by=None) -> bool:
     """Close the phase. True only for the one call that closed it: a duplicate task, the sweep,
     a late ETA task and the GM's button may all call this at once."""
-    from games.services.lifecycle import gm_log
-
     now = now or timezone.now()
     with transaction.atomic():
         # The claim: a row lock on PostgreSQL; the IMMEDIATE transaction serialises on SQLite.
@@ -103,9 +101,6 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
             return False
         phase.closed_at = now
         notifications.notify_phase_closed(phase=phase, now=now)
-        # The communication package imports the services: imported when a phase closes.
-        from games.communication.rooms import rooms_close
-
         rooms_close(phase=phase)
         for adapter in registry.adapters():  # what each rule set queued for the phase (cards: card messages)
             adapter.deliver_queued(phase=phase, now=now)
@@ -118,12 +113,8 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
 
 
 def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
-    from games.services.lifecycle import game_finish, store_events
-    from games.services.phases import phase_open_named
-    from games.services.posts import post_create
-
     ruleset = get_ruleset(game.ruleset)
-    state = GameState.from_json(game.state)
+    state = game_state(game)
     resolution = ruleset.resolve(state, phase_inputs(phase), seed=phase_seed(game, phase), now=now)
     new_state = resolution.state
     seats = {s.pk: s for s in game.seats.all()}
@@ -136,7 +127,7 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
         seat = seats.get(seat_state.id)
         if seat is not None and (seat.status != seat_state.status or seat.role != seat_state.role):
             seat.status, seat.role, seat.faction = seat_state.status, seat_state.role, seat_state.faction
-            seat.is_alive = seat_state.status == "active"
+            seat.is_alive = in_play(game, seat_state)  # the rule set says who still plays
             changed.append(seat)
     if changed:
         Seat.objects.bulk_update(changed, ["status", "role", "faction", "is_alive"])
@@ -144,9 +135,6 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     phase.save(update_fields=["outcome", "state_before"])
     game.state = new_state.to_json()
     game.save(update_fields=["state"])
-    # The communication package imports the services: imported when a phase closes.
-    from games.communication.letters import private_results_post
-
     adapter = registry.site(game.ruleset)
     # What the site refuses is dropped before anything is stored (cards: a card's message with a
     # link, docs/rulesets/cards.md).
@@ -158,9 +146,6 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     # Then each player's private results, and the messages, as letters from the GM in his thread.
     private_results_post(game=game, phase=phase, events=events, now=now)
     adapter.close_letters(game=game, phase=phase, events=events, now=now)
-    # The communication package imports the services: imported when a phase closes.
-    from games.communication.rooms import rooms_open
-
     if new_state.over:
         game_finish(game=game, winner=new_state.winner or "none", now=now)
     else:

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games import permissions
 from games.models import Post, Thread, ThreadReadMark
-from games.services import ActionRefused, queue_on_commit
-from games.services.posts import post_create
+from games.services import ActionRefused, send_task_on_commit
+from games.services.posting import post_submit
 
 
 def thread_create(*, kind: str, title: str, author, body: str, now: datetime | None = None) -> tuple[Thread, Post]:
@@ -25,7 +25,8 @@ def thread_create(*, kind: str, title: str, author, body: str, now: datetime | N
         raise ActionRefused(_("The title is too long (at most 200 characters)."), code="title_too_long")
     with transaction.atomic():
         thread = Thread.objects.create(kind=kind, title=title, created_by=author)
-        post = post_create(thread=thread, author=author, body=body, now=now)
+        # The first post is posted as any other (a [private] tag outside a game is refused).
+        post = post_submit(thread=thread, author=author, body=body, now=now)
     return thread, post
 
 
@@ -65,9 +66,7 @@ def thread_schedule_lock(*, thread: Thread, moderator, lock_at: datetime | None,
     thread.lock_at = lock_at
     thread.save(update_fields=["lock_at"])
     if lock_at is not None:
-        from games.tasks import lock_thread_when_due
-
-        queue_on_commit(lock_thread_when_due, kwargs={"thread_id": thread.pk}, eta=lock_at)
+        send_task_on_commit("games.tasks.lock_thread_when_due", kwargs={"thread_id": thread.pk}, eta=lock_at)
     return thread
 
 

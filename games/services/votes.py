@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
-from threading import Lock
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import votecount
+from games.engine.rulesets import RULESETS
+from games.engine.rulesets.base import site_style
 from games.wording import vote_reason_text, vote_weight_text, wording_of
 from games.selectors.holders import count_as_cast
+from games.selectors.votes import (CountView, count_title, engine_state_of, parse_measure, roster_matcher, version_key,
+                                   vote_count, vote_profile_for, voting_phase)
 from games.models import Game, Phase, Post, Seat, Thread, VoteRecord
 from games.permissions import game_of, is_game_master, roster_rows
 from games.rulesets import registry
 from games.services import ActionRefused, notifications
-from games.text.names import RosterMatcher
-from games.text.votes import DEFAULT_PROFILE, VoteProfile, VoteReading, might_vote, parse_votes, profile_named
+from games.services.posts import post_create
+from games.text.votes import VoteReading, might_vote, parse_votes
 
 def reason_text(code: str, *, game: Game | None = None, vote_word: str = "") -> str:
     """Why a vote did not count; a hint quoting a vote word quotes the game's rule set's own."""
@@ -32,118 +34,7 @@ def reason_text(code: str, *, game: Game | None = None, vote_word: str = "") -> 
 
 def vote_word_for(game: Game | None) -> str:
     """The words a vote is written with in this game's rule set («в тюрьму», «голосую за»)."""
-    from games.engine.rulesets import RULESETS
-    from games.engine.rulesets.base import site_style
-
     return site_style(RULESETS.get(game.ruleset) if game is not None else None).vote_word
-
-
-# --- Rule-set knobs -------------------------------------------------------------------------
-def vote_profile_for(game: Game) -> VoteProfile:
-    # The forum rules have no peace vote ("кто-то один сядет обязательно"); club has a
-    # peaceful day only by tie, never by a vote. A rule set with `peace_vote` (cards: «Также
-    # можно проголосовать "за мир"») accepts it.
-    ruleset = _ruleset_of(game)
-    # The rule set's players' own vote words (club: «Голос: [b]Петя[/b]»), the syntaxes the GM
-    # keeps on (the English words among them) and whether spoilers count (docs/votes.md).
-    profile = profile_named(_vote_profile_name(game), peace=bool(getattr(ruleset, "peace_vote", False)))
-    return (profile.only_syntaxes(game.vote_syntaxes or ())
-            .with_intent_words(getattr(ruleset, "vote_intent_words", ()))
-            .with_spoilers(game.count_spoiler_votes))
-
-
-def _vote_profile_name(game: Game) -> str:
-    """The games.text.votes profile the game's rule set reads votes with (SiteRuleset.vote_profile_name)."""
-    adapter = registry.find(game.ruleset)
-    return adapter.vote_profile_name if adapter is not None else DEFAULT_PROFILE.name
-
-
-def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int | float]:
-    """Seat id -> weight: one, or what the rule set's vote_weight says (cards: an overt role may
-    count 2 or 1.5)."""
-    weight = getattr(_ruleset_of(game), "vote_weight", None)
-    if game.state and weight is not None:
-        from games.engine.state import GameState
-
-        state = GameState.from_json(game.state)
-        return {seat.pk: _number(weight(state, seat.pk)) if state.has_seat(seat.pk) else 1 for seat in seats}
-    return {seat.pk: 1 for seat in seats}
-
-
-def _ruleset_of(game: Game):
-    """The game's engine rule set, asked for its capabilities (None for an unknown key)."""
-    from games.engine.rulesets import get_ruleset
-
-    try:
-        return get_ruleset(game.ruleset)
-    except (KeyError, ValueError):
-        return None
-
-
-def _parse_measure(game: Game):
-    """The rule set's measure reader (cards: the Veche's «казнь»/«тюрьма»), or None when its day
-    vote has no measure."""
-    parse = getattr(_ruleset_of(game), "parse_measure", None)
-    return parse if callable(parse) else None
-
-
-def _number(value) -> int | float:
-    return int(value) if float(value).is_integer() else float(value)
-
-
-Roster = tuple[tuple[str, tuple[str, ...]], ...]  # (display name, aliases) per player
-_MATCHERS: OrderedDict[Roster, RosterMatcher] = OrderedDict()
-_MATCHERS_LOCK = Lock()
-
-
-def roster_matcher(names: Roster) -> RosterMatcher:
-    """A matcher per roster, kept in a small LRU: building one runs pymorphy3 over every name."""
-    with _MATCHERS_LOCK:
-        matcher = _MATCHERS.get(names)
-        if matcher is not None:
-            _MATCHERS.move_to_end(names)
-            return matcher
-    matcher = RosterMatcher([(name, list(aliases)) for name, aliases in names])
-    with _MATCHERS_LOCK:
-        _MATCHERS[names] = matcher
-        while len(_MATCHERS) > 64:
-            _MATCHERS.popitem(last=False)
-    return matcher
-
-
-def _seats(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("user").order_by("number"))
-
-
-VOTING_KINDS = (Phase.Kind.DAY, Phase.Kind.REVOTE)
-
-
-def voting_phase(*, game: Game) -> Phase | None:
-    """The phase votes are cast in: the game's current phase, if it is a day or a re-vote."""
-    phase = game.current_phase
-    return phase if phase is not None and phase.kind in VOTING_KINDS else None
-
-
-def _engine_state(phase: Phase):
-    """The rule set and the engine state a phase's votes are judged by: the state it was closed
-    from (kept for rollback), or the game's current state while it runs; (None, None) for a game
-    the engine does not run."""
-    game = phase.game
-    if not game.state:
-        return None, None
-    from games.engine.rulesets import get_ruleset
-    from games.engine.state import GameState
-
-    data = (phase.state_before or {}).get("state") if phase.closed_at is not None else None
-    return get_ruleset(game.ruleset), GameState.from_json(data or game.state)
-
-
-def voters_and_targets(phase: Phase, seats: list[Seat]) -> tuple[list[int], list[int]]:
-    ruleset, state = _engine_state(phase)
-    if ruleset is None:
-        living = [s.pk for s in seats if s.is_alive]
-        return living, living
-    return list(ruleset.voters(state)), list(ruleset.vote_targets(state))
 
 
 # What the rule set's check_vote codes mean in the ledger's words.
@@ -179,6 +70,9 @@ class VoteConfirmation:
     # A vote written after the counted one that did not count («##unvote» then «##vote Зорро»):
     # its reason, told too, so a vote that was meant is never lost without a word.
     later_reason: str = ""
+    # The phase the post's counted ballot went to (None: no ballot counted): the posting service
+    # (games/services/posting.py) checks that day's majority next. Not shown, not compared.
+    ballot_phase: Phase | None = field(default=None, compare=False, repr=False)
 
     @property
     def all_good(self) -> bool:
@@ -215,18 +109,6 @@ class VoteConfirmation:
         return str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason, vote_word=self.vote_word)}
 
 
-def version_key(phase_id: int) -> str:
-    return f"votes:version:{phase_id}"
-
-
-def count_version(phase_id: int) -> int:
-    version = cache.get(version_key(phase_id))
-    if version is None:
-        version = 1
-        cache.add(version_key(phase_id), version, timeout=None)
-    return version
-
-
 def _bump_version(phase_id: int) -> None:
     try:
         cache.incr(version_key(phase_id))
@@ -240,7 +122,7 @@ def votes_record_for_post(*, post: Post, game: Game, now: datetime) -> VoteConfi
     tell the poster, or None when the post holds nothing vote-like."""
     if game.status != Game.Status.RUNNING or post.thread_id != game.game_thread_id:
         return None
-    measure = _measure_record(post=post, game=game, now=now) if _parse_measure(game) is not None else None
+    measure = _measure_record(post=post, game=game, now=now) if parse_measure(game) is not None else None
     confirmation = _votes_record(post=post, game=game, now=now)
     if measure is None:
         return confirmation
@@ -256,7 +138,7 @@ def _measure_record(*, post: Post, game: Game, now: datetime) -> tuple[str, str]
     """The measure vote read from the post's bold text by the rule set (cards: docs/rulesets/cards.md,
     "The measure's syntax") and written to its ledger (SiteRuleset.measure_submit): (measure,
     refusal code or ""), or None when the post names no measure or is not a player's."""
-    value = _parse_measure(game)(post.body)
+    value = parse_measure(game)(post.body)
     if value is None:
         return None
     if not any(row[1] == post.author_id for row in roster_rows(game)):
@@ -315,7 +197,7 @@ def _judge(*, game: Game, author_id: int, body: str, now: datetime) -> _Judged |
     if phase is None:
         return _Judged(early=VoteConfirmation(counted=False, reason="no_voting_phase"))
     refusal = ""
-    ruleset, state = _engine_state(phase)
+    ruleset, state = engine_state_of(phase)
     if phase.closed_at is not None or (phase.deadline_at is not None and now >= phase.deadline_at):
         refusal = "after_deadline"
     elif ruleset is None and not voter_alive:
@@ -350,12 +232,10 @@ def _votes_record(*, post: Post, game: Game, now: datetime) -> VoteConfirmation 
     VoteRecord.objects.bulk_create(rows)
     transaction.on_commit(lambda: _bump_version(phase.pk))
     notifications.notify_vote_on_me(post=post, game=game, row=final_row, roster=judged.roster, now=now)
-    if final_row is not None and game.end_day_on_majority and vote_count(phase=phase).majority_reached is not None:
-        from games.services.resolution import phase_close
-
-        phase_close(phase_id=phase.pk, now=now)
-        game._phase_closed_here = True  # post_create: the caller's cached game is stale now
-    return judged.confirmation(game)
+    confirmation = judged.confirmation(game)
+    if final_row is not None:
+        confirmation.ballot_phase = phase
+    return confirmation
 
 
 def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note: str = "",
@@ -388,132 +268,6 @@ def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note:
     return record
 
 
-# --- Counting ---------------------------------------------------------------------------------
-@dataclass
-class WagonView:
-    target: Seat | None
-    voters: list[tuple[Seat, int | None]]
-    weight: int
-    to_majority: int
-
-
-@dataclass
-class CountView:
-    phase: Phase
-    wagons: list[WagonView]
-    not_voting: list[Seat]
-    majority: int
-    as_of: int | None
-    ballots: list[votecount.Ballot] = field(default_factory=list)
-    # The cards rule set's measure tally: [{"measure", "label", "weight", "voters": [Seat]}];
-    # empty for the other rule sets.
-    measures: list[dict] = field(default_factory=list)
-    # A rule set without a majority (SiteStyle.majority False: club's plurality) shows the
-    # leaders, not "majority: N" and L-n, and never closes the day on a majority.
-    plurality: bool = False
-    # The voters in the order they vote, for a rule set that votes in turn (club).
-    voting_order: list[Seat] = field(default_factory=list)
-    # In a re-vote: the tied players it is between.
-    candidates: list[Seat] = field(default_factory=list)
-    # A table of numbered seats (SiteStyle.rounds): players are shown under their seat numbers.
-    by_seat: bool = False
-
-    @property
-    def majority_reached(self) -> WagonView | None:
-        if self.plurality:
-            return None
-        return next((w for w in self.wagons if w.to_majority <= 0), None)
-
-    @property
-    def leaders(self) -> list[WagonView]:
-        """The heaviest wagons (several on a tie); none before the first vote."""
-        top = max((w.weight for w in self.wagons), default=0)
-        return [w for w in self.wagons if top and w.weight == top]
-
-
-def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
-    """One ballot per post: its latest GM correction, else its own final reading."""
-    rows = (
-        VoteRecord.objects.filter(phase=phase, valid=True)
-        .exclude(source=VoteRecord.Source.POST, is_final=False)
-        .order_by("post_number", "pk")
-        .values_list("post_number", "voter_id", "kind", "target_id", "source")
-    )
-    per_post: dict[int, tuple] = {}
-    gm = VoteRecord.Source.GM
-    for row in rows.iterator(chunk_size=5000):
-        # A GM line beats the post's own line; a later GM line beats an earlier one.
-        if row[4] == gm or row[0] not in per_post:
-            per_post[row[0]] = row
-    none = VoteRecord.Kind.NONE
-    Ballot = votecount.Ballot
-    # Rows come in post order, so the ballots need no further sorting.
-    return [
-        Ballot(voter=voter_id, kind=kind, target=target_id, post_number=number, order=number)
-        for number, voter_id, kind, target_id, _source in per_post.values()
-        if kind != none
-    ]
-
-
-def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
-    seats = _seats(phase.game)
-    by_id = {s.pk: s for s in seats}
-    voters, targets = voters_and_targets(phase, seats)
-    ballots = effective_ballots(phase=phase)
-    count = votecount.tally(ballots, voters=voters, targets=targets, weights=vote_weights_for(phase.game, seats),
-                            as_of=as_of)
-    plurality, by_seat, order = _count_style(phase)
-    return CountView(
-        plurality=plurality, by_seat=by_seat,
-        voting_order=[by_id[i] for i in order if i in by_id],
-        candidates=[by_id[i] for i in targets if i in by_id] if phase.kind == Phase.Kind.REVOTE else [],
-        phase=phase,
-        wagons=[
-            WagonView(target=by_id.get(w.target) if w.target else None,
-                      voters=[(by_id[v], n) for v, n in w.voters], weight=w.weight, to_majority=w.to_majority)
-            for w in count.wagons
-        ],
-        not_voting=[by_id[v] for v in count.not_voting],
-        majority=count.majority,
-        as_of=as_of,
-        ballots=ballots,
-        measures=_measure_tally(phase, by_id, voters) if _parse_measure(phase.game) is not None else [],
-    )
-
-
-def _count_style(phase: Phase) -> tuple[bool, bool, tuple[int, ...]]:
-    """Whether the phase's rule set counts by plurality, whether it numbers players by seat, and
-    its voters in voting order."""
-    from games.engine.rulesets.base import site_style, voting_order
-
-    ruleset, state = _engine_state(phase)
-    if ruleset is None:
-        return False, False, ()
-    style = site_style(ruleset)
-    return not style.majority, style.rounds, voting_order(ruleset, state)
-
-
-def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> list[dict]:
-    """The measure votes standing now (SiteRuleset.measures_standing; cards: the card ledger's
-    `measure` rows), weighed like the votes, in the rule set's order (cards: «При равенстве голосов
-    побеждает тюрьма»)."""
-    adapter = registry.site(phase.game.ruleset)
-    measures = adapter.measures_standing(phase)
-    weights = vote_weights_for(phase.game, list(by_id.values()))
-    wording = wording_of(phase.game.ruleset)
-    rows = []
-    for value in adapter.measures:
-        who = [by_id[v] for v, m in measures.items() if m == value and v in by_id and v in voters]
-        rows.append({"measure": value, "label": wording.measure_label(value), "voters": who,
-                     "weight": sum(weights.get(s.pk, 1) for s in who)})
-    return rows
-
-
-def count_title(phase: Phase) -> str:
-    """«день 1», or «день 1, переголосование» for the re-vote of day 1."""
-    return phase.label.lower()
-
-
 def vote_count_bbcode(count: CountView) -> str:
     """The count as a post, the way GMs format it by hand."""
     if count.plurality:  # no majority to reach: the count names the leaders instead
@@ -544,8 +298,6 @@ def vote_count_post(*, game: Game, gm, now: datetime | None = None, phase_id: in
     """The GM posts a count of the current day into the game thread: the count his page shows,
     so `phase_id` (the day shown; it must be the current one) and `as_of` (the count as of that
     post, as after a correction; None: the current count)."""
-    from games.services.posts import post_create
-
     if not is_game_master(gm, game):
         raise ActionRefused(_("Only the GM posts the vote count."), code="not_allowed")
     phase = voting_phase(game=game)
@@ -556,9 +308,6 @@ def vote_count_post(*, game: Game, gm, now: datetime | None = None, phase_id: in
                             code="not_current")
     if as_of is not None and not (0 < as_of <= game.game_thread.post_count):
         raise ActionRefused(_("No such post in this game."), code="bad_post")
-    from django.conf import settings
-    from django.utils import translation
-
     with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
         # The names the count page shows (docs/votes.md, "Replacements").
         body = vote_count_bbcode(count_as_cast(vote_count(phase=phase, as_of=as_of), game=game))
@@ -625,7 +374,7 @@ def _judge_reading(*, game: Game, author_id: int, body: str, now: datetime) -> V
 def _measure_preview(*, game: Game, author, body: str, now: datetime) -> tuple[str, str] | None:
     """The measure a post would vote for (a rule set with `parse_measure`: cards), judged like
     _measure_record without writing: (measure, refusal code or ""), or None."""
-    parse = _parse_measure(game)
+    parse = parse_measure(game)
     value = parse(body) if parse is not None else None
     if value is None or not any(row[1] == author.pk for row in roster_rows(game)):
         return None

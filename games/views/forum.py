@@ -17,12 +17,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import confirm, permissions, selectors
+from games.caching import pagecache
 from games.forms import CommunicationForm, PostForm, ThreadForm
-from games.models import Game, Post, Thread
+from games.models import Game, Post, PrivateMessage, Thread
 from games.rulesets import registry
+from games.selectors.moderation import absences_by_user, replaced_names
+from games.selectors.state import game_state, table_order, table_style
+from games.selectors.votes import vote_profile_for, voters_and_targets, voting_phase
 from games.services import ActionRefused
+from games.services.posting import post_submit
 from games.services.posts import (
-    post_create,
     post_edit,
     post_preview,
     post_rate_check,
@@ -31,10 +35,10 @@ from games.services.posts import (
 )
 from games.services.games import communication_of
 from games.services.orders import order_from_letter, order_preview
-from games.services.votes import vote_after_edit, vote_preview
+from games.services.votes import vote_after_edit, vote_buttons, vote_preview
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
-from games.views.votes import SYNTAX_LABELS
+from games.views.votes import SYNTAX_LABELS, current_count_html
 from games.wording import faction_label, role_label
 
 
@@ -42,7 +46,6 @@ from games.wording import faction_label, role_label
 def _vote_buttons(name: str, ruleset: str, language: str) -> tuple[tuple[str, str], ...]:
     """A player's vote buttons (pymorphy3 inflects the name, about 0.7 ms a player: memoised per
     process; the labels are in the active language, part of the key)."""
-    from games.services.votes import vote_buttons
 
     return tuple(vote_buttons(name, ruleset))
 
@@ -140,7 +143,6 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
                     stamps=None) -> dict:
     """The thread page's context. `stamps`: the page cache's counters, read before the thread
     (games/caching/pagecache.py); read here if not (then only the post list's key uses them)."""
-    from games.caching import pagecache
 
     iso = _iso_ids(request)
     user = request.user
@@ -175,8 +177,6 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         form = PostForm(initial={"body": initial})
     vote_count_html, vote_targets, peace_button = None, [], False
     if has_votes:
-        from games.services.votes import vote_profile_for, voters_and_targets, voting_phase
-        from games.views.votes import current_count_html
 
         if game.current_phase is not None:
             game.current_phase.game = game  # the count and the vote button read the rule set's state from it
@@ -200,7 +200,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     if user.is_authenticated and user.pk == stamps.user_id and not _region_only(request):
         # The bell (games.context_processors.notifications memoises it on the request): the
         # user's notifications and his row, kept under his and the site's counters.
-        from games.services.notifications import unread_count
+        from games.selectors.notifications import unread_count
 
         request._notifications_unread = pagecache.kept_value(
             f"unread:{user.pk}", stamps, ("site", "user"), lambda: unread_count(user))
@@ -240,7 +240,6 @@ def _remember_game_reads(user, game: Game, stamps) -> None:
     names and site bans the users': every write to them moves one of the two), handed to
     games.permissions' per-instance caches: the checks and the vote buttons of a page rendered
     again after a post read them from there, no query."""
-    from games.caching import pagecache
 
     if "_seats_with_users" in game.__dict__:
         return  # this request read them already (the posting path): those are the ones to use
@@ -276,7 +275,6 @@ def _private_audience(request: HttpRequest, game, marked: list[int]) -> str:
     a post list; no one is ever served a list rendered for another set."""
     if game is None or not marked:
         return ""
-    from games.models import PrivateMessage
 
     rows = PrivateMessage.objects.filter(post_id__in=marked)
     visible = sorted(permissions.filter_visible_private_messages(request.user, game, rows).values_list("pk", flat=True))
@@ -287,7 +285,6 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
                can_post: bool, show_votes: bool, just_posted: int | None, stamps):
     """The page's posts and their list's HTML for this viewer: from the cache (games/caching/pagecache.py)
     when a viewer of the same class saw it since the last write to the posts, else rendered."""
-    from games.caching import pagecache
 
     user = request.user
     context = {
@@ -335,7 +332,6 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
                       moderator: bool, stamps) -> str:
     from django.template.loader import get_template
 
-    from games.caching import pagecache
     # The communication package imports the services: imported when a page needs it.
     from games.communication.private_tag import private_display
 
@@ -343,7 +339,6 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
     private_display(user=request.user, thread=thread, posts=posts)
     replaced = {}
     if game is not None:
-        from games.services.moderation import replaced_names
 
         # Replacements are the game's rows and the names users' rows: kept under those counters.
         replaced = pagecache.kept_value(f"replaced:{game.pk}", stamps, ("site", "game"), lambda: replaced_names(game))
@@ -358,7 +353,6 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
 def _valid_until(thread: Thread, user, posts) -> float | None:
     """Until when a rendering of this page stays true with no write to the database: the clocks
     it depends on (a scheduled lock, the reader's ban ending, an Edit link's window)."""
-    from games.caching import pagecache
 
     now = timezone.now()
     ends = [pagecache.edit_window_end(posts, user)]
@@ -391,7 +385,6 @@ def _region_only(request: HttpRequest) -> bool:
 
 @require_GET
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    from games.caching import pagecache
 
     # A reload of a page kept for this browser is answered before this view, by
     # games.caching.middleware.ThreadPageCacheMiddleware. The counters the page depends on are read
@@ -435,7 +428,7 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.htmx:
             return redirect(f"{reverse('account_login')}?{urlencode({'next': thread.get_absolute_url()})}")
     try:
-        post = post_create(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""),
+        post = post_submit(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""),
                            rate_limited=True)
     except ActionRefused as refused:
         return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
@@ -628,9 +621,6 @@ def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread"), pk=pk)
-
-    from games.services.moderation import absences_by_user
-
     viewer, pov_seat = permissions.viewer_for(request, game)
     seats = list(game.seats.select_related("user").order_by("number"))
     absences = absences_by_user([s.user_id for s in seats])
@@ -639,21 +629,15 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         seat.role_visible = bool(seat.role) and permissions.can_see_role_of(viewer, game, seat)
         seat.role_name = role_label(game.ruleset, seat.role) if seat.role_visible else ""
     phases = list(game.phases.filter(voided_at__isnull=True).order_by("opened_at", "pk"))
-    from games.engine.rulesets import RULESETS
-    from games.engine.rulesets.base import site_style, voting_order
-
-    ruleset = RULESETS.get(game.ruleset)
-    style = site_style(ruleset)
+    style = table_style(game)
     speaking, voting = [], []
     if style.rounds and game.state and game.status == Game.Status.RUNNING:
         # A table that speaks and votes in rounds by seat (club): who speaks and who votes in
         # which order, each under his seat number.
-        from games.engine.state import GameState
-
         by_id = {s.pk: s for s in seats}
-        state = GameState.from_json(game.state)
-        speaking = [by_id[i] for i in ruleset.speaking_order(state) if i in by_id]
-        voting = [by_id[i] for i in voting_order(ruleset, state) if i in by_id]
+        speaking_ids, voting_ids = table_order(game, game_state(game))
+        speaking = [by_id[i] for i in speaking_ids if i in by_id]
+        voting = [by_id[i] for i in voting_ids if i in by_id]
     return render(request, "games/game.html", {
         "game": game, "seats": seats, "phases": phases, "current_phase": game.current_phase,
         "is_gm": permissions.is_moderator(viewer, game.game_thread),

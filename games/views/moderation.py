@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import confirm, permissions
-from games.models import Absence, Post, Report
+from games.models import Post, Report
 from games.services import ActionRefused
-from games.services.moderation import absence_add, open_reports, report_create, report_resolve, site_ban
+from games.selectors.moderation import absences_ahead, open_reports
+from games.services.moderation import absence_add, absence_remove, report_create, report_resolve, site_ban
 from games.services.posts import post_set_deleted
 
 
@@ -104,7 +105,7 @@ def absences(request: HttpRequest) -> HttpResponse:
         if request.POST.get("delete"):
             raw = request.POST["delete"]
             if raw.isdecimal():  # anything else names no absence of his
-                Absence.objects.filter(user=request.user, pk=int(raw)).delete()
+                absence_remove(user=request.user, absence_id=int(raw))
             return redirect("games:absences")
         try:
             starts_on = date.fromisoformat(request.POST.get("starts_on", ""))
@@ -119,7 +120,7 @@ def absences(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("Your absence is saved."))
                 return redirect("games:absences")
-    mine = Absence.objects.filter(user=request.user, ends_on__gte=timezone.localdate()).order_by("starts_on")
+    mine = absences_ahead(request.user)
     return render(request, "games/absences.html", {"absences": mine, "error": error}, status=400 if error else 200)
 
 

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import permissions
 from games.models import Game
 from games.services import ActionRefused
+from games.selectors.notifications import site_notifications, unread_count
 from games.services import notifications as service
 
 PER_PAGE = 30
@@ -23,7 +24,7 @@ PER_PAGE = 30
 @login_required
 @require_GET
 def notification_list(request: HttpRequest) -> HttpResponse:
-    paginator = Paginator(service.site_notifications(request.user), PER_PAGE)
+    paginator = Paginator(site_notifications(request.user), PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
     return render(request, "games/notifications.html", {"page": page})
 
@@ -58,7 +59,7 @@ def notifications_read_all(request: HttpRequest) -> HttpResponse:
 def bell(request: HttpRequest) -> HttpResponse:
     """The bell's count for htmx polling: the number as plain text, empty when there is nothing
     unread (and for the anonymous, without a query)."""
-    count = service.unread_count(request.user) if request.user.is_authenticated else 0
+    count = unread_count(request.user) if request.user.is_authenticated else 0
     text = "" if not count else ("99+" if count > 99 else str(count))
     return HttpResponse(text, content_type="text/plain; charset=utf-8")
 

@@ -15,31 +15,35 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import confirm, permissions
-from games.engine.rulesets import get_ruleset
-from games.engine.rulesets.base import site_style
-from games.engine.state import GameState
 from games.wording import event_text, faction_goal, faction_label, role_help, role_label
 from games.forms import CommunicationForm, GameCreateForm
-from games.models import Game, GameEvent, Order, Phase, Replacement, Seat
+from games.models import AnonymousMessage, Game, Order, Seat
 from games.selectors.archive import audience_label, gm_log_rows
+from games.selectors.commitment import commitment_payload
 from games.selectors.holders import SeatHolders
+from games.selectors.moderation import inactivity_table
+from games.selectors.play import (
+    anonymous_pending,
+    anonymous_sent,
+    refused_orders,
+    rollback_phase,
+    seat_replacements,
+    standing_order_row,
+    visible_events,
+    visible_orders,
+)
+from games.selectors.state import allowed_actions, game_state, owed_actions, role_actions, table_style
 from games.rulesets import registry
 from games.rulesets.base import GmInput
 from games.services import ActionRefused
-from games.services.games import game_create
-from games.services.lifecycle import game_signup, game_start, game_withdraw, gm_log
-from games.services.orders import (
-    action_label,
-    order_action_text,
-    order_override,
-    order_reason_text,
-    order_submit,
-    order_targets,
-    takes_text_orders,
-)
-from games.services.phases import phase_set_deadline
-from games.services.resolution import phase_close, phase_preview, standing_orders
-from games.services.votes import VOTING_KINDS, vote_count
+from games.services.games import game_create, game_set_communication
+from games.services.lifecycle import game_set_co_gm, game_signup, game_start, game_withdraw
+from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
+from games.selectors.orders import action_label, order_action_text, order_reason_text, standing_orders
+from games.selectors.votes import VOTING_KINDS, vote_count
+from games.services.orders import order_override, order_submit, order_targets, takes_text_orders
+from games.services.phases import phase_event_add, phase_set_deadline, phase_set_tie_break
+from games.services.resolution import phase_close, phase_preview
 
 
 def _game(pk: int) -> Game:
@@ -64,8 +68,6 @@ def _parse_local(raw: str) -> datetime:
 def commitment_check(request: HttpRequest, pk: int) -> HttpResponse:
     """After the game: the revealed role list and salt, hashed here and in the browser."""
     import hashlib
-
-    from games.services.lifecycle import commitment_payload
 
     game = _game(pk)
     if game.status != Game.Status.FINISHED or not game.commitment:
@@ -113,8 +115,6 @@ def game_join(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def co_gm_view(request: HttpRequest, pk: int) -> HttpResponse:
-    from games.services.lifecycle import game_set_co_gm
-
     game = _game(pk)
     permissions.check_gm(request.user, game)
     try:
@@ -143,12 +143,6 @@ def game_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The game has started: roles are dealt."))
     return redirect(game)
-
-
-def _rolled_back_phase(game: Game) -> Phase | None:
-    """The phase a rollback would reopen (the same choice as resolution_rollback), for its question."""
-    return (Phase.objects.filter(game=game, closed_at__isnull=False, voided_at__isnull=True)
-            .exclude(state_before={}).order_by("-closed_at", "-pk").first())
 
 
 def _close_outcome(preview: dict | None) -> str:
@@ -193,21 +187,20 @@ def _asks_first(action: str) -> bool:
 def _gm_question(game: Game, phase, action: str, post) -> str:
     """The dashboard's question for `action`, with the names the POST chose filled in."""
     if action == "close":
-        state = GameState.from_json(game.state) if game.state else None
+        state = game_state(game)
         seats_by_id = {s.pk: s for s in game.seats.select_related("user")}
         return _close_question(phase, _preview(game, phase, state, seats_by_id))
     seat = _seat_choice(game, post.get("seat"))
     values = {"seat": seat.user.display_name if seat else "—", "name": post.get("name", "").strip() or "—",
               "reason": post.get("reason", "").strip(), "faction": faction_label(post.get("faction", ""))}
     if action == "rollback":
-        last = _rolled_back_phase(game)
+        last = rollback_phase(game)
         values["phase"] = last.label if last is not None else "—"
     return confirm.question(action, **values)
 
 
 def _event_rows(user, game: Game):
-    events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase")).order_by("created_at", "pk")
-    rows = [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in events]
+    rows = [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in visible_events(user, game)]
     return [row for row in rows if row["text"]]  # a fact with no words of its own (a night's summary) is no line
 
 
@@ -220,16 +213,15 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     seat = permissions.seat_of(viewer, game)
     if seat is None:  # a GM without a seat: the dashboard is his page
         return redirect("games:gm_dashboard", pk=game.pk)
-    ruleset = get_ruleset(game.ruleset)
-    state = GameState.from_json(game.state) if game.state else None
+    state = game_state(game)
     team = [s for s in game.seats.select_related("user").order_by("number")
             if s.pk != seat.pk and permissions.can_see_role_of(viewer, game, s)]
     # A rule set whose inputs have forms on its own pages offers none here (cards: the cards page).
-    actions = ruleset.allowed_actions(state, seat.pk) \
+    actions = allowed_actions(game, state, seat.pk) \
         if state and game.status == Game.Status.RUNNING and registry.site(game.ruleset).orders_on_role_page else ()
     targets = order_targets(game=game, state=state, actor=seat, actions=actions,
                             seats=list(game.seats.select_related("user").order_by("number"))) if actions else []
-    orders = permissions.filter_visible_orders(viewer, game, Order.objects.select_related("target__user", "source_seat__user", "phase")).order_by("-recorded_at", "-pk")[:30]
+    orders = visible_orders(viewer, game)
     holders = SeatHolders.for_game(game)
     for order in orders:
         # The seat's history stays, but a predecessor's order is his (games.selectors.holders).
@@ -247,22 +239,21 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
         "goal": faction_goal(seat.faction, game.ruleset),
         "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
         "kill_and_freeze": "kill" in actions and "freeze" in actions,
+        "text_orders": takes_text_orders(game),
         "private_threads": permissions.filter_visible_threads(viewer, game.private_threads.all()).order_by("kind", "pk"),
         "anonymous": _anonymous_context(viewer, game, seat),
         "events": _event_rows(viewer, game), "phase": game.current_phase, "pov_seat": pov_seat,
-        "replaced": Replacement.objects.filter(seat=seat).select_related("old_user", "new_user").order_by("created_at"),
+        "replaced": seat_replacements(seat),
     })
 
 
 def _standing_order(viewer, game: Game, seat: Seat) -> Order | None:
     """The order that stands now for this seat: the phase's last accepted one, from the role
-    page or a letter to the GM alike (games.services.resolution.standing_orders' rule), for a
+    page or a letter to the GM alike (games.selectors.orders.standing_orders' rule), for a
     rule set whose orders are written in words; seen through the order permissions."""
     if game.current_phase_id is None or game.status != Game.Status.RUNNING or not takes_text_orders(game):
         return None
-    rows = Order.objects.filter(phase_id=game.current_phase_id, actor=seat, valid=True).exclude(action="")
-    standing = (permissions.filter_visible_orders(viewer, game, rows.select_related("target__user", "source_seat__user"))
-                .order_by("-recorded_at", "-pk").first())
+    standing = standing_order_row(viewer, game, seat)
     if standing is not None:
         standing.action_text = action_label(standing.action)
     return standing
@@ -298,31 +289,25 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     seats_by_id = {s.pk: s for s in seats}
     count = vote_count(phase=phase) if phase is not None and phase.kind in VOTING_KINDS else None
     orders = standing_orders(phase) if phase is not None else {}
-    ruleset = get_ruleset(game.ruleset)
-    state = GameState.from_json(game.state) if game.state else None
+    state = game_state(game)
     seat_columns = registry.site(game.ruleset).gm_seat_columns  # the rule set's extra columns (cards: «Класс»)
     rows = []
     for seat in seats:
-        actions = ruleset.allowed_actions(state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
+        actions = allowed_actions(game, state, seat.pk) if state and game.status == Game.Status.RUNNING else ()
         order = orders.get(seat.pk)
         rows.append({"seat": seat, "role": role_label(game.ruleset, seat.role), "actions": actions, "order": order,
                      "columns": [(column, getattr(seat, column.attribute, "")) for column in seat_columns],
                      "order_text": action_label(order.action) if order else "",
                      "owes_order": order is None and bool(state and game.status == Game.Status.RUNNING
-                                                          and ruleset.owed_actions(state, seat.pk))})
+                                                          and owed_actions(game, state, seat.pk))})
     preview = _preview(game, phase, state, seats_by_id)
-    rolled_back = _rolled_back_phase(game)
-    refused = Order.objects.filter(phase=phase, valid=False).select_related("actor__user").order_by("-recorded_at")[:20] if phase else []
+    rolled_back = rollback_phase(game)
+    refused = refused_orders(phase)
     for order in refused:
         order.reason_text = order_reason_text(order.reason)
-    from games.services.moderation import inactivity_table
-
-    from games.models import AnonymousMessage
-
     return render(request, "games/gm.html", {
-        "anonymous_pending": AnonymousMessage.objects.filter(game=game, status="pending", kind="anonymous").select_related(
-            "sender__user", "recipient__user"),
-        "style": site_style(ruleset), "takes_source": _takes_source(game),
+        "anonymous_pending": anonymous_pending(game),
+        "style": table_style(game), "takes_source": _takes_source(game),
         "activity": inactivity_table(game=game),
         "game": game, "phase": phase, "rows": rows, "count": count, "preview": preview, "refused": refused,
         "close_question": _close_question(phase, preview),
@@ -331,7 +316,7 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         "log": list(reversed(gm_log_rows(request.user, game, seats)))[:50],
         "events": [{**row, "audience_label": audience_label(row["event"].audience, seats_by_id)}
                    for row in _event_rows(request.user, game)[-50:]], "all_actions": [(a, action_label(a)) for a in
-                                                                          sorted({a for r in ruleset.roles.values() for a in r.actions})],
+                                                                          role_actions(game)],
         "seats": seats, "seat_columns": seat_columns,
     })
 
@@ -373,18 +358,7 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
             phase_set_deadline(phase=phase, by=request.user, deadline_at=_parse_local(request.POST.get("deadline_at", "")), now=now)
             messages.success(request, _("The deadline is changed."))
         elif action == "tie_break":
-            if site_style(get_ruleset(game.ruleset)).tie != "gm":
-                raise ActionRefused(_("In this game a tie goes to a re-vote: the GM does not break it."),
-                                    code="no_tie_break")
-            seat = _seat_choice(game, request.POST.get("seat"))
-            decisions = dict(phase.gm_decisions or {})
-            if seat is None:
-                decisions.pop("tie_break", None)
-            else:
-                decisions["tie_break"] = seat.pk
-            phase.gm_decisions = decisions
-            phase.save(update_fields=["gm_decisions"])
-            gm_log(game=game, user=request.user, action="tie_break", data={"seat": seat.pk if seat else None}, now=now)
+            phase_set_tie_break(phase=phase, by=request.user, seat=_seat_choice(game, request.POST.get("seat")), now=now)
             messages.success(request, _("The tie-break is saved."))
         elif action == "override":
             seat = _seat_choice(game, request.POST.get("seat"))
@@ -397,15 +371,8 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
         elif action in ("replace", "modkill", "rollback", "ban"):
             _moderate(request, game, action, now)
         elif action == "event":
-            text = request.POST.get("text", "").strip()
-            audience = request.POST.get("audience", "public")
-            valid = {"public", "gm"} | {f"seat:{s.pk}" for s in game.seats.all()} | {
-                f"faction:{f}" for f in get_ruleset(game.ruleset).factions}
-            if not text or audience not in valid:
-                raise ActionRefused(_("Write the event and choose who sees it."), code="bad_event")
-            GameEvent.objects.create(game=game, phase=phase, kind="manual", audience=audience, data={}, text=text[:2000],
-                                     created_at=now)
-            gm_log(game=game, user=request.user, action="manual_event", data={"audience": audience, "text": text[:2000]}, now=now)
+            phase_event_add(phase=phase, by=request.user, text=request.POST.get("text", ""),
+                            audience=request.POST.get("audience", "public"), now=now)
             messages.success(request, _("The event is recorded."))
         elif (gm_input := _gm_input(game, action)) is not None:
             gm_input.handler(request, game, phase, now)  # the rule set's own: it parses, writes, says
@@ -427,7 +394,6 @@ def _gm_input(game: Game, action: str) -> GmInput | None:
 def _moderate(request: HttpRequest, game: Game, action: str, now) -> None:
     """The dashboard's moderation buttons; each service checks the GM again and logs."""
     from accounts.models import User, display_name_key
-    from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
 
     reason = request.POST.get("reason", "").strip()
     if action == "rollback":
@@ -452,15 +418,13 @@ def _moderate(request: HttpRequest, game: Game, action: str, now) -> None:
 
 
 def _anonymous_context(viewer, game: Game, seat: Seat) -> dict | None:
-    from games.models import AnonymousMessage
     # The communication package imports the services: imported when a page needs it.
     from games.communication.anonymous import anonymous_rules
 
     rules = anonymous_rules(game)
     if rules is None:
         return None
-    mine = permissions.filter_visible_anonymous(viewer, game, AnonymousMessage.objects.select_related("recipient__user"))
-    mine = list(mine.filter(sender=seat, kind=AnonymousMessage.Kind.ANONYMOUS).order_by("-created_at"))
+    mine = anonymous_sent(viewer, game, seat)
     used = sum(1 for m in mine if m.status != AnonymousMessage.Status.REJECTED)
     recipients = [s for s in game.seats.select_related("user").order_by("number") if s.pk != seat.pk and s.status == "active"]
     return {"rules": rules, "sent": mine, "left": max(rules["limit"] - used, 0), "recipients": recipients,
@@ -470,7 +434,6 @@ def _anonymous_context(viewer, game: Game, seat: Seat) -> dict | None:
 @login_required
 @require_POST
 def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
-    from games.models import AnonymousMessage
     # The communication package imports the services: imported when a page needs it.
     from games.communication.anonymous import anonymous_decide, anonymous_send
 
@@ -501,8 +464,6 @@ def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def communication_options(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM's form on the game page: [private] messages, rooms, team chat, anonymous messages."""
-    from games.services.games import game_set_communication
-
     game = get_object_or_404(Game, pk=pk)
     if not permissions.is_game_master(request.user, game):
         raise Http404

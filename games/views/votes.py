@@ -20,17 +20,19 @@ from games import confirm, permissions
 from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services import ActionRefused
+from games.services.games import game_set_vote_options, seat_set_aliases
 from games.services.phases import phase_open
 from games.services.resolution import phase_close
-from games.services.votes import (
+from games.selectors.votes import (
     count_version,
-    reason_text,
-    vote_correct,
+    last_voting_day,
     vote_count,
-    vote_count_post,
+    vote_history,
     vote_profile_for,
+    voting_days,
     voting_phase,
 )
+from games.services.votes import reason_text, vote_correct, vote_count_post
 
 
 def _game(pk: int) -> Game:
@@ -48,8 +50,7 @@ def _int(value) -> int | None:
 def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_see_thread(request.user, game.game_thread)
-    days = list(game.phases.filter(kind__in=(Phase.Kind.DAY, Phase.Kind.REVOTE), voided_at__isnull=True)
-                .order_by("opened_at", "pk"))
+    days = voting_days(game)
     if not days:
         return render(request, "games/votes.html", {"game": game, "days": [], "count": None})
     phase_id = _int(request.GET.get("day"))
@@ -65,11 +66,7 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
     # (games.selectors.holders, docs/votes.md "Replacements").
     holders = SeatHolders.for_game(game)
     count = count_as_cast(vote_count(phase=phase, as_of=as_of), game=game, holders=holders)
-    history = list(
-        VoteRecord.objects.filter(phase=phase)
-        .select_related("post", "voter__user", "target__user", "recorded_by")
-        .order_by("post_number", "recorded_at", "pk")
-    )
+    history = vote_history(phase)
     for row in history:
         row.reason_text = reason_text(row.reason, game=game) if row.reason else ""
         if holders:
@@ -94,8 +91,7 @@ def current_count_html(request: HttpRequest, game: Game) -> str:
     phase = voting_phase(game=game)
     if phase is None and game.status == Game.Status.FINISHED:
         # A game over keeps its last count on show, not an empty box (issue 14).
-        phase = game.phases.filter(kind__in=(Phase.Kind.DAY, Phase.Kind.REVOTE), voided_at__isnull=True,
-                                   closed_at__isnull=False).order_by("-closed_at", "-pk").first()
+        phase = last_voting_day(game)
     if phase is None:
         return ""
     key = f"votes:fragment:{phase.pk}:{count_version(phase.pk)}:{translation.get_language()}:{int(phase.is_open)}"
@@ -190,8 +186,6 @@ SYNTAX_LABELS = {
 @login_required
 @require_POST
 def vote_options(request: HttpRequest, pk: int) -> HttpResponse:
-    from games.services.games import game_set_vote_options
-
     game = _game(pk)
     if not permissions.is_moderator(request.user, game.game_thread):
         raise Http404
@@ -209,8 +203,6 @@ def vote_options(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def seat_aliases(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
-    from games.services.games import seat_set_aliases
-
     game = _game(pk)
     if not permissions.is_moderator(request.user, game.game_thread):
         raise Http404

@@ -11,7 +11,7 @@ import pytest
 from games.models import Game
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from tests.browser.conftest import PHONE, phone_page
 from tests.conftest import make_user
@@ -52,7 +52,7 @@ def test_club_count_and_rating_read_as_club_when_390px_wide(live_server, browser
     game_start(game=game, by=gm, seed=7, roles_in_seat_order=ROLES)
     _close(game)  # night 0 → day 1
     for voter, target in [("Анна", "Бориса"), ("Вера", "Бориса"), ("Глеб", "Дину")]:
-        post_create(thread=game.game_thread, author=users[voter], body=f"Голосую за [b]{target}[/b]",
+        post_submit(thread=game.game_thread, author=users[voter], body=f"Голосую за [b]{target}[/b]",
                     now=game.current_phase.opened_at + timedelta(minutes=1))
 
     page = phone_page(browser, live_server.url, users["Мила"])

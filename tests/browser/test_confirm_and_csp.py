@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.models import Seat
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from tests.browser.conftest import log_in
 from tests.conftest import make_user
 from tests.games.test_lifecycle import _day_one
@@ -151,7 +151,7 @@ def test_main_pages_run_under_the_csp_with_zero_violations_when_used(
     page.click("button[name=post]")
     page.wait_for_selector(f"#p{game.game_thread.post_count + 1}")
     assert page.evaluate("window.__noReload") is True
-    post_create(thread=game.game_thread, author=game.seats.get(user__display_name="Игрок Б").user, body="Новости")
+    post_submit(thread=game.game_thread, author=game.seats.get(user__display_name="Игрок Б").user, body="Новости")
     page.wait_for_selector(".thread-poll-bar")
     _assert_clean(page, console, "thread")
 

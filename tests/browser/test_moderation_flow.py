@@ -9,7 +9,7 @@ from django.utils import timezone
 from games.models import Game
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from tests.browser.conftest import logged_in_page
 from tests.conftest import make_user
 
@@ -26,7 +26,7 @@ def test_gm_moderates_a_running_game_in_the_browser(live_server, browser, transa
         game_signup(game=game, user=user)
     game_start(game=game, by=gm, seed=2, roles_in_seat_order=ROLES)
     game = Game.objects.get(pk=game.pk)
-    post_create(thread=game.game_thread, author=players["Вася"], body="[b]В тюрьму Негодяя[/b]")
+    post_submit(thread=game.game_thread, author=players["Вася"], body="[b]В тюрьму Негодяя[/b]")
     seats = {s.user.display_name: s for s in game.seats.select_related("user")}
     make_user("Запасной")
 

@@ -16,7 +16,7 @@ from games.models import Game, Order
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.moderation import absence_add
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from tests.browser.conftest import LONG_NAME, logged_in_page, phone_page, small_cards_game
 from tests.conftest import make_user
@@ -128,10 +128,10 @@ def _forum_game():
     game_start(game=game, by=gm, seed=3, roles_in_seat_order=ROLES)
     game = Game.objects.get(pk=game.pk)
     thread = game.game_thread
-    post_create(thread=thread, author=players["Вася"], body=f"Смотрите: {LONG_URL}\n[b]В тюрьму Кикимору[/b]")
-    post_create(thread=thread, author=players[LONG_NAME], body="[b]В тюрьму Васю[/b]")
-    post_create(thread=thread, author=players["Кикимора"], body="[b]В тюрьму Никого-такого-нет[/b]")
-    post_create(thread=thread, author=players["Эсмеральда"], body="[b]В тюрьму Кикимору[/b] " + "Слово " * 60)
+    post_submit(thread=thread, author=players["Вася"], body=f"Смотрите: {LONG_URL}\n[b]В тюрьму Кикимору[/b]")
+    post_submit(thread=thread, author=players[LONG_NAME], body="[b]В тюрьму Васю[/b]")
+    post_submit(thread=thread, author=players["Кикимора"], body="[b]В тюрьму Никого-такого-нет[/b]")
+    post_submit(thread=thread, author=players["Эсмеральда"], body="[b]В тюрьму Кикимору[/b] " + "Слово " * 60)
     today = timezone.localdate()
     absence_add(user=players["Фроло"], starts_on=today, ends_on=today + timedelta(days=3), note="в отъезде, без связи")
     return game, gm, players

@@ -72,7 +72,7 @@ def test_letter_order_and_count_button_fit_a_phone_when_shown_at_390px(live_serv
 
     from games.models import Thread
     from games.services.votes import vote_button_text, vote_correct
-    from games.services.posts import post_create
+    from games.services.posting import post_submit
 
     gm = make_user("Ведущий")
     game = game_create(title="Письма", gm=gm, size=7)
@@ -101,8 +101,8 @@ def test_letter_order_and_count_button_fit_a_phone_when_shown_at_390px(live_serv
     finally:
         page.context.close()
 
-    first = post_create(thread=game.game_thread, author=vasya, body=vote_button_text("Кикимора"))
-    post_create(thread=game.game_thread, author=users[3], body=vote_button_text("Кикимора"))
+    first = post_submit(thread=game.game_thread, author=vasya, body=vote_button_text("Кикимора"))
+    post_submit(thread=game.game_thread, author=users[3], body=vote_button_text("Кикимора"))
     vote_correct(post=first, gm=gm, kind="vote", target=game.seats.get(user=users[5]))
     page = phone_page(browser, live_server.url, gm)
     try:

@@ -267,7 +267,7 @@ def _day_with_three_votes() -> DueDay:
     votes for Петя (no majority): whoever closes the day lynches Петя and opens the next phase."""
     from games.services.games import game_create
     from games.services.lifecycle import game_signup, game_start
-    from games.services.posts import post_create
+    from games.services.posting import post_submit
     from games.services.votes import vote_button_text
     from tests.conftest import make_user
 
@@ -279,7 +279,7 @@ def _day_with_three_votes() -> DueDay:
     game_start(game=game, by=gm, seed=4, roles_in_seat_order=ROLES)
     game.refresh_from_db()
     for name in ("Вася", "Маша", "Даша"):
-        post_create(thread=game.game_thread, author=users[name], body=vote_button_text("Петя"))
+        post_submit(thread=game.game_thread, author=users[name], body=vote_button_text("Петя"))
     users["gm"] = gm
     return DueDay(game, game.current_phase, users)
 

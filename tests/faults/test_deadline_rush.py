@@ -3,7 +3,7 @@ sweeps race to close the day: every accepted post is stored with its own number,
 written before the deadline counts, every vote at or after it is refused as late (the post itself
 is accepted: a player may still talk), the day closes once, and the count is the ledger's.
 
-Each post_create gets its own `now` relative to the deadline instead of the test sleeping until
+Each post_submit gets its own `now` relative to the deadline instead of the test sleeping until
 the deadline, so what must happen is known in advance; the threads still write concurrently
 (one database connection each): on SQLite the IMMEDIATE transactions serialise the writers, on
 PostgreSQL the row lock on the thread does. The long version is `python -m bench.load`."""
@@ -13,7 +13,7 @@ from django.db import connection
 
 from bench.load import day_open, gm_run_game, problems, rush, rush_plan
 from games.models import Post, VoteRecord
-from games.services.votes import vote_count
+from games.selectors.votes import vote_count
 from tests.conftest import require_service
 
 PLAYERS = 50
@@ -36,7 +36,7 @@ def test_fifty_players_vote_at_the_deadline(backend):
     plan = rush_plan(PLAYERS)
     result = rush(game, phase, seats, plan, closers=2)
 
-    # Every post_create returned, and every post it returned is stored under its number, densely.
+    # Every post_submit returned, and every post it returned is stored under its number, densely.
     assert not result.errors, result.errors[:3]
     assert len(result.posts) == sum(len(p) for p in plan) > PLAYERS
     stored = dict(Post.objects.filter(thread=game.game_thread).values_list("pk", "number"))

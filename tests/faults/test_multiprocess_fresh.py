@@ -158,7 +158,7 @@ def _expected_weights(game) -> dict[str, str]:
     from django.template.loader import render_to_string
     from django.utils import translation
 
-    from games.services.votes import vote_count, voting_phase
+    from games.selectors.votes import vote_count, voting_phase
 
     game.refresh_from_db()
     phase = voting_phase(game=game)

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from config.cache import FailSoftRedisCache
 from games.models import Game, GMAction, Phase, Post, VoteRecord
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.votes import vote_button_text
 from games.tasks import sweep_deadlines
 from tests.faults.conftest import ROOT, Broker, make_due, site_env, wait_until
@@ -86,7 +86,7 @@ def test_the_site_works_through_a_redis_outage_and_the_sweep_closes_the_day_afte
         outage, own_redis, running_day, workers, tmp_path):
     day = running_day
     game, users = day.game, day.users
-    post_create(thread=game.game_thread, author=users["Петя"], body="Пост до сбоя")
+    post_submit(thread=game.game_thread, author=users["Петя"], body="Пост до сбоя")
     new_deadline = (timezone.now() + timedelta(hours=3)).replace(second=0, microsecond=0)
     local = new_deadline.astimezone(ZoneInfo(users["gm"].time_zone)).strftime("%Y-%m-%dT%H:%M")
     thread_url, game_url = game.game_thread.get_absolute_url(), game.get_absolute_url()

@@ -24,9 +24,9 @@ FOLDER = Path(os.environ.get("MAFIA_FAULTS_DIR", "."))
 
 def _install() -> None:
     if HOOK == "stall":
-        from games.services import lifecycle
+        from games.services import resolution
 
-        real_store_events = lifecycle.store_events
+        real_store_events = resolution.store_events
 
         def store_events_then_stall(**kwargs):
             rows = real_store_events(**kwargs)
@@ -34,8 +34,8 @@ def _install() -> None:
             time.sleep(STALL_LIMIT)
             return rows
 
-        # _resolve imports store_events from the module at call time, so this is what it calls.
-        lifecycle.store_events = store_events_then_stall
+        # _resolve calls the journal's store_events through resolution's own name for it.
+        resolution.store_events = store_events_then_stall
     elif HOOK == "meet":
         from games.services import resolution
 
@@ -48,7 +48,7 @@ def _install() -> None:
                 time.sleep(0.01)
             return real_phase_close(**kwargs)
 
-        # phase_close_if_due imports phase_close from the module at call time.
+        # phase_close_if_due (beside it in resolution) looks phase_close up in the module at call time.
         resolution.phase_close = meet_then_close
 
 

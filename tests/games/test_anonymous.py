@@ -91,7 +91,7 @@ def test_club_has_no_anonymous_messages(db):
     from games.services.games import game_create
 
     game = game_create(title="Клуб", gm=make_user("Судья"), ruleset="club", size=12)
-    from games.communication.anonymous import anonymous_rules
+    from games.selectors.communication import anonymous_rules
 
     assert anonymous_rules(game) is None
 

@@ -16,9 +16,10 @@ from games.models import Game, Phase, Post, Replacement, Seat, Thread, VoteRecor
 from games.services.games import game_create
 from games.services.moderation import resolution_rollback, seat_modkill, seat_replace
 from games.services.orders import order_submit
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
-from games.services.votes import vote_correct, vote_count
+from games.services.votes import vote_correct
+from games.selectors.votes import vote_count
 from tests.conftest import client_for, make_user
 
 # Role names as the Russian UI shows them (games.wording.role_label).
@@ -137,7 +138,7 @@ C_ORDER = "канарейкаархивприказ"
 def running_with_secrets(started):
     game = started
     vasya = game.seats.get(user__display_name="Вася").user
-    post_create(thread=game.game_thread, author=vasya, body=f'Привет. [private="Маленький Джон"]{C_PRIVATE}[/private]')
+    post_submit(thread=game.game_thread, author=vasya, body=f'Привет. [private="Маленький Джон"]{C_PRIVATE}[/private]')
     order_submit(game=game, user=vasya, text=f"Проверяю Негодяя. {C_ORDER}")
     seat_modkill(game=game, seat=game.seats.get(user__display_name="Фроло"), by=game.gm, reason="ушёл")
     game.refresh_from_db()

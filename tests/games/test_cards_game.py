@@ -14,7 +14,7 @@ from games.models import Game, GameEvent, Order, Seat
 from games.rulesets.cards.services import card_gm_effect_add, card_input_submit, card_view
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close, phase_preview
 from games.services.votes import vote_button_text
 from tests.conftest import make_user
@@ -60,7 +60,7 @@ def _day(game, users, seats):
             body = "[b]За мир[/b]"
         else:
             body = vote_button_text(mafia[0].user.display_name, "cards")
-        post_create(thread=game.game_thread, author=users[seat.user.display_name], body=body)
+        post_submit(thread=game.game_thread, author=users[seat.user.display_name], body=body)
 
 
 @pytest.mark.django_db

@@ -303,7 +303,7 @@ def test_my_cards_play_form_asks_what_the_cards_target_rule_asks(night):
     """«Некоторые карты требуют выбрать цель. Целью можно выбрать любого живого персонажа, кроме себя.»"""
     from django.template.loader import render_to_string
 
-    from games.rulesets.cards.views import card_info
+    from games.rulesets.cards.selectors import card_info
 
     collection = default_collection()
     others = [{"pk": 1, "name": "Петя"}, {"pk": 2, "name": "Маша"}]

@@ -24,7 +24,7 @@ from games.rulesets.cards.services import (
 from games.rulesets.cards.wording import CARD_REASONS, DECK_REASON_TEXTS
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close, phase_inputs
 from tests.conftest import make_user
 
@@ -322,7 +322,7 @@ def test_start_draws_the_placeholders_and_commits_to_the_drawn_roles():
     import hashlib
 
     from games.rulesets.cards.engine.roles import LAW_ROLES
-    from games.services.lifecycle import commitment_payload
+    from games.selectors.commitment import commitment_payload
 
     gm = make_user("Ведущий")
     game = game_create(title="Карты", gm=gm, ruleset="cards", size=10)
@@ -392,7 +392,7 @@ def test_deck_building_is_radio_silence_for_everyone_but_the_gm():
     assert can_post(gm, game.game_thread)
     assert can_post(users["Вася"], game.private_threads.get(kind="gm_chat", seat=seats["Вася"]))
     with pytest.raises(ActionRefused):
-        post_create(thread=game.game_thread, author=users["Вася"], body="Привет!")
+        post_submit(thread=game.game_thread, author=users["Вася"], body="Привет!")
     phase_close(phase_id=game.current_phase.pk)
     game.refresh_from_db()
     assert game.current_phase.kind == "night" and can_post(users["Вася"], game.game_thread)
@@ -426,16 +426,16 @@ def test_the_veche_reads_peace_and_the_measure_from_posts():
     """«Днем каждый персонаж может публично отдать голос за любого персонажа. ... Также можно
     проголосовать "за мир". Кроме этого днём проводится голосование за меру наказания - казнь или
     тюрьма.»"""
-    from games.services.votes import vote_count
+    from games.selectors.votes import vote_count
 
     game, _gm, users, seats = cards_game()
     to_day(game)
     with translation.override("en"):
-        post = post_create(thread=game.game_thread, author=users["Вася"], body="[b]Казнить Петю![/b]")
+        post = post_submit(thread=game.game_thread, author=users["Вася"], body="[b]Казнить Петю![/b]")
         assert "Measure counted" in post.vote_confirmation.message
-    post_create(thread=game.game_thread, author=users["Маша"], body="[b]За мир[/b]")
-    post_create(thread=game.game_thread, author=users["Глаша"], body="[b]Голосую за Петю[/b], мера — [b]тюрьма[/b]")
-    post_create(thread=game.game_thread, author=users["Глаша"], body="Передумала: [b]казнь[/b]")
+    post_submit(thread=game.game_thread, author=users["Маша"], body="[b]За мир[/b]")
+    post_submit(thread=game.game_thread, author=users["Глаша"], body="[b]Голосую за Петю[/b], мера — [b]тюрьма[/b]")
+    post_submit(thread=game.game_thread, author=users["Глаша"], body="Передумала: [b]казнь[/b]")
     measure_rows = Order.objects.filter(phase=game.current_phase, action="measure")
     assert measure_rows.count() == 3 and set(measure_rows.values_list("source", flat=True)) == {"text"}
     count = vote_count(phase=game.current_phase)
@@ -454,14 +454,14 @@ def test_the_veche_reads_peace_and_the_measure_from_posts():
 def test_vote_weights_come_from_the_rule_set(monkeypatch):
     """«Политик +0,5 к силе голоса (голос считается за 1,5)»: the weights of the count are the rule
     set's (part 2 fills the roles in; here the hook is patched)."""
-    from games.services.votes import vote_count
+    from games.selectors.votes import vote_count
 
     game, _gm, users, seats = cards_game()
     to_day(game)
     politician = seats["Вася"].pk
     monkeypatch.setattr(type(CARDS), "vote_weight", lambda self, state, seat: 1.5 if seat == politician else 1.0)
-    post_create(thread=game.game_thread, author=users["Вася"], body="[b]В тюрьму Петю[/b]")
-    post_create(thread=game.game_thread, author=users["Маша"], body="[b]Казнить Петю[/b]")
+    post_submit(thread=game.game_thread, author=users["Вася"], body="[b]В тюрьму Петю[/b]")
+    post_submit(thread=game.game_thread, author=users["Маша"], body="[b]Казнить Петю[/b]")
     count = vote_count(phase=game.current_phase)
     assert count.wagons[0].weight == 2.5
     assert {row["measure"]: row["weight"] for row in count.measures} == {"execution": 1, "prison": 1.5}

@@ -29,7 +29,7 @@ from games.models import Game, Thread
 from games.rulesets.cards.services import card_gm_effect_add, card_input_submit, card_reason_text, deck_refusal_texts
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from games.services.votes import vote_button_text
 from tests.conftest import client_for, make_user
@@ -239,7 +239,7 @@ def _play_a_game(read=None) -> tuple[Game, dict, object]:
                 card_input_submit(game=game, user=user, action="discard", detail={"cards": hand[-2:]})
         if phase.kind == "day":
             for name in alive:
-                post_create(thread=game.game_thread, author=users[name],
+                post_submit(thread=game.game_thread, author=users[name],
                             body=vote_button_text(alive[0], "cards") + " [b]казнь[/b]")
         target = seats[alive[-1]].pk
         viewer = seats[alive[0]].pk

@@ -15,9 +15,10 @@ from games.wording import event_text, results_bbcode
 from games.models import Game, Phase
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
-from games.services.votes import vote_count, vote_count_bbcode
+from games.services.votes import vote_count_bbcode
+from games.selectors.votes import vote_count
 from tests.conftest import make_user
 
 
@@ -36,7 +37,7 @@ def test_vote_weights_print_in_the_locales_number_format_when_a_politician_votes
     assert phase_close(phase_id=game.current_phase.pk, by=gm)  # night 1 → day 1
     game.refresh_from_db()
     assert game.current_phase.kind == "day"
-    post_create(thread=game.game_thread, author=users["Вася"], body="[b]Казнить Петю[/b]")
+    post_submit(thread=game.game_thread, author=users["Вася"], body="[b]Казнить Петю[/b]")
     phase = game.current_phase
     with translation.override("ru"):
         page = render_to_string("games/_vote_count.html", {"game": game, "count": vote_count(phase=phase)})
@@ -86,8 +87,8 @@ def test_vote_count_box_shows_the_last_count_when_the_game_is_over():
     game.refresh_from_db()
     assert phase_close(phase_id=game.current_phase.pk, by=gm)  # night 1 → day 1
     game.refresh_from_db()
-    post_create(thread=game.game_thread, author=users["Вася"], body="[b]Казнить Петю[/b]")
-    post_create(thread=game.game_thread, author=users["Маша"], body="[b]В тюрьму Петю[/b]")
+    post_submit(thread=game.game_thread, author=users["Вася"], body="[b]Казнить Петю[/b]")
+    post_submit(thread=game.game_thread, author=users["Маша"], body="[b]В тюрьму Петю[/b]")
     assert phase_close(phase_id=game.current_phase.pk, by=gm)  # day 1: Петя goes to prison
     game.refresh_from_db()
     night = game.current_phase

@@ -10,7 +10,7 @@ from games.models import BestPlayerVote, Game, Order, VoteRecord
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.orders import order_submit
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
 
@@ -45,7 +45,7 @@ def close(game):
 
 def say(game, name, text):
     game.refresh_from_db()
-    return post_create(thread=game.game_thread, author=seat(game, name).user, body=text,
+    return post_submit(thread=game.game_thread, author=seat(game, name).user, body=text,
                        now=game.current_phase.opened_at + timedelta(minutes=1))
 
 

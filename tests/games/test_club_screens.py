@@ -13,8 +13,9 @@ from games.models import Game, Phase, Post, VoteRecord
 from games.permissions import can_post
 from games.services import ActionRefused
 from games.services.games import game_set_communication, game_set_vote_options
-from games.services.posts import post_create
-from games.services.votes import vote_count, vote_count_bbcode
+from games.services.posting import post_submit
+from games.services.votes import vote_count_bbcode
+from games.selectors.votes import vote_count
 from tests.conftest import client_for
 from tests.games.test_club import club, close, say, seat  # noqa: F401 (the club fixture)
 
@@ -68,7 +69,7 @@ def test_forum_count_keeps_the_majority_when_the_rule_set_has_one(started):
     game = started
     if game.current_phase.kind != Phase.Kind.DAY:
         close(game)
-    post_create(thread=game.game_thread, author=game.seats.get(number=1).user, body="[b]В тюрьму Фроло[/b]",
+    post_submit(thread=game.game_thread, author=game.seats.get(number=1).user, body="[b]В тюрьму Фроло[/b]",
                 now=game.current_phase.opened_at + timedelta(minutes=1))
     count = vote_count(phase=game.current_phase)
     assert not count.plurality and count.majority == 4
@@ -243,7 +244,7 @@ def test_forum_night_keeps_the_thread_open_when_the_rule_set_declares_no_silence
 
 def test_gm_posts_in_the_game_thread_when_the_night_is_silent(club):
     _at_night(club)
-    post = post_create(thread=club.game_thread, author=club.gm, body="Город засыпает.",
+    post = post_submit(thread=club.game_thread, author=club.gm, body="Город засыпает.",
                        now=club.current_phase.opened_at + timedelta(minutes=1))
     assert Post.objects.filter(pk=post.pk).exists()
 

@@ -4,11 +4,8 @@ tables that named rule sets in games/services are gone, so a game of a key no ru
 
 import pytest
 
-from games.communication.anonymous import anonymous_rules
-from games.communication.private_tag import private_mode
-from games.communication.rooms import rooms_enabled
+from games.selectors.communication import anonymous_rules, private_mode, rooms_enabled, team_chat_enabled
 from games.models import Game
-from games.services.games import team_chat_enabled
 
 
 @pytest.mark.parametrize(("ruleset", "mode", "anonymous", "rooms", "team_chat"), [

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, GMAction, Post, Replacement, Report
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import _day_one, seat_named, user_named
@@ -141,7 +141,7 @@ def test_phase_control_close_does_nothing_and_asks_when_not_confirmed(started):
 
 
 def test_post_hide_does_nothing_and_asks_naming_the_post_when_not_confirmed(started):
-    post = post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="грубость")
+    post = post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body="грубость")
     url = reverse("games:post_delete", args=[post.pk])
     response = client_for(started.gm).post(url, {"action": "delete", "reason": "правило"})
     post.refresh_from_db()
@@ -159,7 +159,7 @@ def test_post_hide_does_nothing_and_asks_naming_the_post_when_not_confirmed(star
 
 def test_report_hide_and_ban_do_nothing_and_ask_when_not_confirmed(lobby_thread, spectator):
     troll = make_user("Тролль")
-    post = post_create(thread=lobby_thread, author=troll, body="гадость")
+    post = post_submit(thread=lobby_thread, author=troll, body="гадость")
     client_for(spectator).post(reverse("games:post_report", args=[post.pk]), {"reason": "оскорбление"})
     report = Report.objects.get()
     moderator = make_user("Модератор сайта")

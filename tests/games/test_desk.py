@@ -13,7 +13,7 @@ from games.wording import role_label
 from games.models import AnonymousMessage, Absence, Game, Phase, Seat, Thread, ThreadReadMark
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.communication.anonymous import anonymous_send
 from games.services.threads import thread_create
 from tests.conftest import client_for, make_user
@@ -52,7 +52,7 @@ def seat_by_role(game, role: str) -> Seat:
 
 
 def vote(game, voter: Seat, target: Seat):
-    return post_create(thread=game.game_thread, author=voter.user, body=f"[b]В тюрьму {target.user.display_name}[/b]")
+    return post_submit(thread=game.game_thread, author=voter.user, body=f"[b]В тюрьму {target.user.display_name}[/b]")
 
 
 def team_chat(game, faction: str) -> Thread:
@@ -155,12 +155,12 @@ def test_a_player_sees_his_own_role_and_nobody_elses(started, role):
 
 def test_a_spectator_sees_no_roles_and_no_team_chat(started, spectator):
     mafioso, citizen = seat_by_role(started, "mafioso"), seat_by_role(started, "citizen")
-    post_create(thread=team_chat(started, "mafia"), author=mafioso.user, body="Секретный план мафии")
+    post_submit(thread=team_chat(started, "mafia"), author=mafioso.user, body="Секретный план мафии")
     html = desk_html(spectator)
     assert started.title not in html  # not his game: nothing of it is on his desk
     # He follows the discussion once he has posted there, and still sees no secret.
-    post_create(thread=started.discussion_thread, author=spectator, body="Болею за город")
-    post_create(thread=started.discussion_thread, author=citizen.user, body="Спасибо")
+    post_submit(thread=started.discussion_thread, author=spectator, body="Болею за город")
+    post_submit(thread=started.discussion_thread, author=citizen.user, body="Спасибо")
     html = desk_html(spectator)
     assert reverse("games:thread_unread", args=[started.discussion_thread_id]) in section(html, "unread")
     assert reverse("games:thread_unread", args=[team_chat(started, "mafia").pk]) not in html
@@ -174,7 +174,7 @@ def test_a_spectator_sees_no_roles_and_no_team_chat(started, spectator):
 def test_the_mafia_sees_its_team_chat_unread_and_the_town_does_not(started):
     chat = team_chat(started, "mafia")
     mafioso, killer, citizen = (seat_by_role(started, r) for r in ("mafioso", "killer", "citizen"))
-    post_create(thread=chat, author=mafioso.user, body="Стреляем в вербовщика.")
+    post_submit(thread=chat, author=mafioso.user, body="Стреляем в вербовщика.")
     link = reverse("games:thread_unread", args=[chat.pk])
     assert link in section(desk_html(killer.user), "unread")
     assert link not in desk_html(citizen.user)
@@ -187,8 +187,8 @@ def test_read_threads_drop_off_and_standalone_threads_i_posted_in_show(started, 
     ThreadReadMark.objects.create(user=citizen, thread=started.game_thread, last_read_number=started.game_thread.post_count)
     mine, _post = thread_create(kind=Thread.Kind.LOBBY, title="Мой тред", author=spectator, body="Первый")
     other, _post = thread_create(kind=Thread.Kind.LOBBY, title="Чужой тред", author=spectator, body="Первый")
-    post_create(thread=mine, author=citizen, body="Я тут был")
-    post_create(thread=mine, author=spectator, body="Ответ")
+    post_submit(thread=mine, author=citizen, body="Я тут был")
+    post_submit(thread=mine, author=spectator, body="Ответ")
     ThreadReadMark.objects.create(user=citizen, thread=mine, last_read_number=2)
     unread = section(desk_html(citizen), "unread")
     assert reverse("games:thread_unread", args=[started.game_thread_id]) not in unread
@@ -202,7 +202,7 @@ def test_the_lounge_is_followed_by_the_fallen_only(started):
     lounge = started.private_threads.get(kind=Thread.Kind.LOUNGE)
     dead, alive = seat_by_role(started, "citizen"), seat_by_role(started, "recruiter")
     Seat.objects.filter(pk=dead.pk).update(status="killed", is_alive=False)
-    post_create(thread=lounge, author=dead.user, body="Скучно тут")
+    post_submit(thread=lounge, author=dead.user, body="Скучно тут")
     link = reverse("games:thread_unread", args=[lounge.pk])
     assert link in desk_html(dead.user)
     assert link not in desk_html(alive.user)
@@ -211,7 +211,7 @@ def test_the_lounge_is_followed_by_the_fallen_only(started):
 def test_letters_to_the_gm_are_followed_by_that_player_only(started):
     recruiter, citizen = seat_by_role(started, "recruiter"), seat_by_role(started, "citizen")
     letters = started.private_threads.get(kind=Thread.Kind.GM_CHAT, seat=recruiter)
-    post_create(thread=letters, author=started.gm, body="Проверка принята")
+    post_submit(thread=letters, author=started.gm, body="Проверка принята")
     link = reverse("games:thread_unread", args=[letters.pk])
     assert link in desk_html(recruiter.user)
     assert link not in desk_html(citizen.user)

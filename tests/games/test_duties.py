@@ -5,7 +5,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.selectors.duties import duties_of
-from games.services.posts import post_create
+from games.services.posting import post_submit
 
 
 def test_a_day_owes_votes_and_the_recruiter_an_order(started):
@@ -19,7 +19,7 @@ def test_a_day_owes_votes_and_the_recruiter_an_order(started):
 def test_a_vote_cast_is_no_longer_owed(started):
     citizen = started.seats.filter(role="citizen").first().user
     target = started.seats.get(role="thief").user.display_name
-    post_create(thread=started.game_thread, author=citizen, body=f"[b]В тюрьму {target}[/b]")
+    post_submit(thread=started.game_thread, author=citizen, body=f"[b]В тюрьму {target}[/b]")
     assert [d.kind for d in duties_of(citizen)] == []
 
 

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from games.models import AnonymousMessage, GameEvent, GMAction, Order, Post, PrivateMessage, Thread, VoteRecord
 from games.services.export import game_export
 from games.services.orders import order_submit
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.votes import vote_correct
 from tests.conftest import client_for, make_user
 
@@ -115,7 +115,7 @@ def test_export_view_is_a_json_download(finished_game):
 def test_running_game_export_is_the_gms_sealed_preview(started):
     game = started
     vasya = game.seats.get(user__display_name="Вася").user
-    post_create(thread=game.game_thread, author=vasya, body='[private="Маленький Джон"]тайна[/private]')
+    post_submit(thread=game.game_thread, author=vasya, body='[private="Маленький Джон"]тайна[/private]')
     order_submit(game=game, user=vasya, text="Проверяю Негодяя.")
     url = reverse("games:export", args=[game.pk])
     for user in (None, make_user("Зритель"), vasya):

@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Post, Thread
-from games.services.posts import post_create, post_edit, post_set_deleted
+from games.services.posting import post_submit
+from games.services.posts import post_edit, post_set_deleted
 from games.services.threads import thread_create
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import seat_named, user_named
@@ -31,7 +32,7 @@ def test_public_thread_feed_has_the_latest_posts(db):
     thread, _first = thread_create(kind=Thread.Kind.GENERAL, title="Обо всём", author=author, body="Первый пост")
     now = timezone.now()
     for i in range(2, 56):
-        post_create(thread=thread, author=other if i % 2 else author, body=f"Пост номер [b]{i}[/b]",
+        post_submit(thread=thread, author=other if i % 2 else author, body=f"Пост номер [b]{i}[/b]",
                     now=now + timedelta(seconds=i))
     response = feed_of(thread)
     assert response.status_code == 200 and response["Content-Type"].startswith("application/atom+xml")
@@ -50,9 +51,9 @@ def test_public_thread_feed_has_the_latest_posts(db):
 def test_feed_leaves_out_deleted_posts_and_shows_edits(db):
     author, moderator = make_user("Аня"), make_user("Модератор", staff=True)
     thread, _first = thread_create(kind=Thread.Kind.GENERAL, title="Тема", author=author, body="Оставить")
-    hidden = post_create(thread=thread, author=author, body="Спрятанный пост")
+    hidden = post_submit(thread=thread, author=author, body="Спрятанный пост")
     post_set_deleted(post=hidden, moderator=moderator, deleted=True, reason="флуд")
-    edited = post_create(thread=thread, author=author, body="Черновик")
+    edited = post_submit(thread=thread, author=author, body="Черновик")
     later = edited.created_at + timedelta(minutes=2)
     edited = post_edit(post=edited, editor=author, body="Исправлено", now=later)
     _root, items = entries(feed_of(thread))
@@ -69,7 +70,7 @@ def test_unknown_thread_is_404(db):
 
 def test_team_chat_feed_is_the_teams_only(started):
     chat = Thread.objects.get(game=started, kind=Thread.Kind.FACTION)
-    post_create(thread=chat, author=user_named(started, "Кикимора"), body="Ночью стреляем в Васю")
+    post_submit(thread=chat, author=user_named(started, "Кикимора"), body="Ночью стреляем в Васю")
     for name in ("Кикимора", "Эсмеральда"):
         response = feed_of(chat, user_named(started, name))
         assert response.status_code == 200 and "Ночью стреляем в Васю" in response.content.decode()
@@ -81,7 +82,7 @@ def test_team_chat_feed_is_the_teams_only(started):
 
 def test_gm_letters_feed_is_the_seat_and_the_gms_only(started):
     letters = Thread.objects.get(game=started, kind=Thread.Kind.GM_CHAT, seat=seat_named(started, "Вася"))
-    post_create(thread=letters, author=user_named(started, "Вася"), body="Проверяю Кикимору")
+    post_submit(thread=letters, author=user_named(started, "Вася"), body="Проверяю Кикимору")
     assert "Проверяю Кикимору" in feed_of(letters, user_named(started, "Вася")).content.decode()
     assert feed_of(letters, started.gm).status_code == 200
     for user in (None, make_user("Зритель"), user_named(started, "Кикимора"), user_named(started, "Фроло")):
@@ -92,7 +93,7 @@ SECRET = "Тайный план на ночь"
 
 
 def test_private_texts_never_reach_the_game_thread_feed(started):
-    post = post_create(thread=started.game_thread, author=user_named(started, "Вася"),
+    post = post_submit(thread=started.game_thread, author=user_named(started, "Вася"),
                        body=f'Добрый день. [private="Кикимора"]{SECRET}[/private]')
     assert SECRET not in Post.objects.get(pk=post.pk).html  # the stored HTML holds the placeholder only
     # Everybody reads the same public feed: outsiders, players, even the recipient and the GM.

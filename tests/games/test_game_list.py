@@ -146,7 +146,7 @@ def test_a_running_games_row_shows_its_phase(started):
     phase = started.current_phase
     assert phase is not None
     with translation.override("ru"):
-        assert f"{Phase.Kind(phase.kind).label} {phase.number}" in html
+        assert f"{phase.kind_label} {phase.number}" in html
         assert str(registry.site("forum").label) in html
     assert f"{started.seats.count()}/{started.size}" in html
     assert started.gm.display_name in html

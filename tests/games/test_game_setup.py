@@ -16,11 +16,9 @@ from games.engine.state import GameState
 from games.models import Game, GMAction, Order, Thread
 from games.services import ActionRefused
 from games.rulesets.cards.services import game_set_collection
-from games.services.games import communication_of, game_create, game_set_communication
+from games.services.games import game_create, game_set_communication
 from games.services.lifecycle import game_signup, game_start
-from games.communication.anonymous import anonymous_rules
-from games.communication.private_tag import private_mode
-from games.communication.rooms import rooms_enabled
+from games.selectors.communication import anonymous_rules, communication_of, private_mode, rooms_enabled
 from tests.conftest import client_for, make_user
 from tests.games.test_cards_pages import EN, deckbuilding, night, text_of  # noqa: F401 - fixtures
 

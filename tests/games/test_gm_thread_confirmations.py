@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games.models import Notification, Post, Thread
 from games.services.orders import order_override, order_submit
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import seat_named, user_named
 
@@ -52,7 +52,7 @@ def test_order_confirmations_of_a_phase_are_coalesced_into_the_last_gm_post(star
 def test_order_confirmation_starts_a_new_post_when_the_player_wrote_after_it(started):
     submit(started, "Вася", "Проверяю Кикимору.", minutes=1)
     thread = letters(started, "Вася")
-    post_create(thread=thread, author=user_named(started, "Вася"), body="Ведущий, а можно сменить цель?",
+    post_submit(thread=thread, author=user_named(started, "Вася"), body="Ведущий, а можно сменить цель?",
                 now=started.current_phase.opened_at + timedelta(minutes=2))
     submit(started, "Вася", "Проверяю Эсмеральду.", minutes=3)
     posts = list(thread.posts.order_by("number"))
@@ -132,6 +132,6 @@ def test_card_measure_read_from_a_post_gets_no_confirmation_in_the_gm_thread():
     game.refresh_from_db()
     assert game.current_phase.kind == "day"
     before = letters(game, "Маша").posts.count()
-    post_create(thread=game.game_thread, author=users["Маша"], body="[b]казнь[/b]")
+    post_submit(thread=game.game_thread, author=users["Маша"], body="[b]казнь[/b]")
     assert game.current_phase.orders.filter(action="measure").exists()
     assert letters(game, "Маша").posts.count() == before

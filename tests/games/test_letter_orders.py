@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from games.models import Game, Order, Thread
 from games.services.orders import order_from_letter, order_preview, takes_text_orders
-from games.services.posts import post_create
-from games.services.resolution import standing_orders
+from games.services.posting import post_submit
+from games.selectors.orders import standing_orders
 from tests.conftest import client_for
 from tests.games.test_club import club, close  # noqa: F401  (the club fixture)
 from tests.games.test_club import seat as club_seat
@@ -23,7 +23,7 @@ def letters(game, name) -> Thread:
 
 
 def write(game, name, body, minutes=1, author=None):
-    post = post_create(thread=letters(game, name), author=author or user_named(game, name), body=body,
+    post = post_submit(thread=letters(game, name), author=author or user_named(game, name), body=body,
                        now=game.current_phase.opened_at + timedelta(minutes=minutes))
     return post, order_from_letter(post=post)
 
@@ -113,7 +113,7 @@ def test_letters_are_not_read_as_orders_when_the_game_is_over(started):
     Game.objects.filter(pk=started.pk).update(status=Game.Status.FINISHED)
     started.refresh_from_db()
     thread = letters(started, "Вася")
-    post = post_create(thread=thread, author=started.gm, body="Игра окончена.")
+    post = post_submit(thread=thread, author=started.gm, body="Игра окончена.")
     assert order_from_letter(post=post) is None and not Order.objects.exists()
 
 
@@ -127,7 +127,7 @@ def test_club_letter_order_uses_the_club_order_words_when_the_game_is_club(club)
     close(club)  # night 1
     assert club.current_phase.kind == "night"
     thread = Thread.objects.get(game=club, kind=Thread.Kind.GM_CHAT, seat=club_seat(club, "Вера"))
-    post = post_create(thread=thread, author=club_seat(club, "Вера").user, body="Проверяю Бориса.")
+    post = post_submit(thread=thread, author=club_seat(club, "Вера").user, body="Проверяю Бориса.")
     confirmation = order_from_letter(post=post)
     assert confirmation.accepted and confirmation.action == "check"
     assert thread.posts.order_by("-number").first().author == club.gm

@@ -13,11 +13,12 @@ from django.utils import timezone
 from games.models import Game, GameEvent, Order, Phase, Seat
 from games.services import ActionRefused
 from games.services.games import game_create
-from games.services.lifecycle import commitment_payload, game_signup, game_start, game_withdraw
+from games.services.lifecycle import game_signup, game_start, game_withdraw
+from games.selectors.commitment import commitment_payload
 from games.services.orders import order_submit
-from games.services.phases import phase_set_deadline, phases_close_due
-from games.services.posts import post_create
-from games.services.resolution import phase_close, phase_preview
+from games.services.phases import phase_set_deadline
+from games.services.posting import post_submit
+from games.services.resolution import phase_close, phase_preview, phases_close_due
 from tests.conftest import client_for, make_user
 
 from tests.games.conftest import NAMES, ROLES
@@ -197,7 +198,7 @@ def _day_one(game):
     for name, text in [("Вася", "[b]В тюрьму Негодяя[/b]"), ("Маленький Джон", "[b]В тюрьму Негодяя[/b]"),
                        ("Фроло", "[b]В тюрьму Негодяя[/b]"), ("Кикимора", "[b]В тюрьму Васю[/b]")]:
         now += timedelta(minutes=1)
-        post_create(thread=game.game_thread, author=user_named(game, name), body=text, now=now)
+        post_submit(thread=game.game_thread, author=user_named(game, name), body=text, now=now)
     order_submit(game=game, user=user_named(game, "Вася"), text="Проверяю Кикимору.", now=now)
     order_submit(game=game, user=user_named(game, "Кикимора"), text="Стреляю в Фроло", now=now)
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from accounts.middleware import PREFS_SESSION_KEY
 from games.caching import live
 from games.models import Thread
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import user_named
 
@@ -34,7 +34,7 @@ def poll_url(thread, after) -> str:
 def add_posts(thread, author, count, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         for index in range(count):
-            post_create(thread=thread, author=author, body=f"Новый пост номер {index}")
+            post_submit(thread=thread, author=author, body=f"Новый пост номер {index}")
     thread.refresh_from_db()
 
 
@@ -149,7 +149,7 @@ def test_poll_with_news_costs_no_query_with_cached_sessions(started, settings, d
 def _posts(thread, count):
     author = make_user("Автор")
     for index in range(count):
-        post_create(thread=thread, author=author, body=f"Пост {index}")
+        post_submit(thread=thread, author=author, body=f"Пост {index}")
     thread.refresh_from_db()
 
 
@@ -211,7 +211,7 @@ def test_thread_page_queries_do_not_grow_with_the_page_size(started, settings):
     thread = started.game_thread
     players = [user_named(started, name) for name in ("Вася", "Негодяй", "Кикимора", "Фроло")]
     for index in range(60):
-        post_create(thread=thread, author=players[index % len(players)], body=f"[b]Пост[/b] {index}")
+        post_submit(thread=thread, author=players[index % len(players)], body=f"[b]Пост[/b] {index}")
     player = client_for(players[0])
     url = thread.get_absolute_url() + "?page=last"
     settings.MAFIA_POSTS_PER_PAGE = 10
@@ -232,7 +232,7 @@ def test_iso_picker_follows_new_authors_and_renames(lobby_thread, spectator, set
     url = lobby_thread.get_absolute_url() + "?page=1"
     assert "Новичок" not in _iso_picker(client.get(url).content.decode())
     newcomer = make_user("Новичок")
-    post_create(thread=lobby_thread, author=newcomer, body="Привет")
+    post_submit(thread=lobby_thread, author=newcomer, body="Привет")
     assert "Новичок" in _iso_picker(client.get(url).content.decode())
     newcomer.display_name = "Старожил"
     newcomer.save()

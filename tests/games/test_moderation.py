@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from games.models import Absence, GameEvent, Phase, Prod, Replacement, Report, VoteRecord
 from games.services import ActionRefused
-from games.services.moderation import (absence_add, inactivity_table, prods_send, resolution_rollback, seat_modkill,
-                                       seat_replace)
+from games.selectors.moderation import inactivity_table
+from games.services.moderation import absence_add, prods_send, resolution_rollback, seat_modkill, seat_replace
 from games.services.orders import order_submit
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import _day_one, seat_named, user_named
@@ -31,9 +31,9 @@ def test_replacement_hands_the_seat_with_its_history(started):
     assert "рекрутёр" in role_page and "Проверяю Кикимору" in role_page  # the slot's role card and history
     assert client_for(user_named_any("Вася")).get(reverse("games:role", args=[started.pk])).status_code == 404
     # Votes naming the old name still reach the seat.
-    post_create(thread=started.game_thread, author=user_named(started, "Кикимора"), body="[b]В тюрьму Васю[/b]")
+    post_submit(thread=started.game_thread, author=user_named(started, "Кикимора"), body="[b]В тюрьму Васю[/b]")
     assert VoteRecord.objects.filter(target=seat, valid=True).exists()
-    post = post_create(thread=started.game_thread, author=newcomer, body="Я здесь")
+    post = post_submit(thread=started.game_thread, author=newcomer, body="Я здесь")
     page = client_for(None).get(started.game_thread.get_absolute_url() + "?page=last").content.decode()
     assert "вместо Васи" in page and f'id="p{post.number}"' in page  # «вместо» takes the genitive
     assert started.gm_actions.filter(action="replace").exists()
@@ -70,7 +70,7 @@ def test_modkill_removes_with_reason_and_role_in_the_thread(started):
 def test_prods_remind_silent_players_once_per_phase(started):
     phase = started.current_phase
     later = phase.opened_at + timedelta(hours=25)
-    post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="я тут", now=later - timedelta(hours=1))
+    post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body="я тут", now=later - timedelta(hours=1))
     Absence.objects.create(user=user_named(started, "Фроло"), starts_on=date(2000, 1, 1), ends_on=date(2100, 1, 1))
     sent = prods_send(now=later)
     prodded = set(Prod.objects.filter(kind="silent").values_list("seat__user__display_name", flat=True))
@@ -90,8 +90,8 @@ def test_prods_remind_players_who_owe_an_order_near_the_deadline(started):
 
 
 def test_inactivity_table_counts_posts_and_actions(started):
-    post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="раз")
-    post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="два")
+    post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body="раз")
+    post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body="два")
     order_submit(game=started, user=user_named(started, "Вася"), text="Проверяю Кикимору")
     row = next(a for a in inactivity_table(game=started) if a.seat.user.display_name == "Вася")
     assert (row.posts_in_phase, row.posts_total) == (2, 2) and row.last_action_at is not None
@@ -133,7 +133,7 @@ def test_rollback_restores_the_state_and_keeps_the_record(started):
     phase_close(phase_id=day1.pk, now=day1.deadline_at)
     started.refresh_from_db()
     day2 = started.current_phase
-    post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="[b]В тюрьму Кикимору[/b]",
+    post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body="[b]В тюрьму Кикимору[/b]",
                 now=day2.opened_at + timedelta(minutes=1))
     assert seat_named(started, "Фроло").status == "killed"
     resolution_rollback(game=started, by=started.gm, reason="ошибка с защитой")
@@ -182,7 +182,7 @@ def test_gm_bans_a_user_from_the_game_threads(started):
 
 def test_report_queue_hide_with_reason_and_site_ban(lobby_thread, spectator):
     troll = make_user("Тролль")
-    post = post_create(thread=lobby_thread, author=troll, body="гадость")
+    post = post_submit(thread=lobby_thread, author=troll, body="гадость")
     client_for(spectator).post(reverse("games:post_report", args=[post.pk]), {"reason": "оскорбление"})
     report = Report.objects.get()
     moderator = make_user("Модератор сайта")
@@ -196,7 +196,7 @@ def test_report_queue_hide_with_reason_and_site_ban(lobby_thread, spectator):
     assert post.is_deleted and post.deleted_reason == "правило 3" and report.resolved_by == moderator
     page = client_for(None).get(lobby_thread.get_absolute_url()).content.decode()
     assert "гадость" not in page and "правило 3" in page
-    second = post_create(thread=lobby_thread, author=troll, body="ещё")
+    second = post_submit(thread=lobby_thread, author=troll, body="ещё")
     client_for(spectator).post(reverse("games:post_report", args=[second.pk]), {"reason": "снова"})
     until = (timezone.localtime() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M")
     client_for(moderator).post(reverse("games:report_action", args=[Report.objects.get(post=second).pk]),

@@ -16,9 +16,9 @@ from games.models import AnonymousMessage, Notification, Phase, Seat
 from games.services import ActionRefused
 from games.services.lifecycle import game_set_co_gm
 from games.services.moderation import seat_replace
-from games.services.notifications import (digests_send, notify, notify_due_soon, replacement_request,
-                                          unread_count)
-from games.services.posts import post_create
+from games.selectors.notifications import unread_count
+from games.services.notifications import digests_send, notify, notify_due_soon, replacement_request
+from games.services.posting import post_submit
 from games.communication.anonymous import anonymous_decide, anonymous_send
 from games.rulesets.cards.messages import card_message_schedule
 from games.services.resolution import phase_close
@@ -35,7 +35,7 @@ def kinds_of(user, kind=None):
 
 
 def vote(game, voter, target):
-    return post_create(thread=game.game_thread, author=user_named(game, voter), body=vote_button_text(target))
+    return post_submit(thread=game.game_thread, author=user_named(game, voter), body=vote_button_text(target))
 
 
 # --- Phases --------------------------------------------------------------------------------------
@@ -84,10 +84,10 @@ def test_a_counted_vote_tells_its_target_only(started):
 
 def test_no_vote_notification_for_unvotes_self_votes_or_refused_votes(started):
     vote(started, "Вася", "Вася")  # the forum rules allow it; nobody is told
-    post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="[b]Снимаю голос[/b]")
-    post_create(thread=started.game_thread, author=user_named(started, "Кикимора"),
+    post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body="[b]Снимаю голос[/b]")
+    post_submit(thread=started.game_thread, author=user_named(started, "Кикимора"),
                 body="[b]В тюрьму Пушкина[/b]")  # nobody has that name: not counted
-    post_create(thread=started.game_thread, author=started.gm, body=vote_button_text("Кикимора"))  # narration
+    post_submit(thread=started.game_thread, author=started.gm, body=vote_button_text("Кикимора"))  # narration
     assert Notification.objects.filter(kind=K.VOTE_ON_ME).count() == 0
 
 
@@ -109,7 +109,7 @@ SECRET = "Проверяю Эсмеральду этой ночью"
 
 
 def test_private_message_tells_the_recipient_without_the_text(started):
-    post = post_create(thread=started.game_thread, author=user_named(started, "Вася"),
+    post = post_submit(thread=started.game_thread, author=user_named(started, "Вася"),
                        body=f'Всем привет. [private="Кикимора"]{SECRET}[/private]')
     recipient = seat_named(started, "Кикимора")
     [n] = kinds_of(recipient.user, K.PRIVATE_MESSAGE)
@@ -218,7 +218,7 @@ def test_list_needs_login_and_shows_only_ones_own(started):
     response = Client().get(url)
     assert response.status_code == 302 and reverse("account_login") in response["Location"]
     vote(started, "Вася", "Кикимора")
-    post_create(thread=started.game_thread, author=user_named(started, "Фроло"),
+    post_submit(thread=started.game_thread, author=user_named(started, "Фроло"),
                 body=f'[private="Негодяй"]{SECRET}[/private]')
     kikimora = client_for(user_named(started, "Кикимора")).get(url).content.decode()
     negodyai = client_for(user_named(started, "Негодяй")).get(url).content.decode()

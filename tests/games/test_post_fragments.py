@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from games.caching import pagecache
 from games.models import Post
-from games.services.posts import post_create, post_edit, post_set_deleted
+from games.services.posting import post_submit
+from games.services.posts import post_edit, post_set_deleted
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import seat_named, user_named
 
@@ -29,7 +30,7 @@ def _fresh_cache():
 @pytest.fixture
 def thread(started):
     for index, name in enumerate(["Вася", "Кикимора", "Негодяй"]):
-        post_create(thread=started.game_thread, author=user_named(started, name), body=f"[b]Пост {index}[/b]")
+        post_submit(thread=started.game_thread, author=user_named(started, name), body=f"[b]Пост {index}[/b]")
     return started.game_thread
 
 
@@ -76,7 +77,7 @@ def test_a_write_renders_only_the_posts_it_changed(started, thread, rendered_pos
     assert rendered_posts[-1] == [1, 2, 3, 4]  # the day's opening post and the three
     _page(client, thread)
     assert rendered_posts[-1] == []  # nothing changed: every post from its fragment
-    post = post_create(thread=thread, author=user_named(started, "Вася"), body="Новый пост")
+    post = post_submit(thread=thread, author=user_named(started, "Вася"), body="Новый пост")
     _page(client, thread)
     assert rendered_posts[-1] == [post.number]
 
@@ -107,7 +108,7 @@ def test_viewer_classes_share_fragments_but_never_their_own_bits(started, thread
 def test_an_edit_shows_with_its_mark(started, thread, rendered_posts):
     vasya = user_named(started, "Вася")
     client = client_for(user_named(started, "Кикимора"))
-    post = post_create(thread=thread, author=vasya, body="Было так")
+    post = post_submit(thread=thread, author=vasya, body="Было так")
     assert "Было так" in _post_li(_page(client, thread), post.number)
     post_edit(post=post, editor=vasya, body="Стало иначе")
     li = _post_li(_page(client, thread), post.number)
@@ -126,7 +127,7 @@ def test_html_changed_behind_the_services_back_shows(started, thread):
 
 def test_a_hidden_post_hides_its_text_from_players_and_keeps_it_for_the_gm(started, thread):
     player, gm = client_for(user_named(started, "Кикимора")), client_for(started.gm)
-    post = post_create(thread=thread, author=user_named(started, "Вася"), body="Лишнее слово")
+    post = post_submit(thread=thread, author=user_named(started, "Вася"), body="Лишнее слово")
     for client in (player, gm):
         assert "Лишнее слово" in _post_li(_page(client, thread), post.number)
     post_set_deleted(post=post, moderator=started.gm, deleted=True, reason="флуд")
@@ -141,7 +142,7 @@ def test_a_hidden_post_hides_its_text_from_players_and_keeps_it_for_the_gm(start
 def test_a_private_text_shows_to_its_recipient_alone(started, thread):
     """001: «приватные сообщения ... видят только получатель, отправитель и ведущий». The recipient
     views first, so that a fragment holding the text is kept before anyone else asks."""
-    post = post_create(thread=thread, author=user_named(started, "Вася"),
+    post = post_submit(thread=thread, author=user_named(started, "Вася"),
                        body=f'Всем привет. [private="Кикимору"]{SECRET}[/private]')
     recipient, other, gm = (client_for(user_named(started, "Кикимора")), client_for(user_named(started, "Негодяй")),
                             client_for(started.gm))
@@ -184,7 +185,7 @@ def test_a_replacement_badges_the_new_players_posts(started, thread):
 
     client = client_for(user_named(started, "Кикимора"))
     newcomer, discussion = make_user("Новичок"), started.discussion_thread
-    post = post_create(thread=discussion, author=newcomer, body="Я просто зашёл")
+    post = post_submit(thread=discussion, author=newcomer, body="Я просто зашёл")
     assert "badge replaced" not in _post_li(_page(client, discussion), post.number)
     seat_replace(game=started, seat=seat_named(started, "Вася"), new_user=newcomer, by=started.gm)
     assert "badge replaced" in _post_li(_page(client, discussion), post.number)
@@ -260,7 +261,7 @@ def test_a_game_ban_after_a_post_takes_the_reply_form_away(started, thread):
     kiki = user_named(started, "Кикимора")
     client = client_for(kiki)
     assert 'name="body"' in _page(client, thread)
-    post_create(thread=thread, author=user_named(started, "Вася"), body="Ещё пост")
+    post_submit(thread=thread, author=user_named(started, "Вася"), body="Ещё пост")
     assert 'name="body"' in _page(client, thread)
     game_ban(game=started, user=kiki, by=started.gm, reason="оскорбления")
     assert 'name="body"' not in _page(client, thread)

@@ -6,7 +6,8 @@ from django.urls import reverse
 
 from games.models import Post, PrivateMessage, Seat
 from games.services import ActionRefused
-from games.services.posts import post_create, post_edit
+from games.services.posting import post_submit
+from games.services.posts import post_edit
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import seat_named, user_named
 from tests.games.test_private_posting import site_moderator
@@ -15,7 +16,7 @@ SECRET = "явка под мостом в полночь"
 
 
 def write(game, name, body):
-    return post_create(thread=game.game_thread, author=user_named(game, name), body=body)
+    return post_submit(thread=game.game_thread, author=user_named(game, name), body=body)
 
 
 def test_private_message_is_seen_by_recipient_sender_and_gm_only(started):
@@ -81,7 +82,7 @@ def test_private_messages_off_and_outside_game_threads(started, lobby_thread, sp
     with pytest.raises(ActionRefused):
         write(started, "Вася", '[private="Кикимору"]x[/private]')
     with pytest.raises(ActionRefused):
-        post_create(thread=lobby_thread, author=spectator, body='[private="Вася"]x[/private]')
+        post_submit(thread=lobby_thread, author=spectator, body='[private="Вася"]x[/private]')
 
 
 def test_quoted_private_tags_are_not_new_messages(started):

@@ -16,7 +16,7 @@ from django.utils import translation
 from games.models import Game, Post, Seat, Thread
 from games.permissions import MODERATORS_GROUP, can_post
 from games.services import ActionRefused
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
 from tests.games.test_club import club  # noqa: F401 - the twelve-seat club game fixture
@@ -73,7 +73,7 @@ def test_private_threads_are_read_only_for_players_when_the_game_is_finished(sta
         for user in (user_named(started, writer), user_named(started, "Эсмеральда"), spectator):
             assert "read-only" in reason(user, thread), (kind, user)
         with pytest.raises(ActionRefused):
-            post_create(thread=thread, author=user_named(started, writer), body="После игры")
+            post_submit(thread=thread, author=user_named(started, writer), body="После игры")
         # The archive stays readable by everybody, with the reason where the reply form was.
         assert shows_reason_instead_of_the_form(spectator, thread)
         assert can_post(started.gm, thread) and can_post(site_moderator(f"Модератор {kind}"), thread)
@@ -86,7 +86,7 @@ def test_public_threads_stay_open_after_the_game(started):
     for thread in (started.game_thread, started.discussion_thread):
         for user in (spectator, user_named(started, "Вася")):
             assert can_post(user, thread)
-    post_create(thread=started.game_thread, author=spectator, body="Хорошая была игра")
+    post_submit(thread=started.game_thread, author=spectator, body="Хорошая была игра")
 
 
 def test_every_room_still_open_is_locked_when_the_game_ends(club):
@@ -111,7 +111,7 @@ def test_a_site_moderator_who_is_not_the_gm_does_not_post_in_a_running_games_pri
                    started.private_threads.get(kind="gm_chat", seat=seat_named(started, "Вася"))):
         assert not can_post(moderator, thread)
         with pytest.raises(ActionRefused):
-            post_create(thread=thread, author=moderator, body="Проверка")
+            post_submit(thread=thread, author=moderator, body="Проверка")
     assert can_post(moderator, started.game_thread)
 
 
@@ -126,11 +126,11 @@ def test_forum_players_out_of_play_post_in_the_game_thread_but_not_in_rooms_or_t
         Seat.objects.filter(pk=seat_named(started, name).pk).update(status=status, is_alive=False)
     mafioso, townie = user_named(started, "Кикимора"), user_named(started, "Вася")
     assert can_post(mafioso, started.game_thread) and can_post(townie, started.game_thread)
-    post_create(thread=started.game_thread, author=mafioso, body="Я всё ещё с вами")
+    post_submit(thread=started.game_thread, author=mafioso, body="Я всё ещё с вами")
     for user, thread in ((mafioso, started.private_threads.get(kind="faction")), (mafioso, room), (townie, room)):
         assert not can_post(user, thread)
         with pytest.raises(ActionRefused):
-            post_create(thread=thread, author=user, body="пустите")
+            post_submit(thread=thread, author=user, body="пустите")
     assert "Only the room" in reason(townie, room) and shows_reason_instead_of_the_form(townie, room)
     assert can_post(user_named(started, "Маленький Джон"), room)
 
@@ -140,7 +140,7 @@ def test_forum_players_out_of_play_post_in_the_game_thread_but_not_in_rooms_or_t
 
 def club_say(game, name, text):
     game.refresh_from_db()
-    return post_create(thread=game.game_thread, author=seat_named(game, name).user, body=text,
+    return post_submit(thread=game.game_thread, author=seat_named(game, name).user, body=text,
                        now=game.current_phase.opened_at + timedelta(minutes=1 + Post.objects.count()))
 
 
@@ -240,7 +240,7 @@ def test_cards_dead_avenger_keeps_the_game_thread_the_discussion_and_his_rooms(d
         thread = Thread.objects.get(pk=thread.pk)
         assert can_post(avenger, thread), thread.kind
         assert "dead do not talk" in reason(postman, thread) or "room's members" in reason(postman, thread)
-    post_create(thread=Thread.objects.get(pk=room.pk), author=avenger, body="Я отомщу")
+    post_submit(thread=Thread.objects.get(pk=room.pk), author=avenger, body="Я отомщу")
     # Петя is the boss; the team chat (if the game has one) is not his any more.
     team, _created = Thread.objects.get_or_create(kind=Thread.Kind.FACTION, game=game, faction="mafia",
                                                   defaults={"title": "Мафия", "created_by": gm})
@@ -292,5 +292,5 @@ def test_private_message_is_refused_by_night_with_the_reason_shown(db):
     assert "Личные сообщения отправляют днём." in page and 'name="body"' in page
     assert Post.objects.count() == before and not PrivateMessage.objects.exists()
     with pytest.raises(ActionRefused) as refused:
-        post_create(thread=game.game_thread, author=users["Вася"], body='[private="Пете"]тайна[/private]')
+        post_submit(thread=game.game_thread, author=users["Вася"], body='[private="Пете"]тайна[/private]')
     assert refused.value.code == "private_not_day"

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.models import Thread
 from games.services import ActionRefused
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import seat_named, user_named
 
@@ -23,7 +23,7 @@ def test_start_creates_the_private_threads(started):
 
 def test_team_chat_is_the_mafias_only(started):
     chat = thread(started, "faction")
-    post_create(thread=chat, author=user_named(started, "Кикимора"), body="Стреляем в Васю")
+    post_submit(thread=chat, author=user_named(started, "Кикимора"), body="Стреляем в Васю")
     url = chat.get_absolute_url()
     for name in ("Кикимора", "Эсмеральда"):
         assert "Стреляем в Васю" in client_for(user_named(started, name)).get(url).content.decode()
@@ -31,13 +31,13 @@ def test_team_chat_is_the_mafias_only(started):
     for user in (None, make_user("Зритель"), user_named(started, "Вася"), user_named(started, "Негодяй")):
         assert client_for(user).get(url).status_code == 404
     with pytest.raises(ActionRefused):
-        post_create(thread=chat, author=user_named(started, "Вася"), body="впустите")
+        post_submit(thread=chat, author=user_named(started, "Вася"), body="впустите")
 
 
 def test_letters_to_the_gm_are_between_the_seat_and_the_gm(started):
     letters = thread(started, "gm_chat", seat=seat_named(started, "Вася"))
-    post_create(thread=letters, author=user_named(started, "Вася"), body="Подтвердите проверку")
-    post_create(thread=letters, author=started.gm, body="Принято")
+    post_submit(thread=letters, author=user_named(started, "Вася"), body="Подтвердите проверку")
+    post_submit(thread=letters, author=started.gm, body="Принято")
     url = letters.get_absolute_url()
     assert "Подтвердите проверку" in client_for(user_named(started, "Вася")).get(url).content.decode()
     for user in (None, make_user("Зритель"), user_named(started, "Кикимора"), user_named(started, "Фроло")):
@@ -50,8 +50,8 @@ def test_lounge_is_for_the_fallen_and_the_spectators(started):
     lounge = thread(started, "lounge")
     Seat.objects.filter(pk=seat_named(started, "Фроло").pk).update(status="killed", is_alive=False)
     spectator = make_user("Зритель")
-    post_create(thread=lounge, author=spectator, body="Болеем за мирных")
-    post_create(thread=lounge, author=user_named(started, "Фроло"), body="Меня убили")
+    post_submit(thread=lounge, author=spectator, body="Болеем за мирных")
+    post_submit(thread=lounge, author=user_named(started, "Фроло"), body="Меня убили")
     url = lounge.get_absolute_url()
     assert "Меня убили" in client_for(spectator).get(url).content.decode()
     # Logged out, nobody reads it: else a living player would by logging out.
@@ -59,12 +59,12 @@ def test_lounge_is_for_the_fallen_and_the_spectators(started):
     for name in ("Вася", "Кикимора"):
         assert client_for(user_named(started, name)).get(url).status_code == 404
     with pytest.raises(ActionRefused):
-        post_create(thread=lounge, author=user_named(started, "Вася"), body="я жив")
+        post_submit(thread=lounge, author=user_named(started, "Вася"), body="я жив")
 
 
 def test_everything_is_unsealed_after_the_game(started):
     chat = thread(started, "faction")
-    post_create(thread=chat, author=user_named(started, "Кикимора"), body="план")
+    post_submit(thread=chat, author=user_named(started, "Кикимора"), body="план")
     started.status = "finished"
     started.save()
     assert "план" in client_for(None).get(chat.get_absolute_url()).content.decode()
@@ -81,6 +81,6 @@ def test_lists_show_only_the_threads_one_may_read(started):
     game_page = client_for(make_user("Зритель")).get(started.get_absolute_url()).content.decode()
     assert thread(started, "lounge").get_absolute_url() in game_page and chat.get_absolute_url() not in game_page
     profile = client_for(None).get(reverse("accounts:profile", args=[user_named(started, "Кикимора").pk]))
-    post_create(thread=chat, author=user_named(started, "Кикимора"), body="секретный план")
+    post_submit(thread=chat, author=user_named(started, "Кикимора"), body="секретный план")
     assert "секретный план" not in client_for(None).get(reverse("accounts:profile", args=[user_named(started, "Кикимора").pk])).content.decode()
     assert profile.status_code == 200

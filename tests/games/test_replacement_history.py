@@ -19,9 +19,9 @@ from games.models import Game, Phase, Post
 from games.services.export import game_export
 from games.services.moderation import seat_replace
 from games.services.orders import order_submit
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
-from games.services.votes import vote_count
+from games.selectors.votes import vote_count
 from tests.conftest import client_for, make_user
 from tests.games.test_export import _valid
 from tests.games.test_lifecycle import seat_named, user_named
@@ -29,7 +29,7 @@ from tests.games.test_lifecycle import seat_named, user_named
 
 def _post(game, name_or_user, body, now):
     author = user_named(game, name_or_user) if isinstance(name_or_user, str) else name_or_user
-    return post_create(thread=game.game_thread, author=author, body=body, now=now)
+    return post_submit(thread=game.game_thread, author=author, body=body, now=now)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.models import RoomProposal, Thread
 from games.services import ActionRefused
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import user_named
@@ -20,7 +20,7 @@ def rooms_game(started):
 
 
 def propose(game, name, comment, body="..."):
-    return post_create(thread=game.game_thread, author=user_named(game, name), body=body, comment=comment)
+    return post_submit(thread=game.game_thread, author=user_named(game, name), body=body, comment=comment)
 
 
 def close(game, jail="Кикимора"):
@@ -29,7 +29,7 @@ def close(game, jail="Кикимора"):
     if game.current_phase.kind == "day":
         for voter in ("Эсмеральда", "Маленький Джон", "Фроло"):
             if voter != jail:
-                post_create(thread=game.game_thread, author=user_named(game, voter), body=f"[b]В тюрьму {jail}[/b]")
+                post_submit(thread=game.game_thread, author=user_named(game, voter), body=f"[b]В тюрьму {jail}[/b]")
     phase = game.current_phase
     phase_close(phase_id=phase.pk, now=phase.deadline_at)
     game.refresh_from_db()
@@ -44,7 +44,7 @@ def test_room_opens_by_agreement_and_is_secret(rooms_game):
     close(rooms_game)
     room = Thread.objects.get(kind="room")
     assert sorted(room.members.values_list("user__display_name", flat=True)) == ["Вася", "Красная Шапочка", "Маленький Джон"]
-    post_create(thread=room, author=user_named(rooms_game, "Вася"), body="Наш план")
+    post_submit(thread=room, author=user_named(rooms_game, "Вася"), body="Наш план")
     url = room.get_absolute_url()
     for name in ("Вася", "Маленький Джон"):
         assert "Наш план" in client_for(user_named(rooms_game, name)).get(url).content.decode()
@@ -52,7 +52,7 @@ def test_room_opens_by_agreement_and_is_secret(rooms_game):
     for user in (None, make_user("Зритель"), user_named(rooms_game, "Кикимора"), user_named(rooms_game, "Фроло")):
         assert client_for(user).get(url).status_code == 404
     with pytest.raises(ActionRefused):
-        post_create(thread=room, author=user_named(rooms_game, "Кикимора"), body="впустите")
+        post_submit(thread=room, author=user_named(rooms_game, "Кикимора"), body="впустите")
 
 
 def test_room_closes_after_the_phase_it_lives_through(rooms_game):
@@ -61,12 +61,12 @@ def test_room_closes_after_the_phase_it_lives_through(rooms_game):
         propose(rooms_game, name, comment)
     close(rooms_game)
     room = Thread.objects.get(kind="room")
-    post_create(thread=room, author=user_named(rooms_game, "Фроло"), body="пока открыто")
+    post_submit(thread=room, author=user_named(rooms_game, "Фроло"), body="пока открыто")
     close(rooms_game)
     room.refresh_from_db()
     assert room.is_locked
     with pytest.raises(ActionRefused):
-        post_create(thread=room, author=user_named(rooms_game, "Фроло"), body="поздно")
+        post_submit(thread=room, author=user_named(rooms_game, "Фроло"), body="поздно")
     assert "пока открыто" in client_for(user_named(rooms_game, "Вася")).get(room.get_absolute_url()).content.decode()
 
 

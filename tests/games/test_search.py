@@ -9,7 +9,8 @@ from django.urls import reverse
 from games.selectors import search as engine
 from games.models import Game, Post, Seat, Thread
 from games.services.games import game_create
-from games.services.posts import post_create, post_set_deleted
+from games.services.posting import post_submit
+from games.services.posts import post_set_deleted
 from games.services.threads import thread_create
 from tests.conftest import client_for, make_user, require_service
 from tests.games.test_lifecycle import seat_named, user_named
@@ -126,7 +127,7 @@ def test_thread_titles_are_found_above_the_posts(poster):
 def test_results_are_paged_twenty_at_a_time(poster):
     thread, _ = thread_create(kind=Thread.Kind.LOBBY, title="Много", author=poster, body="начало")
     for n in range(25):
-        post_create(thread=thread, author=poster, body=f"страница поиска {n}")
+        post_submit(thread=thread, author=poster, body=f"страница поиска {n}")
     first = engine.search(user=poster, q="страница поиска")
     assert len(first.hits) == 20 and first.has_next and not first.has_previous
     second = engine.search(user=poster, q="страница поиска", page=2)
@@ -177,9 +178,9 @@ def two_games(db):
     one = game_create(title="Первая партия", gm=gm)
     two = game_create(title="Вторая партия", gm=gm)
     vasya, petya = make_user("Вася"), make_user("Петя")
-    post_create(thread=one.discussion_thread, author=vasya, body="Общееслово в первой от Васи")
-    post_create(thread=two.discussion_thread, author=petya, body="Общееслово во второй от Пети")
-    post_create(thread=two.game_thread, author=gm, body="Общееслово в игровой второй")
+    post_submit(thread=one.discussion_thread, author=vasya, body="Общееслово в первой от Васи")
+    post_submit(thread=two.discussion_thread, author=petya, body="Общееслово во второй от Пети")
+    post_submit(thread=two.game_thread, author=gm, body="Общееслово в игровой второй")
     thread_create(kind=Thread.Kind.LOBBY, title="Лобби", author=vasya, body="Общееслово в лобби")
     return one, two, vasya, petya
 
@@ -222,16 +223,16 @@ def test_the_game_list_of_the_form_names_every_game(two_games):
 def planted(started):
     """Secrets of the `started` game (day 1), each with a word no other text has."""
     game = started
-    post_create(thread=game.game_thread, author=user_named(game, "Вася"),
+    post_submit(thread=game.game_thread, author=user_named(game, "Вася"),
                 body='Открытоеслово для всех [private="Кикимора"]секретнаяфраза[/private]')
     chat = Thread.objects.get(game=game, kind=Thread.Kind.FACTION)
-    post_create(thread=chat, author=user_named(game, "Кикимора"), body="Мафиознаяфраза: стреляем в Васю")
+    post_submit(thread=chat, author=user_named(game, "Кикимора"), body="Мафиознаяфраза: стреляем в Васю")
     letters = Thread.objects.get(game=game, kind=Thread.Kind.GM_CHAT, seat=seat_named(game, "Вася"))
-    post_create(thread=letters, author=user_named(game, "Вася"), body="Письмоведущему от Васи")
+    post_submit(thread=letters, author=user_named(game, "Вася"), body="Письмоведущему от Васи")
     Seat.objects.filter(pk=seat_named(game, "Фроло").pk).update(status="killed", is_alive=False)
     lounge = Thread.objects.get(game=game, kind=Thread.Kind.LOUNGE)
     spectator = make_user("Зритель")
-    post_create(thread=lounge, author=spectator, body="Загробнаяфраза болеем за мирных")
+    post_submit(thread=lounge, author=spectator, body="Загробнаяфраза болеем за мирных")
     return game, spectator
 
 
@@ -355,7 +356,7 @@ def test_postgresql_understands_web_search_syntax(poster):
 def test_postgresql_orders_by_relevance_or_by_date(poster):
     require_postgresql()
     strong = lobby_post(poster, "Мафия, мафия, кругом мафия!")
-    weak = post_create(thread=strong.thread, author=poster,
+    weak = post_submit(thread=strong.thread, author=poster,
                        body="Сегодня тихо, а мафия где-то рядом, наверное, но мы не знаем где.")
     by_rank = engine.search(user=poster, q="мафия")
     assert [h.post.pk for h in by_rank.hits] == [strong.pk, weak.pk]

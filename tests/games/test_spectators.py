@@ -11,7 +11,7 @@ from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.moderation import seat_modkill
 from games.services.orders import order_submit
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.communication.anonymous import anonymous_send
 from tests.conftest import client_for, make_user
 from tests.games.conftest import ROLES
@@ -40,12 +40,12 @@ def secrets_game(started):
     game.options = {**(game.options or {}), "anonymous_messages": {"limit": 3, "approval": False}}
     game.save(update_fields=["options"])
     vasya = _user(game, "Вася")
-    post_create(thread=game.game_thread, author=vasya, body=f'Привет. [private="Маленький Джон"]{C_PRIVATE}[/private]')
+    post_submit(thread=game.game_thread, author=vasya, body=f'Привет. [private="Маленький Джон"]{C_PRIVATE}[/private]')
     order_submit(game=game, user=vasya, text=f"Проверяю Негодяя. {C_ORDER}")
     team = game.private_threads.get(kind=Thread.Kind.FACTION)
-    post_create(thread=team, author=_user(game, "Кикимора"), body=C_TEAM)
+    post_submit(thread=team, author=_user(game, "Кикимора"), body=C_TEAM)
     letters = game.private_threads.get(kind=Thread.Kind.GM_CHAT, seat__user=vasya)
-    post_create(thread=letters, author=vasya, body=C_GM_LETTER)
+    post_submit(thread=letters, author=vasya, body=C_GM_LETTER)
     anonymous_send(game=game, user=_user(game, "Негодяй"), recipient=game.seats.get(user__display_name="Красная Шапочка"),
                    text=C_ANON)
     frolo = game.seats.get(user__display_name="Фроло")
@@ -65,7 +65,7 @@ def elsewhere_player(db):
         game_signup(game=other, user=user)
     game_start(game=other, by=gm, seed=3, roles_in_seat_order=ROLES)
     mafioso = other.seats.get(role="mafioso").user
-    post_create(thread=other.private_threads.get(kind=Thread.Kind.FACTION), author=mafioso, body=C_ELSEWHERE)
+    post_submit(thread=other.private_threads.get(kind=Thread.Kind.FACTION), author=mafioso, body=C_ELSEWHERE)
     return mafioso, gm
 
 

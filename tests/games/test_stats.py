@@ -16,9 +16,9 @@ from games.wording import faction_label, role_label
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
-from games.services.resolution import phase_close, standing_votes
-from games.services.votes import VOTING_KINDS
+from games.services.posting import post_submit
+from games.services.resolution import phase_close
+from games.selectors.votes import VOTING_KINDS, standing_votes
 from tests.conftest import client_for, make_user, play_kept
 
 SCENARIOS = __import__("os").path.join(__import__("os").path.dirname(__file__), "..", "scenarios")
@@ -209,7 +209,7 @@ def running_too(finished_game):
     game.refresh_from_db()
     now = timezone.now()
     for name in ("Вася", "Петя", "Маша"):
-        post_create(thread=game.game_thread, author=users[name], body="[b]В тюрьму Глашу[/b]", now=now)
+        post_submit(thread=game.game_thread, author=users[name], body="[b]В тюрьму Глашу[/b]", now=now)
     phase_close(phase_id=game.current_phase_id, now=now)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and game.seats.get(user=users["Глаша"]).status != "active"
@@ -290,8 +290,10 @@ def test_leaderboard_counts_finished_games_only(finished_game, running_too):
 # --- Leaderboards ------------------------------------------------------------------------------
 def test_unknown_ruleset_is_404(db, client):
     assert board(client, "poker").status_code == 404
-    for ruleset in ("forum", "club", "cards", "show"):
+    for ruleset in ("forum", "club", "cards"):
         assert board(client, ruleset).status_code == 200
+    # The Show has no rule set registered yet (issue 18): no board until its package registers.
+    assert board(client, "show").status_code == 404
     assert board(client, None).status_code == 200
 
 

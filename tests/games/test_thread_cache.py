@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from games.caching import pagecache
 from games.models import Post, Thread
-from games.services.posts import post_create, post_edit, post_set_deleted
+from games.services.posting import post_submit
+from games.services.posts import post_edit, post_set_deleted
 from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import seat_named, user_named
 
@@ -42,7 +43,7 @@ def _fresh_cache():
 @pytest.fixture
 def thread(started):
     for index, name in enumerate(["Вася", "Кикимора", "Негодяй"]):
-        post_create(thread=started.game_thread, author=user_named(started, name), body=f"[b]Пост {index}[/b]")
+        post_submit(thread=started.game_thread, author=user_named(started, name), body=f"[b]Пост {index}[/b]")
     return started.game_thread
 
 
@@ -177,7 +178,7 @@ def test_the_page_is_not_kept_past_a_scheduled_lock(started, thread, monkeypatch
 def test_new_post_shows_at_once(started, thread):
     client = client_for(user_named(started, "Кикимора"))
     _keep(client, thread, page="last")
-    post_create(thread=thread, author=user_named(started, "Вася"), body="Свежий пост")
+    post_submit(thread=thread, author=user_named(started, "Вася"), body="Свежий пост")
     assert "Свежий пост" in _rendered(client, thread, page="last")
 
 
@@ -188,7 +189,7 @@ def test_a_vote_changes_the_live_count_on_the_page(started, thread, django_captu
     wagons = r"wagon-target\">(.*?)<"
     assert "Фроло" not in re.findall(wagons, _vote_count(_keep(client, thread, page="last")))
     with django_capture_on_commit_callbacks(execute=True):  # the count's own version moves on commit
-        post_create(thread=thread, author=user_named(started, "Вася"), body=vote_button_text("Фроло", started.ruleset))
+        post_submit(thread=thread, author=user_named(started, "Вася"), body=vote_button_text("Фроло", started.ruleset))
     assert "Фроло" in re.findall(wagons, _vote_count(_rendered(client, thread, page="last")))
 
 
@@ -196,7 +197,7 @@ def test_a_gm_vote_correction_changes_the_count_on_the_page(started, thread, dja
     from games.services.votes import vote_button_text, vote_correct
 
     client = client_for(user_named(started, "Кикимора"))
-    post = post_create(thread=thread, author=user_named(started, "Вася"),
+    post = post_submit(thread=thread, author=user_named(started, "Вася"),
                        body=vote_button_text("Негодяй", started.ruleset))
     before = _vote_count(_keep(client, thread, page="last"))
     assert "Негодяй" in re.findall(r"wagon-target\">(.*?)<", before)
@@ -227,7 +228,7 @@ def test_a_replacement_shows_on_the_posts_of_the_replaced_player(started, thread
     seat_replace(game=started, seat=seat_named(started, "Вася"), new_user=make_user("Новичок"), by=started.gm)
     html = _rendered(client, thread, page="last")
     assert 'data-insert="[b]В тюрьму Новичка[/b]"' in html  # the seat is his to vote for now
-    post = post_create(thread=thread, author=user_named(started, "Новичок"), body="Я за Васю")
+    post = post_submit(thread=thread, author=user_named(started, "Новичок"), body="Я за Васю")
     assert "badge replaced" in _post_li(_rendered(client, thread, page="last"), post.number)
 
 
@@ -296,7 +297,7 @@ def test_locking_the_thread_shows_at_once(started, thread):
 
 def test_edit_shows_at_once(started, thread):
     client = client_for(user_named(started, "Кикимора"))
-    post = post_create(thread=thread, author=user_named(started, "Вася"), body="Было так")
+    post = post_submit(thread=thread, author=user_named(started, "Вася"), body="Было так")
     assert "Было так" in _keep(client, thread)
     post_edit(post=post, editor=user_named(started, "Вася"), body="Стало иначе")
     html = _rendered(client, thread)
@@ -305,7 +306,7 @@ def test_edit_shows_at_once(started, thread):
 
 def test_hiding_a_post_hides_its_text_from_players_and_keeps_it_for_the_gm(started, thread):
     player, gm = client_for(user_named(started, "Кикимора")), client_for(started.gm)
-    post = post_create(thread=thread, author=user_named(started, "Вася"), body="Лишнее слово")
+    post = post_submit(thread=thread, author=user_named(started, "Вася"), body="Лишнее слово")
     for client in (player, gm):
         assert "Лишнее слово" in _keep(client, thread)
     post_set_deleted(post=post, moderator=started.gm, deleted=True, reason="флуд")
@@ -320,7 +321,7 @@ def test_a_private_message_shows_its_text_to_the_recipient_alone(started, thread
     recipient, other = client_for(user_named(started, "Кикимора")), client_for(user_named(started, "Негодяй"))
     for client in (recipient, other):
         _keep(client, thread, page="last")
-    post = post_create(thread=thread, author=user_named(started, "Вася"),
+    post = post_submit(thread=thread, author=user_named(started, "Вася"),
                        body=f'Всем привет. [private="Кикимору"]{SECRET}[/private]')
     assert SECRET in _post_li(_rendered(recipient, thread, page="last"), post.number)
     assert SECRET not in _post_li(_rendered(other, thread, page="last"), post.number)
@@ -340,7 +341,7 @@ def test_a_notification_from_another_game_lights_the_bell_on_this_page(started, 
     kiki_client, other_client = client_for(kiki), client_for(user_named(started, "Негодяй"))
     before = int(_bell(_keep(kiki_client, thread)) or 0)
     _keep(other_client, thread)
-    post_create(thread=other_game.game_thread, author=user_named(other_game, "Лесник"),
+    post_submit(thread=other_game.game_thread, author=user_named(other_game, "Лесник"),
                 body=vote_button_text("Кикимора", other_game.ruleset))
     assert _bell(_rendered(kiki_client, thread)) == str(before + 1)
     assert _view(other_client, thread)[1]  # the other reader's page is still the kept one
@@ -370,7 +371,7 @@ def test_switching_the_language_renders_the_page_in_the_new_one(started, thread)
 def test_a_post_in_one_game_leaves_another_games_pages_kept(started, thread, other_game):
     client = client_for(user_named(started, "Кикимора"))
     kept = _keep(client, thread)
-    post_create(thread=other_game.game_thread, author=user_named(other_game, "Лесник"), body="Где все?")
+    post_submit(thread=other_game.game_thread, author=user_named(other_game, "Лесник"), body="Где все?")
     html, hit = _view(client, thread)
     assert hit and html == kept
 
@@ -379,7 +380,7 @@ def test_a_post_in_the_game_thread_leaves_the_discussion_thread_kept(started, th
     discussion = started.discussion_thread
     client = client_for(user_named(started, "Кикимора"))
     _keep(client, discussion)
-    post_create(thread=thread, author=user_named(started, "Вася"), body="Только в игровой теме")
+    post_submit(thread=thread, author=user_named(started, "Вася"), body="Только в игровой теме")
     assert _view(client, discussion)[1]
     assert "Только в игровой теме" in _rendered(client, thread)
 
@@ -510,7 +511,7 @@ def test_gm_player_and_anonymous_each_get_their_own_variant(started, thread):
 
 def test_own_post_links_are_never_served_to_another_player(started, thread):
     vasya, kiki = user_named(started, "Вася"), user_named(started, "Кикимора")
-    post = post_create(thread=thread, author=vasya, body="Мой пост")
+    post = post_submit(thread=thread, author=vasya, body="Мой пост")
     own, other = client_for(vasya), client_for(kiki)
     edit_url, report_url = reverse("games:post_edit", args=[post.pk]), reverse("games:post_report", args=[post.pk])
     for _ in range(3):
@@ -522,7 +523,7 @@ def test_own_post_links_are_never_served_to_another_player(started, thread):
 
 def test_edit_link_goes_when_the_window_closes(started, thread):
     vasya = user_named(started, "Вася")
-    post = post_create(thread=thread, author=vasya, body="Мой пост")
+    post = post_submit(thread=thread, author=vasya, body="Мой пост")
     client = client_for(vasya)
     edit_url = reverse("games:post_edit", args=[post.pk])
     assert edit_url in _page(client, thread)
@@ -535,7 +536,7 @@ def test_private_text_is_never_served_to_anyone_but_recipient_sender_and_gm(star
     """001: «приватные сообщения ... видят только получатель, отправитель и ведущий». The
     recipient views the page first, so that a post list holding the text is cached; every
     other viewer (a player of the same class, a spectator, the anonymous) comes after."""
-    post = post_create(thread=thread, author=user_named(started, "Вася"),
+    post = post_submit(thread=thread, author=user_named(started, "Вася"),
                        body=f'Всем привет. [private="Кикимору"]{SECRET}[/private]')
     recipient, sender, gm = (client_for(user_named(started, "Кикимора")), client_for(user_named(started, "Вася")),
                              client_for(started.gm))
@@ -599,8 +600,8 @@ def test_every_connection_is_watched(db):
 def test_a_transaction_bumps_each_counter_again_once_when_it_commits(started, thread):
     bumper = pagecache._bumper(pagecache.thread_key(thread.pk))
     with transaction.atomic():
-        post_create(thread=thread, author=user_named(started, "Вася"), body="Раз")
-        post_create(thread=thread, author=user_named(started, "Вася"), body="Два")
+        post_submit(thread=thread, author=user_named(started, "Вася"), body="Раз")
+        post_submit(thread=thread, author=user_named(started, "Вася"), body="Два")
         assert [entry[1] for entry in connection.run_on_commit].count(bumper) == 1
 
 
@@ -608,7 +609,7 @@ def test_a_post_bumps_its_thread_and_not_the_site(started, thread, other_game):
     keys = [pagecache.SITE_KEY, pagecache.thread_key(thread.pk), pagecache.game_key(started.pk),
             pagecache.thread_key(other_game.game_thread_id), pagecache.game_key(other_game.pk)]
     before = pagecache.generations(keys)
-    post_create(thread=thread, author=user_named(started, "Вася"), body="Просто слово")
+    post_submit(thread=thread, author=user_named(started, "Вася"), body="Просто слово")
     after = pagecache.generations(keys)
     changed = {key for key in keys if after[key] != before[key]}
     assert changed == {pagecache.thread_key(thread.pk)}

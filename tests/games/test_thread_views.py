@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Thread
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.threads import thread_create
 from tests.conftest import client_for
 
@@ -14,7 +14,7 @@ def long_thread(spectator, town_player):
     thread, _ = thread_create(kind=Thread.Kind.GENERAL, title="Длинная тема", author=spectator, body="пост 1")
     for number in range(2, 61):
         author = town_player if number % 3 == 0 else spectator
-        post_create(thread=thread, author=author, body=f"пост {number}")
+        post_submit(thread=thread, author=author, body=f"пост {number}")
     return thread
 
 

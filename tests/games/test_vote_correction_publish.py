@@ -8,14 +8,15 @@ from html import unescape
 from django.urls import reverse
 
 from games.models import Post
-from games.services.posts import post_create
-from games.services.votes import vote_button_text, vote_count, vote_count_bbcode
+from games.services.posting import post_submit
+from games.services.votes import vote_button_text, vote_count_bbcode
+from games.selectors.votes import vote_count
 from tests.conftest import client_for
 from tests.games.test_lifecycle import seat_named, user_named
 
 
 def vote(game, voter, target):
-    return post_create(thread=game.game_thread, author=user_named(game, voter), body=vote_button_text(target))
+    return post_submit(thread=game.game_thread, author=user_named(game, voter), body=vote_button_text(target))
 
 
 def form_fields(html: str, action: str) -> dict:

@@ -10,10 +10,12 @@ from django.utils import timezone
 
 from games.models import Phase, Seat, VoteRecord
 from games.services import ActionRefused
-from games.services.phases import phase_open, phases_close_due
-from games.services.resolution import phase_close
-from games.services.posts import post_create, post_edit
-from games.services.votes import vote_correct, vote_count, vote_count_post
+from games.services.phases import phase_open
+from games.services.resolution import phase_close, phases_close_due
+from games.services.posting import post_submit
+from games.services.posts import post_edit
+from games.services.votes import vote_correct, vote_count_post
+from games.selectors.votes import vote_count
 from tests.conftest import client_for, make_user
 
 
@@ -38,7 +40,7 @@ def third_player(running_game):
 
 
 def say(game, user, body, **kw):
-    return post_create(thread=game.game_thread, author=user, body=body, **kw)
+    return post_submit(thread=game.game_thread, author=user, body=body, **kw)
 
 
 def seat(game, user) -> Seat:

@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 
 from games.models import Post, VoteRecord
-from games.services.posts import post_create, post_edit
+from games.services.posting import post_submit
+from games.services.posts import post_edit
 from games.services.votes import vote_after_edit, vote_button_text, vote_preview, vote_text_for
 from tests.conftest import client_for
 from tests.games.test_lifecycle import seat_named, user_named
@@ -68,7 +69,7 @@ def test_preview_says_what_posting_then_confirms_when_the_same_text_is_sent(star
     vasya = user_named(started, "Вася")
     now = started.current_phase.opened_at + timedelta(minutes=5)
     said = vote_preview(thread=started.game_thread, author=vasya, body=body, now=now).confirmation
-    got = post_create(thread=started.game_thread, author=vasya, body=body, now=now).vote_confirmation
+    got = post_submit(thread=started.game_thread, author=vasya, body=body, now=now).vote_confirmation
     if said is None or got is None:
         assert said is None and got is None
     else:
@@ -115,7 +116,7 @@ def test_preview_shows_no_reading_to_a_reader_who_is_not_a_player(started):
 
 # --- Edits of posts with votes ----------------------------------------------------------------------
 def vote_post(game, name="Вася", target="Кикимора"):
-    return post_create(thread=game.game_thread, author=user_named(game, name), body=vote_button_text(target))
+    return post_submit(thread=game.game_thread, author=user_named(game, name), body=vote_button_text(target))
 
 
 def test_edit_keeps_the_ledgers_vote_and_offers_the_new_one_when_the_vote_changed(started):
@@ -134,7 +135,7 @@ def test_edit_says_the_vote_stays_without_an_offer_when_the_vote_is_the_same(sta
 
 
 def test_edit_of_a_post_without_votes_says_nothing(started):
-    post = post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="Привет")
+    post = post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body="Привет")
     edited = post_edit(post=post, editor=user_named(started, "Вася"), body="Привет всем")
     assert vote_after_edit(post=edited, editor=user_named(started, "Вася")) is None
 
@@ -160,7 +161,7 @@ def test_prefilled_vote_reads_as_the_changed_vote_when_posted(started):
     post_edit(post=post, editor=user_named(started, "Вася"), body="[b]Снимаю голос[/b]")
     notice = vote_after_edit(post=Post.objects.get(pk=post.pk), editor=user_named(started, "Вася"))
     assert notice.new_text == vote_text_for(kind="unvote")
-    again = post_create(thread=started.game_thread, author=user_named(started, "Вася"), body=notice.new_text)
+    again = post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body=notice.new_text)
     assert again.vote_confirmation.counted and again.vote_confirmation.kind == "unvote"
 
 
@@ -195,6 +196,6 @@ def test_preview_of_a_cards_post_reads_the_vote_and_the_measure_as_posting_does(
     game.refresh_from_db()
     with translation.override("en"):
         said = vote_preview(thread=game.game_thread, author=users["Вася"], body=body).confirmation
-        got = post_create(thread=game.game_thread, author=users["Вася"], body=body).vote_confirmation
+        got = post_submit(thread=game.game_thread, author=users["Вася"], body=body).vote_confirmation
     assert (said.counted, said.kind, said.target, said.measure, said.measure_reason) == (
         got.counted, got.kind, got.target, got.measure, got.measure_reason)

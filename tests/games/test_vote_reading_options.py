@@ -1,10 +1,10 @@
 """Issue 16 on the site: what a game's vote options and its rule set change in how posts are
-read, and what the poster is told (the vote profile is games.services.votes.vote_profile_for)."""
+read, and what the poster is told (the vote profile is games.selectors.votes.vote_profile_for)."""
 
 from django.urls import reverse
 
 from games.models import VoteRecord
-from games.services.votes import vote_count
+from games.selectors.votes import vote_count
 from tests.conftest import client_for
 from tests.games.test_club import club, close, say as club_say  # noqa: F401  (the club fixture)
 from tests.games.test_vote_ledger import day, say  # noqa: F401  (the day fixture)

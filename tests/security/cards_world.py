@@ -19,7 +19,7 @@ from games.rulesets.cards.services import card_input_submit
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.moderation import report_create
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from games.services.threads import thread_create
 from tests.conftest import make_user
@@ -64,7 +64,7 @@ def build_cards_world() -> World:
     phase_close(phase_id=game.current_phase.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and game.current_phase.kind == "day"
-    post = post_create(thread=game.game_thread, author=users["Глаша"], body="Доброе утро.")
+    post = post_submit(thread=game.game_thread, author=users["Глаша"], body="Доброе утро.")
 
     other, other_gm = _other_game()
     spectator, staff, moderator = make_user("Зритель"), make_user("Админ", staff=True), make_user("Модератор")

@@ -22,7 +22,8 @@ from games.services.lifecycle import game_set_co_gm, game_signup, game_start
 from games.services.moderation import report_create, seat_modkill
 from games.services.notifications import replacement_request
 from games.services.orders import order_submit
-from games.services.posts import post_create, post_set_deleted
+from games.services.posting import post_submit
+from games.services.posts import post_set_deleted
 from games.communication.anonymous import anonymous_send
 from games.services.resolution import phase_close
 from games.services.threads import thread_create
@@ -155,7 +156,7 @@ def _other_game() -> tuple[Game, User]:
         game_signup(game=other, user=make_user(f"Игрок {i}"))
     game_start(game=other, by=other_gm, seed=3, roles_in_seat_order=ROLES)
     mafioso = other.seats.get(role="mafioso").user
-    post_create(thread=other.private_threads.get(kind=Thread.Kind.FACTION), author=mafioso, body=f"{MARKER} {C_ELSEWHERE}")
+    post_submit(thread=other.private_threads.get(kind=Thread.Kind.FACTION), author=mafioso, body=f"{MARKER} {C_ELSEWHERE}")
     other.refresh_from_db()
     return other, other_gm
 
@@ -184,18 +185,18 @@ def build_world() -> World:
     # Day 1: a private message and three proposals of the same room; secrets of every kind.
     thread = game.game_thread
     posts = {}
-    posts["private"] = post_create(thread=thread, author=p["Вася"], body=f'{MARKER} Всем привет. [private="Маленький Джон"]{C_PRIVATE}[/private]',
+    posts["private"] = post_submit(thread=thread, author=p["Вася"], body=f'{MARKER} Всем привет. [private="Маленький Джон"]{C_PRIVATE}[/private]',
                                    comment="комната: Красная Шапочка, Фроло")
-    post_create(thread=thread, author=p["Красная Шапочка"], body="Я за комнату.", comment="комната: Вася, Фроло")
-    post_create(thread=thread, author=p["Фроло"], body="Идёт.", comment="комната: Вася и Красная Шапочка")
+    post_submit(thread=thread, author=p["Красная Шапочка"], body="Я за комнату.", comment="комната: Вася, Фроло")
+    post_submit(thread=thread, author=p["Фроло"], body="Идёт.", comment="комната: Вася и Красная Шапочка")
     order_submit(game=game, user=p["Вася"], text=f"Проверяю Маленького Джона. {C_ORDER}")
-    posts["team"] = post_create(thread=game.private_threads.get(kind=Thread.Kind.FACTION), author=p["Кикимора"],
+    posts["team"] = post_submit(thread=game.private_threads.get(kind=Thread.Kind.FACTION), author=p["Кикимора"],
                                 body=f"{MARKER} Стреляем в Васю. {C_TEAM}")
-    posts["letter"] = post_create(thread=game.private_threads.get(kind=Thread.Kind.GM_CHAT, seat=seats["vasya"]),
+    posts["letter"] = post_submit(thread=game.private_threads.get(kind=Thread.Kind.GM_CHAT, seat=seats["vasya"]),
                                   author=p["Вася"], body=f"{MARKER} Ведущий, вопрос. {C_GM_LETTER}")
     anonymous_send(game=game, user=p["Негодяй"], recipient=seats["shapka"], text=C_ANON)
     replacement_request(game=game, user=p["Маленький Джон"], reason=f"Уезжаю. {C_REPLACE}")
-    posts["deleted"] = post_create(thread=thread, author=p["Эсмеральда"], body=f"{MARKER} Оскорбление. {C_DELETED}")
+    posts["deleted"] = post_submit(thread=thread, author=p["Эсмеральда"], body=f"{MARKER} Оскорбление. {C_DELETED}")
     post_set_deleted(post=posts["deleted"], moderator=gm, deleted=True, reason="флуд")
     report = report_create(post=posts["private"], reporter=p["Маленький Джон"], reason=f"Спам. {C_REPORT}")
     gm_client = client_for(gm)
@@ -206,14 +207,14 @@ def build_world() -> World:
 
     # The day closes with Эсмеральда jailed (her role kept hidden); the room opens for day 2.
     for name in ("Вася", "Маленький Джон", "Кикимора", "Негодяй"):
-        post_create(thread=thread, author=p[name], body="[b]В тюрьму Эсмеральду[/b]")
+        post_submit(thread=thread, author=p[name], body="[b]В тюрьму Эсмеральду[/b]")
     game.refresh_from_db()
     phase_close(phase_id=game.current_phase.pk, now=game.current_phase.deadline_at)
     game.refresh_from_db()
     room = game.private_threads.get(kind=Thread.Kind.ROOM)
-    posts["room"] = post_create(thread=room, author=p["Вася"], body=f"{MARKER} Наш план. {C_ROOM}")
+    posts["room"] = post_submit(thread=room, author=p["Вася"], body=f"{MARKER} Наш план. {C_ROOM}")
     seat_modkill(game=game, seat=seats["frolo"], by=gm, reason="ушёл")
-    posts["lounge"] = post_create(thread=game.private_threads.get(kind=Thread.Kind.LOUNGE), author=p["Фроло"],
+    posts["lounge"] = post_submit(thread=game.private_threads.get(kind=Thread.Kind.LOUNGE), author=p["Фроло"],
                                   body=f"{MARKER} Скучно тут. {C_LOUNGE}")
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and game.current_phase.number == 2

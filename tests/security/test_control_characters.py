@@ -13,7 +13,7 @@ from config.input_sanitising import strip_control_characters
 from games.models import AnonymousMessage, GameEvent, Post, Report, Seat, Thread
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from tests.conftest import client_for, make_user
 from tests.games.conftest import NAMES, ROLES
 
@@ -37,7 +37,7 @@ def world(db):
     game_start(game=game, by=gm, seed=5, roles_in_seat_order=ROLES)
     game.refresh_from_db()
     thread = game.game_thread
-    post = post_create(thread=thread, author=users["Вася"], body="Привет всем.")
+    post = post_submit(thread=thread, author=users["Вася"], body="Привет всем.")
     return gm, game, users, post
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from tests.conftest import client_for
 from tests.games.conftest import forum_game, started  # noqa: F401 (fixtures)
 from tests.games.test_lifecycle import user_named
@@ -78,7 +78,7 @@ def test_anonymous_public_page_is_not_marked_private_when_nobody_is_logged_in(st
 def test_thread_page_from_the_page_cache_is_private_no_store_when_served_again(started):
     from games.caching import pagecache
 
-    post_create(thread=started.game_thread, author=user_named(started, "Вася"), body="Привет")
+    post_submit(thread=started.game_thread, author=user_named(started, "Вася"), body="Привет")
     reader = client_for(user_named(started, "Фроло"))
     url = started.game_thread.get_absolute_url()
     reader.get(url)  # sets the CSRF cookie

@@ -11,7 +11,7 @@ from accounts.models import User
 from games.models import Game, Thread
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
-from games.services.posts import post_create
+from games.services.posting import post_submit
 from games.services.threads import thread_create
 
 DEMO_PASSWORD = "mafia-demo"
@@ -90,7 +90,7 @@ class Command(BaseCommand):
         thread.is_pinned = True
         thread.save(update_fields=["is_pinned"])
         for name, text in rest:
-            post_create(thread=thread, author=users[name], body=text)
+            post_submit(thread=thread, author=users[name], body=text)
         thread_create(kind=Thread.Kind.GENERAL, title="Болтовня обо всём", author=users["Кикимора"],
                       body="Как вам последняя партия? Делимся впечатлениями.")
 
@@ -103,8 +103,8 @@ class Command(BaseCommand):
         start = timezone.now() - timedelta(hours=3)
         game_start(game=game, by=users[GM[1]], now=start - timedelta(minutes=1))
         for index, (name, text) in enumerate(GAME_POSTS):
-            post_create(thread=game.game_thread, author=users[name], body=text, now=start + timedelta(minutes=17 * index))
-        post_create(thread=game.discussion_thread, author=users[ADMIN[1]],
+            post_submit(thread=game.game_thread, author=users[name], body=text, now=start + timedelta(minutes=17 * index))
+        post_submit(thread=game.discussion_thread, author=users[ADMIN[1]],
                     body="Зрители, обсуждаем здесь. [b]Не подсказываем игрокам![/b]")
 
     def _cards(self, users: dict[str, User]) -> None:

@@ -20,6 +20,8 @@ from games.models import AnonymousMessage, Game, Phase, Post, Seat
 from games.rulesets.cards.engine.roles import overt_role
 from games.rulesets.cards.engine.ruleset import has_link
 from games.services import ActionRefused
+from games.services.journal import gm_log, store_events
+from games.wording import event_text
 
 KEY = "cards"
 
@@ -87,9 +89,6 @@ def card_messages_deliver(*, phase: Phase, now: datetime) -> int:
     the phase reaches its recipient (a private event on his role page and a letter from the GM in
     his thread, without the sender); one with a link is refused (status rejected, noted in the GM
     log)."""
-    # The lifecycle service stores the events; it imports the services this module builds on.
-    from games.services.lifecycle import store_events
-
     pending = list(AnonymousMessage.objects.filter(phase=phase, kind=AnonymousMessage.Kind.CARD,
                                                    status=AnonymousMessage.Status.PENDING)
                    .select_related("game__gm", "recipient__user", "sender__user"))
@@ -118,9 +117,6 @@ def _card_message_letter(*, game: Game, recipient: Seat, text: str, key: str, no
                          sender_name: str | None = None) -> Post | None:
     """The letter that carries a message to its recipient: a post by the GM in his letters to the
     GM, without the sender (a card's) or naming him (the mafia's); the bell tells him."""
-    # The wording layer: imported when a letter is written, not when the apps load.
-    from games.wording import event_text
-
     thread = letters_thread(game, recipient)
     if thread is None:
         return None
@@ -142,9 +138,6 @@ def _card_message_letter(*, game: Game, recipient: Seat, text: str, key: str, no
 
 def _card_message_refused_log(*, game: Game, phase: Phase | None, sender: Seat | None, recipient: Seat, code: str,
                               now: datetime) -> None:
-    # The lifecycle service writes the GM log; it imports the services this module builds on.
-    from games.services.lifecycle import gm_log
-
     gm_log(game=game, user=None, action="card_message_refused", now=now,
            data={"phase": phase.pk if phase is not None else None, "sender": sender.pk if sender else None,
                  "target": recipient.pk, "reason": code})

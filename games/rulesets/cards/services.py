@@ -30,13 +30,15 @@ from games.rulesets.cards.engine.collection import (
     parse_collection,
 )
 from games.rulesets.cards.engine.roles import SECRET_ROLES, colours_of, overt_key
-from games.rulesets.cards.engine.ruleset import CARDS, collection_of, has_link
+from games.rulesets.cards.engine.ruleset import CARDS, DECKBUILDING, GM_OPS, collection_of, has_link
 from games.engine.state import GameState
 from games.models import Game, Order, Phase, Seat
 from games.permissions import is_game_master
 from games.services import ActionRefused
-from games.services.lifecycle import gm_log
-from games.services.resolution import standing_votes
+from games.communication.letters import order_confirmation_post
+from games.services.journal import gm_log
+from games.selectors.state import game_state
+from games.selectors.votes import standing_votes
 from games.rulesets.cards.wording import (
     ACTION_LABELS,
     WITHDRAWN,
@@ -52,7 +54,7 @@ CARD_ACTIONS = ("deck", "rebuild", "play", "withdraw", "discard", "reorder", "ma
                 "prison_keep", "measure")
 ZONES = ("hand", "sleeve")
 MEASURES = ("execution", "prison")
-GM_OPS = ("damage", "armour", "break_armour", "draw", "discard", "reveal", "message", "give", "block", "restrict")
+# The GM's primitives (GM_OPS) are the engine's, imported above: one definition.
 REVEAL_WHAT = ("role", "colours", "hand", "sleeve", "deck_top")
 
 # The texts of the ledger's codes (reasons, actions, zones) are the rule set's wording
@@ -149,11 +151,11 @@ def _describe(action: str, detail: dict, target: str) -> str:
 
 
 def _is_cards(game: Game) -> bool:
-    return game.ruleset == Game.Ruleset.CARDS
+    return game.ruleset == CARDS.key
 
 
 def _state(game: Game) -> GameState | None:
-    return GameState.from_json(game.state) if game.state else None
+    return game_state(game)
 
 
 def _seat_pk(value) -> int | None:
@@ -249,7 +251,7 @@ def card_input_submit(*, game: Game, user, action: str, detail: dict | None = No
     phase = game.current_phase
     if game.status != Game.Status.RUNNING or not game.state or phase is None:
         return None, CardConfirmation(False, action, reason="no_phase")
-    state = GameState.from_json(game.state)
+    state = game_state(game)
     # The target: detail["target"] (a play), detail["to"] (the mafia message), a seat of this game.
     target_value = detail.get("target") if action != "mafia_message" else detail.get("to", detail.get("target"))
     target = None
@@ -287,9 +289,6 @@ def card_input_submit(*, game: Game, user, action: str, detail: dict | None = No
         accepted=not reason, action=action, reason=reason, refusals=refusals, detail=detail,
         target=target.user.display_name if target is not None else "")
     if confirm and as_gm is None and source == Order.Source.FORM:
-        # The communication package imports the services: imported when a confirmation is written.
-        from games.communication.letters import order_confirmation_post
-
         order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
     return order, confirmation
 
@@ -347,7 +346,7 @@ def _standing_rows(phase: Phase, *, seat_pk: int | None = None) -> dict:
 def card_inputs_standing(*, phase: Phase) -> dict:
     """The PhaseInputs.extra of a cards phase: the standing inputs at this moment."""
     standing = _standing_rows(phase)
-    if phase.kind == Phase.Kind.DECKBUILDING:
+    if phase.kind == DECKBUILDING:
         # A player whose last deck was refused has no deck standing: his refused deck goes to the
         # close all the same, so that its refusals are reported to him (`deck_refused`, each in
         # words) beside the random legal deck he is dealt (`deck_auto`).
@@ -662,5 +661,5 @@ def measures_standing(phase: Phase) -> dict[int, str]:
 
 def measure_refusal(*, game: Game, phase: Phase, seat: Seat | None, measure: str) -> str:
     """The check card_input_submit runs on a measure, without its write: a refusal code or ""."""
-    reason, _refusals = _check(GameState.from_json(game.state), phase, seat, "measure", {"measure": measure}, None)
+    reason, _refusals = _check(game_state(game), phase, seat, "measure", {"measure": measure}, None)
     return reason or ""

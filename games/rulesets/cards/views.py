@@ -21,22 +21,29 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import confirm, permissions
 from games.selectors.archive import audience_label
-from games.rulesets.cards.engine.collection import (
-    ACE,
-    COLOUR_LABELS,
-    COLOURS,
-    NEUTRAL,
-    Card,
-    Collection,
-    default_collection,
-    parse_collection,
+from games.rulesets.cards.selectors import (
+    card_info,
+    card_row,
+    card_targets,
+    chooses_colours,
+    colour_groups,
+    colour_labels,
+    deck_figures,
+    deck_list,
+    game_collection,
+    game_deckable_names,
+    gm_op_choices,
+    hand_size_events,
+    is_cards_game,
+    prison_keep_cards,
+    result_events,
+    rules_collection,
+    secret_role_keys,
+    secret_role_rows,
 )
-from games.rulesets.cards.engine.decks import deck_rules_for
-from games.rulesets.cards.engine.roles import SECRET_ROLES, SIX_COLOURS
-from games.rulesets.cards.engine.ruleset import CARDS, collection_of
-from games.engine.state import GameState
+from games.selectors.state import game_state
 from games.wording import event_text, role_label, vote_weight_text
-from games.models import Game, GameEvent, Order, Seat
+from games.models import Game, Order, Seat
 from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
@@ -55,10 +62,7 @@ from games.rulesets.cards.services import (
     game_set_collection,
 )
 from games.rulesets.cards.wording import (
-    GM_OP_LABELS,
     REVEAL_LABELS,
-    TARGET_LABELS,
-    WHEN_LABELS,
     ZONE_LABELS,
     effect_text,
     measure_label,
@@ -66,39 +70,15 @@ from games.rulesets.cards.wording import (
     veche_reason_label,
 )
 
-# The primitives the GM applies by hand (docs/rulesets/cards.md, "GM decisions"); their labels
-# and every other label of these pages are the rule set's wording (games.rulesets.cards.wording).
-GM_OPS = ("damage", "armour", "draw", "discard", "reveal", "message", "give", "block", "restrict")
-# The events a player reads on his cards page: his own results of past phases.
-RESULT_KINDS = ("role", "team", "deck_refused", "deck_auto", "mafia_decks", "containers", "phase_report", "reveal",
-                "message", "mafia_message")
+# The primitives the GM applies by hand (docs/rulesets/cards.md, "GM decisions") are the engine's
+# GM_OPS; the dashboard's form offers them through games.rulesets.cards.selectors.gm_op_choices.
+# Every label of these pages is the rule set's wording (games.rulesets.cards.wording).
 MAX_COPIES_INPUT = 9  # a count field holds 0..9; the engine explains anything above 2
 
 
 # --- Reading -----------------------------------------------------------------------------------
 def _game(pk: int) -> Game:
     return get_object_or_404(Game.objects.select_related("gm", "game_thread", "current_phase"), pk=pk)
-
-
-def _state(game: Game) -> GameState:
-    return GameState.from_json(game.state)
-
-
-def card_info(card: Card) -> dict:
-    """What the pages show of a card."""
-    return {
-        "name": card.name, "colour": card.colour, "colour_label": COLOUR_LABELS.get(card.colour, card.colour),
-        "price": card.price, "free": card.free, "when": card.when, "when_label": WHEN_LABELS.get(card.when, card.when),
-        "target": card.target, "target_label": TARGET_LABELS.get(card.target, card.target),
-        "text": card.text, "message": any(e.op == "message" for e in card.effect),
-        "resolved_by_gm": card.resolved_by_gm, "reusable": card.reusable, "deckable": card.deckable,
-        "payable": card.payable,
-    }
-
-
-def _info(collection: Collection, name: str) -> dict:
-    card = collection.get(name)
-    return card_info(card) if card is not None else {"name": name, "colour": "", "colour_label": "", "text": ""}
 
 
 def _my_seat(request: HttpRequest, game: Game) -> tuple[Seat, Seat | None]:
@@ -129,27 +109,12 @@ def _names(game: Game) -> dict[int, str]:
 
 
 def _results(user, game: Game, seat: Seat) -> list[dict]:
-    events = permissions.filter_visible_card_events(user, game, seat, GameEvent.objects.select_related("phase"))
-    events = events.filter(kind__in=RESULT_KINDS).order_by("-created_at", "-pk")[:80]
-    rows = [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in events]
+    rows = [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)}
+            for e in result_events(user, game, seat)]
     return [row for row in rows if row["text"]]
 
 
 # --- The rules page ------------------------------------------------------------------------------
-def _rules_groups(collection: Collection) -> list[dict]:
-    return [{"colour": colour, "label": COLOUR_LABELS[colour],
-             "cards": [card_info(c) for c in collection.of_colour(colour)]} for colour in COLOURS]
-
-
-def game_collection(game: Game) -> Collection:
-    """The collection a game is played with: frozen in its state once started, else the GM's copy
-    (game_set_collection), else the shipped one."""
-    if game.state:
-        return collection_of(_state(game))
-    raw = (game.options or {}).get("collection")
-    return parse_collection(raw, source="the game's collection") if raw is not None else default_collection()
-
-
 @require_GET
 def cards_rules(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     """A collection, every card by colour, and the deck rules (public): the shipped one, or with
@@ -157,17 +122,11 @@ def cards_rules(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     game = None
     if pk is not None:
         game = _game(pk)
-        if game.ruleset != Game.Ruleset.CARDS:  # the collection is public from the sign-ups on
+        if not is_cards_game(game):  # the collection is public from the sign-ups on
             raise Http404
-        collection = game_collection(game)
-    else:
-        collection = default_collection()
-    roles = [{"key": key, "name": role_label("cards", key), "colours": [COLOUR_LABELS[c] for c in spec.colours],
-              "chooses": spec.chooses_colours, "off_colour_max": spec.off_colour_max,
-              "per_colour_max": spec.per_colour_max, "banned": [COLOUR_LABELS[c] for c in spec.banned_colours],
-              "start_sleeve": list(spec.start_sleeve)}
-             for key, spec in SECRET_ROLES.items()]
-    return render(request, "games/cards_rules.html", {"groups": _rules_groups(collection), "roles": roles,
+    collection = rules_collection(game)
+    roles = secret_role_rows("cards")
+    return render(request, "games/cards_rules.html", {"groups": colour_groups(collection), "roles": roles,
                                                       "count": len(collection.names), "game": game,
                                                       "is_gm": game is not None and permissions.is_game_master(
                                                           request.user, game)})
@@ -189,10 +148,6 @@ def _int(raw, default: int = 0) -> int:
         return default
 
 
-def _deckable(collection: Collection) -> list[str]:
-    return [n for n in collection.names if collection[n].deckable]
-
-
 def _counts_from_post(post, names: list[str]) -> Counter:
     counts: Counter = Counter()
     for index, name in enumerate(names):
@@ -205,58 +160,17 @@ def _counts_from_post(post, names: list[str]) -> Counter:
     return counts
 
 
-def _deck_list(counts: Counter, names: list[str]) -> list[str]:
-    return [name for name in names for _copy in range(counts[name])]
-
-
 def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[str], *, refusal_texts=None,
                   confirmation=None) -> dict:
-    state = _state(game)
-    collection = collection_of(state)
-    names = _deckable(collection)
-    cards = _deck_list(counts, names)
-    spec = SECRET_ROLES.get(seat.role)
-    overt = CARDS.overt_of(state, seat.pk)
-    rules = deck_rules_for(seat.role, overt) if spec else None
-    chooses = spec.chooses_colours if spec else 0
-    role_colours = set(colours if chooses else view.colours)
+    figures = deck_figures(game, seat, view, counts, colours, check=refusal_texts is None)
+    refusals = figures.pop("refusals")
     if refusal_texts is None:
-        refusal_texts = deck_refusal_texts(CARDS.check_deck(state, seat.pk, cards, colours if chooses else None))
-    by_colour = Counter()
-    non_free = free = off = 0
-    for name in cards:
-        card = collection[name]
-        by_colour[card.colour] += 1
-        if card.free:
-            free += 1
-        else:
-            non_free += 1
-        if card.colour != NEUTRAL and card.colour not in role_colours:
-            off += 1
-    index = {name: i for i, name in enumerate(names)}
-    groups = []
-    for colour in COLOURS:
-        rows = [{**card_info(card), "index": index[card.name], "count": counts[card.name]}
-                for card in collection.of_colour(colour) if card.deckable]
-        if rows:
-            groups.append({"colour": colour, "label": COLOUR_LABELS[colour], "cards": rows,
-                           "mine": colour in role_colours, "count": by_colour[colour],
-                           "banned": bool(rules and colour in rules.banned_colours)})
-    summary = {
-        "non_free": non_free, "non_free_needed": rules.non_free if rules else 15,
-        "free": free, "free_max": rules.free_max if rules else 3,
-        "off": off, "off_max": rules.off_colour_max if rules else 2,
-        "per_colour_max": rules.per_colour_max if rules else None, "copies": rules.copies if rules else 2,
-        "by_colour": [(COLOUR_LABELS[c], by_colour[c]) for c in COLOURS if by_colour[c]],
-        "total": len(cards),
-    }
+        refusal_texts = deck_refusal_texts(refusals)
     action = _deck_action(view)
     return {
-        "game": game, "seat": seat, "view": view, "groups": groups, "summary": summary, "refusals": refusal_texts,
+        "game": game, "seat": seat, "view": view, **figures, "refusals": refusal_texts,
         "valid": not refusal_texts, "action": action, "can_edit": action is not None and seat.status == "active",
-        "chooses": chooses, "chosen": colours + [""] * (2 - len(colours)),
-        "colour_choices": [(c, COLOUR_LABELS[c]) for c in SIX_COLOURS],
-        "role_colours": [COLOUR_LABELS[c] for c in COLOURS if c in role_colours],
+        "chosen": colours + [""] * (2 - len(colours)),
         "role_name": role_label(game.ruleset, seat.role), "confirmation": confirmation,
         "phase": game.current_phase,
     }
@@ -274,7 +188,7 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
     check button re-render this page, with htmx only the form's region is swapped."""
     game, seat = _own_seat(request, pk)
     view = card_view(game=game, seat=seat)
-    names = _deckable(collection_of(_state(game)))
+    names = game_deckable_names(game)
     status = 200
     confirmation = None
     refusal_texts = None
@@ -288,7 +202,7 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
                     raise ActionRefused(_("You cannot build a deck now."), code="no_deck")
                 _order, confirmation = card_input_submit(
                     game=game, user=request.user, action=action,
-                    detail={"cards": _deck_list(counts, names), "colours": colours or None})
+                    detail={"cards": deck_list(counts, names), "colours": colours or None})
             except ActionRefused as refused:
                 messages.error(request, refused.message)
             else:
@@ -302,7 +216,7 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
         cards, colours = _standing_deck(standing.get("deck"))
         colours = colours or list(standing.get("colours") or [])
         counts = Counter(c for c in cards if c in names)
-        colours = colours or (list(view.colours) if SECRET_ROLES.get(seat.role) and SECRET_ROLES[seat.role].chooses_colours else [])
+        colours = colours or (list(view.colours) if chooses_colours(seat) else [])
     context = _deck_context(game, seat, view, counts, colours, refusal_texts=refusal_texts, confirmation=confirmation)
     return render(request, "games/cards_deck.html", context, status=status)
 
@@ -322,7 +236,7 @@ def deck_check(request: HttpRequest, pk: int) -> HttpResponse:
     it; after a +/− button, the whole form region with the new counts. Writes nothing."""
     game, seat = _own_seat(request, pk)
     view = card_view(game=game, seat=seat)
-    names = _deckable(collection_of(_state(game)))
+    names = game_deckable_names(game)
     counts = _counts_from_post(request.POST, names)
     context = _deck_context(game, seat, view, counts, _chosen_colours(request.POST))
     region = "deck-region" if request.POST.get("adjust") or (request.htmx and request.htmx.target == "deck-region") \
@@ -336,8 +250,8 @@ def _seat_option(seat: Seat) -> dict:
 
 
 def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> dict:
-    state = _state(game)
-    collection = collection_of(state)
+    state = game_state(game)
+    collection = game_collection(game)
     view = card_view(game=game, seat=seat)
     seats = list(game.seats.select_related("user").order_by("number"))
     alive = {s.id for s in state.active()}
@@ -362,16 +276,16 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
     kind = phase.kind if phase is not None and phase.is_open else None
     by_pk = {s.pk: s for s in seats}
 
-    def targets(card: Card) -> tuple[list[dict], list[dict]]:
+    def targets(card) -> tuple[list[dict], list[dict]]:
         """The targets the engine would accept now, by its own check (never a dead player for a
         living target, never oneself)."""
         if card.target == "self" or not state.has_seat(seat.pk):
             return [], []
-        first, second = CARDS.valid_targets(state, seat.pk, card.name)
+        first, second = card_targets(state, seat.pk, card.name)
         return ([_seat_option(by_pk[i]) for i in first if i in by_pk],
                 [_seat_option(by_pk[i]) for i in second if i in by_pk])
 
-    def why_not(card: Card, zone: str) -> str:
+    def why_not(card, zone: str) -> str:
         """Why this card cannot be played now, said before the player tries (the service checks
         it all again); empty when it may be."""
         if kind not in ("night", "day"):
@@ -395,7 +309,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         "game": game, "seat": seat, "pov_seat": pov_seat, "view": view, "phase": phase,
         "hand": [{**card_info(c), "position": i, "why_not": why_not(c, "hand"), "targets": targets(c)[0],
                   "targets2": targets(c)[1]} for i, c in enumerate(view.hand)],
-        "order": [_info(collection, name) for name in order],
+        "order": [card_row(collection, name) for name in order],
         "sleeve": [{**card_info(c), "overt": overt, "position": i, "why_not": why_not(c, "sleeve"),
                     "targets": targets(c)[0], "targets2": targets(c)[1]} for i, (c, overt) in enumerate(view.sleeve)],
         "payable": [c.name for c in payable],
@@ -405,14 +319,14 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         "can_rebuild": "rebuild" in allowed, "can_build": "deck" in allowed,
         "can_mafia_message": "mafia_message" in allowed and bool(mafia_mates),
         "joker_guess": _joker_guess_rows(seats, seat, standing) if "joker_guess" in allowed else None,
-        "secret_roles": [(key, role_label(game.ruleset, key)) for key in SECRET_ROLES],
+        "secret_roles": [(key, role_label(game.ruleset, key)) for key in secret_role_keys()],
         "prison_keep": _prison_keep_choices(view, standing)
         if not pov_seat and seat.role == "maniac" and seat.status == "active" and phase is not None
         and phase.kind == "day" and phase.is_open else None,
         "alive": seat.status == "active",
         "results": _results(request.user, game, seat),
         "secret_role": role_label(game.ruleset, seat.role), "overt_role": view.overt_role,
-        "colours": [COLOUR_LABELS.get(c, c) for c in view.colours],
+        "colours": colour_labels(view.colours),
     }
 
 
@@ -427,8 +341,7 @@ def _joker_guess_rows(seats: list[Seat], seat: Seat, standing: dict) -> list[dic
 def _prison_keep_choices(view, standing: dict) -> dict:
     """The maniac's Sleeve cards that prison would take (not Aces, not his overt role's), and the
     one he keeps if the Veche imprisons him («Маньяк сохраняет ещё одну карту на выбор»)."""
-    cards = [card.name for card, overt in view.sleeve if not overt and card.name != ACE]
-    return {"cards": list(dict.fromkeys(cards)), "chosen": standing.get("prison_keep") or ""}
+    return {"cards": prison_keep_cards(view), "chosen": standing.get("prison_keep") or ""}
 
 
 @require_GET
@@ -522,14 +435,12 @@ def card_input(request: HttpRequest, pk: int) -> HttpResponse:
 def hand_sizes_context(user, game: Game) -> dict | None:
     """The game page's public table: every player's Hand size now and after each past phase.
     Read from the public `hand_sizes` events through the visibility filter."""
-    if game.ruleset != Game.Ruleset.CARDS or not game.state:
+    if not is_cards_game(game) or not game.state:
         return None
     names = _names(game)
     current = card_hand_sizes(game=game)
-    events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase")).filter(
-        kind="hand_sizes", audience="public").order_by("created_at", "pk")
     history = []
-    for event in events:
+    for event in hand_size_events(user, game):
         sizes = {row.get("seat"): row.get("size") for row in event.data.get("sizes", []) if isinstance(row, dict)}
         history.append({"phase": event.phase, "sizes": sizes})
     rows = []
@@ -549,8 +460,8 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_gm_cards(request.user, game)
     phase = game.current_phase
-    state = _state(game)
-    collection = collection_of(state)
+    state = game_state(game)
+    collection = game_collection(game)
     seats = list(game.seats.select_related("user").order_by("number"))
     names = {s.pk: s.user.display_name for s in seats}
     seats_by_id = {s.pk: s for s in seats}
@@ -610,7 +521,7 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
         "summary": summary, "gm_resolve": gm_resolve, "effects": effects,
         "damage": {names.get(_int(k, -1), k): v for k, v in (decisions.get("damage") or {}).items()},
         "armour": {names.get(_int(k, -1), k): v for k, v in (decisions.get("armour") or {}).items()},
-        "seats": seats, "gm_ops": [(op, GM_OP_LABELS[op]) for op in GM_OPS],
+        "seats": seats, "gm_ops": gm_op_choices(),
         "reveal_choices": list(REVEAL_LABELS.items()),
         "cards": list(collection.names),
         "open": phase is not None and phase.is_open and game.status == Game.Status.RUNNING,

@@ -21,14 +21,15 @@ from games.engine.state import GameState
 from games.models import BestPlayerVote, Game, Phase, RatingDecision, Seat
 from games.permissions import is_game_master, seat_of
 from games.services import ActionRefused
-from games.services.lifecycle import gm_log
+from games.services.journal import gm_log
+from games.selectors.state import game_state, stored_state
 from games.services.resolution import phase_close
 
 
 def _require_rated(game: Game) -> GameState:
     if game.ruleset != "club" or game.status != Game.Status.FINISHED or not game.state:
         raise ActionRefused(_("Ratings are given after a club game."), code="no_rating")
-    return GameState.from_json(game.state)
+    return game_state(game)
 
 
 def best_player_vote(*, game: Game, user, chosen: Seat | None, now: datetime | None = None) -> BestPlayerVote:
@@ -113,7 +114,7 @@ def seat_ratings(games: QuerySet[Game]) -> dict[int, float]:
             continue
         mine = decisions.get(game_id, {})
         try:
-            totals = club_rating(GameState.from_json(state), best_player_votes=votes.get(game_id, {}),
+            totals = club_rating(stored_state(state), best_player_votes=votes.get(game_id, {}),
                                  gm_points={pk: p for pk, (p, _b) in mine.items()},
                                  blunders={pk for pk, (_p, b) in mine.items() if b})
         except (ValueError, KeyError, TypeError):

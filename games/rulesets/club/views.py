@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods
 
 from games import permissions
 from games.wording import faction_label
-from games.models import BestPlayerVote, Game, Phase, Seat
-from games.rulesets.club.engine import CLUB
+from games.models import Game, Phase, Seat
+from games.rulesets.club.selectors import forfeit_factions, has_voted_best_player, is_rated_game
 from games.rulesets.club.services import best_player_vote, foul_give, forfeit_declare, rating_decide, rating_table
 from games.services import ActionRefused
 
@@ -54,7 +54,7 @@ def _gm_points(request: HttpRequest, game: Game) -> tuple[dict[int, float], set[
 def rating_page(request: HttpRequest, pk: int) -> HttpResponse:
     """After a club game: the rating table, the players' best-player votes, the GM's points."""
     game = _game(pk)
-    if game.ruleset != CLUB.key or game.status != Game.Status.FINISHED:
+    if not is_rated_game(game):
         raise Http404
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -73,7 +73,7 @@ def rating_page(request: HttpRequest, pk: int) -> HttpResponse:
     me = permissions.seat_of(request.user, game)
     return render(request, "games/rating.html", {
         "game": game, "rows": rating_table(game=game), "is_gm": permissions.is_game_master(request.user, game),
-        "my_seat": me, "voted": me is not None and BestPlayerVote.objects.filter(voter=me).exists(),
+        "my_seat": me, "voted": has_voted_best_player(me),
         "seats": game.seats.select_related("user").order_by("number"),
     })
 
@@ -96,4 +96,4 @@ def gm_forfeit(request: HttpRequest, game: Game, phase: Phase, now: datetime) ->
 def gm_panel_context() -> dict:
     """What the club's panel on the GM dashboard needs besides the page's context: the teams a
     forfeit may name, with their words."""
-    return {"factions": [(f, faction_label(f)) for f in CLUB.factions]}
+    return {"factions": [(f, faction_label(f)) for f in forfeit_factions()]}

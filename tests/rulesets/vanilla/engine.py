@@ -5,7 +5,7 @@ lynched (a tie: the GM names one of the leaders, else the lot); by night the maf
 ordered by any mafioso (two mafiosi naming different targets kill nobody). The town wins when no
 mafioso is left in play, the mafia when they are at least half of those in play.
 
-It proves the "Adding a rule set" recipe (docs/rulesets/adding.md): a pure module implementing
+It proves the "Adding a rule set" recipe (docs/architecture.md, "Adding a rule set"): a pure module implementing
 games.engine.rulesets.base.Ruleset, no Django, nothing of the site's core changed for it.
 """
 

@@ -1,0 +1,292 @@
+"""Reads of the vote ledger: which phase votes are cast in, who may vote for whom, how a game reads
+votes (its profile and weights), the ballots standing and the count. Moved down from
+games.services.votes (issue 15) so that the pages, the desk, the duties and the archive read a
+count without importing the service that records votes; the service imports them from here."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from threading import Lock
+
+from django.core.cache import cache
+
+from games.engine import votecount
+from games.engine.rulesets import get_ruleset
+from games.engine.rulesets.base import site_style, voting_order
+from games.models import Game, Phase, Seat, VoteRecord
+from games.rulesets import registry
+from games.selectors.state import stored_state
+from games.text.names import RosterMatcher
+from games.text.votes import DEFAULT_PROFILE, VoteProfile, profile_named
+from games.wording import wording_of
+
+VOTING_KINDS = (Phase.Kind.DAY, Phase.Kind.REVOTE)
+
+
+# --- How a game reads votes -------------------------------------------------------------------
+def ruleset_of(game: Game):
+    """The game's engine rule set, asked for its capabilities (None for an unknown key)."""
+    try:
+        return get_ruleset(game.ruleset)
+    except (KeyError, ValueError):
+        return None
+
+
+def vote_profile_for(game: Game) -> VoteProfile:
+    # The forum rules have no peace vote ("кто-то один сядет обязательно"); club has a
+    # peaceful day only by tie, never by a vote. A rule set with `peace_vote` (cards: «Также
+    # можно проголосовать "за мир"») accepts it.
+    ruleset = ruleset_of(game)
+    # The rule set's players' own vote words (club: «Голос: [b]Петя[/b]»), the syntaxes the GM
+    # keeps on (the English words among them) and whether spoilers count (docs/votes.md).
+    profile = profile_named(_vote_profile_name(game), peace=bool(getattr(ruleset, "peace_vote", False)))
+    return (profile.only_syntaxes(game.vote_syntaxes or ())
+            .with_intent_words(getattr(ruleset, "vote_intent_words", ()))
+            .with_spoilers(game.count_spoiler_votes))
+
+
+def _vote_profile_name(game: Game) -> str:
+    """The games.text.votes profile the game's rule set reads votes with (SiteRuleset.vote_profile_name)."""
+    adapter = registry.find(game.ruleset)
+    return adapter.vote_profile_name if adapter is not None else DEFAULT_PROFILE.name
+
+
+def vote_weights_for(game: Game, seats: list[Seat]) -> dict[int, int | float]:
+    """Seat id -> weight: one, or what the rule set's vote_weight says (cards: an overt role may
+    count 2 or 1.5)."""
+    weight = getattr(ruleset_of(game), "vote_weight", None)
+    if game.state and weight is not None:
+        state = stored_state(game.state)
+        return {seat.pk: _number(weight(state, seat.pk)) if state.has_seat(seat.pk) else 1 for seat in seats}
+    return {seat.pk: 1 for seat in seats}
+
+
+def parse_measure(game: Game):
+    """The rule set's measure reader (cards: the Veche's «казнь»/«тюрьма»), or None when its day
+    vote has no measure."""
+    parse = getattr(ruleset_of(game), "parse_measure", None)
+    return parse if callable(parse) else None
+
+
+def _number(value) -> int | float:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+Roster = tuple[tuple[str, tuple[str, ...]], ...]  # (display name, aliases) per player
+_MATCHERS: OrderedDict[Roster, RosterMatcher] = OrderedDict()
+_MATCHERS_LOCK = Lock()
+
+
+def roster_matcher(names: Roster) -> RosterMatcher:
+    """A matcher per roster, kept in a small LRU: building one runs pymorphy3 over every name."""
+    with _MATCHERS_LOCK:
+        matcher = _MATCHERS.get(names)
+        if matcher is not None:
+            _MATCHERS.move_to_end(names)
+            return matcher
+    matcher = RosterMatcher([(name, list(aliases)) for name, aliases in names])
+    with _MATCHERS_LOCK:
+        _MATCHERS[names] = matcher
+        while len(_MATCHERS) > 64:
+            _MATCHERS.popitem(last=False)
+    return matcher
+
+
+def seats_in_order(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user").order_by("number"))
+
+
+# --- Who votes for whom -------------------------------------------------------------------------
+def voting_phase(*, game: Game) -> Phase | None:
+    """The phase votes are cast in: the game's current phase, if it is a day or a re-vote."""
+    phase = game.current_phase
+    return phase if phase is not None and phase.kind in VOTING_KINDS else None
+
+
+def engine_state_of(phase: Phase):
+    """The rule set and the engine state a phase's votes are judged by: the state it was closed
+    from (kept for rollback), or the game's current state while it runs; (None, None) for a game
+    the engine does not run."""
+    game = phase.game
+    if not game.state:
+        return None, None
+    data = (phase.state_before or {}).get("state") if phase.closed_at is not None else None
+    return get_ruleset(game.ruleset), stored_state(data or game.state)
+
+
+def voters_and_targets(phase: Phase, seats: list[Seat]) -> tuple[list[int], list[int]]:
+    ruleset, state = engine_state_of(phase)
+    if ruleset is None:
+        living = [s.pk for s in seats if s.is_alive]
+        return living, living
+    return list(ruleset.voters(state)), list(ruleset.vote_targets(state))
+
+
+# --- The count's version (the cached count pages key on it) -------------------------------------
+def version_key(phase_id: int) -> str:
+    return f"votes:version:{phase_id}"
+
+
+def count_version(phase_id: int) -> int:
+    version = cache.get(version_key(phase_id))
+    if version is None:
+        version = 1
+        cache.add(version_key(phase_id), version, timeout=None)
+    return version
+
+
+# --- The ballots and the count ------------------------------------------------------------------
+@dataclass
+class WagonView:
+    target: Seat | None
+    voters: list[tuple[Seat, int | None]]
+    weight: int
+    to_majority: int
+
+
+@dataclass
+class CountView:
+    phase: Phase
+    wagons: list[WagonView]
+    not_voting: list[Seat]
+    majority: int
+    as_of: int | None
+    ballots: list[votecount.Ballot] = field(default_factory=list)
+    # The cards rule set's measure tally: [{"measure", "label", "weight", "voters": [Seat]}];
+    # empty for the other rule sets.
+    measures: list[dict] = field(default_factory=list)
+    # A rule set without a majority (SiteStyle.majority False: club's plurality) shows the
+    # leaders, not "majority: N" and L-n, and never closes the day on a majority.
+    plurality: bool = False
+    # The voters in the order they vote, for a rule set that votes in turn (club).
+    voting_order: list[Seat] = field(default_factory=list)
+    # In a re-vote: the tied players it is between.
+    candidates: list[Seat] = field(default_factory=list)
+    # A table of numbered seats (SiteStyle.rounds): players are shown under their seat numbers.
+    by_seat: bool = False
+
+    @property
+    def majority_reached(self) -> WagonView | None:
+        if self.plurality:
+            return None
+        return next((w for w in self.wagons if w.to_majority <= 0), None)
+
+    @property
+    def leaders(self) -> list[WagonView]:
+        """The heaviest wagons (several on a tie); none before the first vote."""
+        top = max((w.weight for w in self.wagons), default=0)
+        return [w for w in self.wagons if top and w.weight == top]
+
+
+def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
+    """One ballot per post: its latest GM correction, else its own final reading."""
+    rows = (
+        VoteRecord.objects.filter(phase=phase, valid=True)
+        .exclude(source=VoteRecord.Source.POST, is_final=False)
+        .order_by("post_number", "pk")
+        .values_list("post_number", "voter_id", "kind", "target_id", "source")
+    )
+    per_post: dict[int, tuple] = {}
+    gm = VoteRecord.Source.GM
+    for row in rows.iterator(chunk_size=5000):
+        # A GM line beats the post's own line; a later GM line beats an earlier one.
+        if row[4] == gm or row[0] not in per_post:
+            per_post[row[0]] = row
+    none = VoteRecord.Kind.NONE
+    Ballot = votecount.Ballot
+    # Rows come in post order, so the ballots need no further sorting.
+    return [
+        Ballot(voter=voter_id, kind=kind, target=target_id, post_number=number, order=number)
+        for number, voter_id, kind, target_id, _source in per_post.values()
+        if kind != none
+    ]
+
+
+def standing_votes(phase: Phase) -> dict[int, int | str | None]:
+    """Each voter's vote at the close: the last effective ballot of the day."""
+    votes: dict[int, int | str | None] = {}
+    for ballot in effective_ballots(phase=phase):
+        if ballot.kind == "vote":
+            votes[ballot.voter] = ballot.target
+        elif ballot.kind == "peace":
+            votes[ballot.voter] = "peace"
+        else:
+            votes[ballot.voter] = None
+    return votes
+
+
+def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
+    seats = seats_in_order(phase.game)
+    by_id = {s.pk: s for s in seats}
+    voters, targets = voters_and_targets(phase, seats)
+    ballots = effective_ballots(phase=phase)
+    count = votecount.tally(ballots, voters=voters, targets=targets, weights=vote_weights_for(phase.game, seats),
+                            as_of=as_of)
+    plurality, by_seat, order = _count_style(phase)
+    return CountView(
+        plurality=plurality, by_seat=by_seat,
+        voting_order=[by_id[i] for i in order if i in by_id],
+        candidates=[by_id[i] for i in targets if i in by_id] if phase.kind == Phase.Kind.REVOTE else [],
+        phase=phase,
+        wagons=[
+            WagonView(target=by_id.get(w.target) if w.target else None,
+                      voters=[(by_id[v], n) for v, n in w.voters], weight=w.weight, to_majority=w.to_majority)
+            for w in count.wagons
+        ],
+        not_voting=[by_id[v] for v in count.not_voting],
+        majority=count.majority,
+        as_of=as_of,
+        ballots=ballots,
+        measures=_measure_tally(phase, by_id, voters) if parse_measure(phase.game) is not None else [],
+    )
+
+
+def _count_style(phase: Phase) -> tuple[bool, bool, tuple[int, ...]]:
+    """Whether the phase's rule set counts by plurality, whether it numbers players by seat, and
+    its voters in voting order."""
+    ruleset, state = engine_state_of(phase)
+    if ruleset is None:
+        return False, False, ()
+    style = site_style(ruleset)
+    return not style.majority, style.rounds, voting_order(ruleset, state)
+
+
+def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> list[dict]:
+    """The measure votes standing now (SiteRuleset.measures_standing; cards: the card ledger's
+    `measure` rows), weighed like the votes, in the rule set's order (cards: «При равенстве голосов
+    побеждает тюрьма»)."""
+    adapter = registry.site(phase.game.ruleset)
+    measures = adapter.measures_standing(phase)
+    weights = vote_weights_for(phase.game, list(by_id.values()))
+    wording = wording_of(phase.game.ruleset)
+    rows = []
+    for value in adapter.measures:
+        who = [by_id[v] for v, m in measures.items() if m == value and v in by_id and v in voters]
+        rows.append({"measure": value, "label": wording.measure_label(value), "voters": who,
+                     "weight": sum(weights.get(s.pk, 1) for s in who)})
+    return rows
+
+
+def count_title(phase: Phase) -> str:
+    """«день 1», or «день 1, переголосование» for the re-vote of day 1."""
+    return phase.label.lower()
+
+
+# --- The vote pages (games.views.votes) -----------------------------------------------------------
+def voting_days(game: Game) -> list[Phase]:
+    """The game's days and re-votes that count (not voided), in order: the vote page's tabs."""
+    return list(game.phases.filter(kind__in=VOTING_KINDS, voided_at__isnull=True).order_by("opened_at", "pk"))
+
+
+def last_voting_day(game: Game) -> Phase | None:
+    """The last closed day or re-vote that counts (a finished game keeps its last count on show)."""
+    return game.phases.filter(kind__in=VOTING_KINDS, voided_at__isnull=True,
+                              closed_at__isnull=False).order_by("-closed_at", "-pk").first()
+
+
+def vote_history(phase: Phase) -> list[VoteRecord]:
+    """Every vote ledger row of the phase in the order of the posts (corrections included)."""
+    return list(VoteRecord.objects.filter(phase=phase)
+                .select_related("post", "voter__user", "target__user", "recorded_by")
+                .order_by("post_number", "recorded_at", "pk"))

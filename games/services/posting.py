@@ -1,0 +1,79 @@
+"""Posting through the site: the one service that runs, in order and in one transaction, every
+step a post sent with the reply form goes through (issue 15, "services in layers").
+
+1. the draft: the rate limit, the body cleaned and rendered (posts.post_draft);
+2. the thread locked and the author's right to post there (posts.thread_lock_for_post);
+3. the communication checks: the [private] messages of the body and a room named in the
+   comment (games.communication), refused before anything is written;
+4. the plain post: numbered, stored, counted (posts.post_store), with its private messages;
+5. the room proposal, and in a game thread its votes read and recorded (votes.votes_record_for_post);
+6. the day closed when those votes make a majority (resolution.phase_close).
+
+Each step is a service of a lower module that knows nothing of the others: the plain post does
+not call up into the votes or the close, and the votes do not close the day. The services that
+post as the GM (results, counts, announcements) write plain posts with posts.post_create.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import permissions
+from games.caching import pagecache
+from games.communication.private_tag import private_check, private_store
+from games.communication.rooms import room_check, room_store
+from games.models import Game, Post, Thread
+from games.selectors.votes import vote_count
+from games.services.posts import post_comment_clean, post_draft, post_store, post_stored_tell, thread_lock_for_post
+from games.services.resolution import phase_close
+from games.services.votes import VoteConfirmation, votes_record_for_post
+
+
+def post_submit(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "",
+                rate_limited: bool = False) -> Post:
+    """A post sent by `author` into `thread`, with all it does in a game: its [private] messages
+    and room proposal, its votes (told to the poster as `post.vote_confirmation`, None when it
+    holds none) and the close of the day they may make. Refused as a whole (ActionRefused)
+    when a step refuses. `rate_limited` applies the posting rate limit: the site's forms ask for
+    it; scenarios and benchmarks posting on a player's behalf do not."""
+    now = now or timezone.now()
+    draft = post_draft(thread=thread, author=author, body=body, now=now, rate_limited=rate_limited)
+    with transaction.atomic():
+        locked = thread_lock_for_post(thread=thread, author=author, now=now)
+        private = private_check(thread=locked, author=author, body=draft.body)
+        comment = post_comment_clean(comment)
+        room = room_check(thread=locked, author=author, comment=comment)
+        # The page cache (games/caching/pagecache.py): the post and its private messages change
+        # this thread's pages alone...
+        with pagecache.writing(thread=locked.pk):
+            post = post_store(thread=locked, author=author, draft=draft, comment=comment, now=now)
+            private_store(post=post, pending=private, now=now)
+        game = permissions.game_of(locked) if locked.kind == Thread.Kind.GAME else None
+        # ... and these the game's (a room proposal, the votes, a close on majority).
+        with pagecache.writing(game=game):
+            room_store(post=post, pending=room, now=now)
+            closed = game is not None and _votes_record(post=post, game=game, now=now)
+    post_stored_tell(thread=thread, locked=locked, post=post, game_changed=closed)
+    return post
+
+
+def _votes_record(*, post: Post, game: Game, now: datetime) -> bool:
+    """The post's votes read and written to the ledger (what the poster is told goes on the
+    post), then the day closed if they make a majority. True: this post closed the day."""
+    if game.current_phase is not None:
+        game.current_phase.game = game  # the vote check reads the state from it: no second read
+    post.vote_confirmation = votes_record_for_post(post=post, game=game, now=now)
+    return _close_on_majority(game=game, confirmation=post.vote_confirmation, now=now)
+
+
+def _close_on_majority(*, game: Game, confirmation: VoteConfirmation | None, now: datetime) -> bool:
+    """Close the day the post's counted ballot went to when the game ends days on a majority
+    (Game.end_day_on_majority) and the count now has one. True: closed."""
+    phase = confirmation.ballot_phase if confirmation is not None else None
+    if phase is None or not game.end_day_on_majority or vote_count(phase=phase).majority_reached is None:
+        return False
+    phase_close(phase_id=phase.pk, now=now)
+    return True
