@@ -34,9 +34,10 @@ class PendingPrivate:
     html: str
 
 
-def neighbours(seats: list[Seat], seat: Seat) -> set[int]:
-    """The seats on either side in the ring of players still in play."""
-    ring = [s for s in sorted(seats, key=lambda s: s.number) if s.status == "active" or s.pk == seat.pk]
+def neighbours(seats: list[Seat], seat: Seat, *, in_play: frozenset[str] = frozenset({"active"})) -> set[int]:
+    """The seats on either side in the ring of players still in play (`in_play`: the statuses
+    that still play in the game's rule set, permissions.in_play_statuses)."""
+    ring = [s for s in sorted(seats, key=lambda s: s.number) if s.status in in_play or s.pk == seat.pk]
     if len(ring) < 2:
         return set()
     i = next(k for k, s in enumerate(ring) if s.pk == seat.pk)
@@ -69,12 +70,12 @@ def private_check(*, thread: Thread, author, body: str) -> list[PendingPrivate]:
         raise ActionRefused(_("Private messages are sent by day."), code="private_not_day")
     seats = list(game.seats.select_related("user"))
     sender = next((s for s in seats if s.user_id == author.pk), None)
-    if sender is None or sender.status != "active":
+    if not permissions.in_play(game, sender):
         raise ActionRefused(_("Only players in play send private messages."), code="private_not_player")
     # The roster matcher of the vote reader (memoised per roster: games.selectors.votes).
     matcher = roster_matcher(tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats))
     by_name = {s.user.display_name: s for s in seats}
-    near = neighbours(seats, sender)
+    near = neighbours(seats, sender, in_play=permissions.in_play_statuses(game))
     far_used = False
     pending = []
     for index, tag in own:
@@ -86,7 +87,7 @@ def private_check(*, thread: Thread, author, body: str) -> list[PendingPrivate]:
         recipient = by_name[found.name]
         if recipient.pk == sender.pk:
             raise ActionRefused(_("Private message: you cannot write to yourself."), code="private_self")
-        if recipient.status != "active":
+        if not permissions.in_play(game, recipient):
             raise ActionRefused(_("Private message: %(name)s is out of the game.") % {"name": found.name},
                                 code="private_dead")
         if mode == "neighbours" and recipient.pk not in near:

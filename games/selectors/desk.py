@@ -151,7 +151,7 @@ def count_summary(game: Game, phase: Phase) -> dict:
 
 def _voted_row(seat: Seat) -> VotedRow | None:
     game, phase = seat.game, seat.game.current_phase
-    if (game.status != Game.Status.RUNNING or seat.status != "active" or phase is None or not phase.is_open
+    if (game.status != Game.Status.RUNNING or not permissions.in_play(game, seat) or phase is None or not phase.is_open
             or phase.voided_at is not None or phase.kind not in VOTING_KINDS):
         return None
     summary = count_summary(game, phase)
@@ -196,7 +196,7 @@ def _my_games(user, desk: Desk) -> None:
         if game.status == Game.Status.SIGNUPS:
             desk.signups.append(PlayingRow(game=game, seat=seat, phase=None, in_play=True, role_name=""))
             continue
-        desk.playing.append(PlayingRow(game=game, seat=seat, phase=game.current_phase, in_play=seat.status == "active",
+        desk.playing.append(PlayingRow(game=game, seat=seat, phase=game.current_phase, in_play=permissions.in_play(game, seat),
                                        role_name=_role_name(user, seat)))
         row = _voted_row(seat)
         if row is not None:

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from games import permissions
 from games.models import Game, Order, Phase, Seat
 from games.engine.rulesets import get_ruleset
 from games.selectors.state import game_state
@@ -35,7 +36,7 @@ def duties_of(user, *, now: datetime | None = None) -> list[Duty]:
     if not user.is_authenticated:
         return []
     now = now or timezone.now()
-    seats = (Seat.objects.filter(user=user, status="active", game__status=Game.Status.RUNNING)
+    seats = (Seat.objects.filter(user=user, status__in=permissions.in_play_statuses(), game__status=Game.Status.RUNNING)
              .select_related("game", "game__current_phase", "game__game_thread"))
     duties: list[Duty] = []
     for seat in seats:

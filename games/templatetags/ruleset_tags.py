@@ -9,6 +9,7 @@ from django import template
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 
+from games import permissions
 from games.rulesets import registry
 
 register = template.Library()
@@ -53,3 +54,10 @@ def ruleset_has(game, capability: str) -> bool:
     (SiteRuleset.has)."""
     adapter = registry.find(getattr(game, "ruleset", ""))
     return bool(adapter and adapter.has(capability))
+
+
+@register.filter
+def in_play(seat, game) -> bool:
+    """`{% if seat|in_play:game %}`: whether the seat still plays in its game's rule set
+    (games.permissions.in_play; the Show's slave does, a dead player does not)."""
+    return permissions.in_play(game, seat)

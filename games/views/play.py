@@ -426,9 +426,10 @@ def _anonymous_context(viewer, game: Game, seat: Seat) -> dict | None:
         return None
     mine = anonymous_sent(viewer, game, seat)
     used = sum(1 for m in mine if m.status != AnonymousMessage.Status.REJECTED)
-    recipients = [s for s in game.seats.select_related("user").order_by("number") if s.pk != seat.pk and s.status == "active"]
+    recipients = [s for s in game.seats.select_related("user").order_by("number")
+                  if s.pk != seat.pk and permissions.in_play(game, s)]
     return {"rules": rules, "sent": mine, "left": max(rules["limit"] - used, 0), "recipients": recipients,
-            "open": game.status == Game.Status.RUNNING and seat.status == "active"}
+            "open": game.status == Game.Status.RUNNING and permissions.in_play(game, seat)}
 
 
 @login_required
