@@ -30,7 +30,7 @@ def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: 
         raise ActionRefused(_("Only the GM opens phases."), code="not_allowed")
     if game.status != Game.Status.RUNNING:
         raise ActionRefused(_("The game is not running."), code="not_running")
-    if registry.adapter_of_phase_kind(kind) is None:  # a kind no registered rule set plays
+    if not _plays_kind(game, kind):
         raise ActionRefused(_("Unknown phase kind."), code="bad_kind")
     if deadline_at is not None and deadline_at <= now:
         raise ActionRefused(_("The deadline must be in the future."), code="in_past")
@@ -47,17 +47,27 @@ def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: 
     return phase
 
 
-def parse_phase_name(name: str) -> tuple[str, int]:
-    """The engine names phases "day 2", "night 0", "revote 1", "deckbuilding"."""
+def _plays_kind(game: Game | None, kind: str) -> bool:
+    """Whether the game's rule set declares the phase kind (SiteRuleset.phase_kinds); for a game
+    whose rule set is not registered, whether any registered rule set does."""
+    adapter = registry.find(game.ruleset) if game is not None else None
+    if adapter is not None:
+        return adapter.is_valid_phase_kind(kind)
+    return registry.adapter_of_phase_kind(kind) is not None
+
+
+def parse_phase_name(name: str, game: Game | None = None) -> tuple[str, int]:
+    """The engine names phases "day 2", "night 0", "revote 1", "deckbuilding"; the kind must be
+    one the game's rule set declares."""
     kind, _sep, number = name.partition(" ")
-    if registry.adapter_of_phase_kind(kind) is None:  # a kind no registered rule set plays
+    if not _plays_kind(game, kind):
         raise ValueError(f"unknown phase {name!r}")
     return kind, int(number or 0)
 
 
 def phase_open_named(*, game: Game, name: str, now: datetime, deadline_at: datetime | None = None) -> Phase:
     """Open the phase the engine says comes next, with the game's phase length as deadline."""
-    kind, number = parse_phase_name(name)
+    kind, number = parse_phase_name(name, game)
     deadline_at = deadline_at or deadline_after(game, now)
     phase = Phase.objects.create(game=game, kind=kind, number=number, opened_at=now, deadline_at=deadline_at)
     Game.objects.filter(pk=game.pk).update(current_phase=phase)

@@ -78,3 +78,23 @@ def test_the_forum_plays_with_active_seats_only():
     assert not permissions.in_play(game, seats[0])
     assert permissions.in_play_statuses(game) == frozenset({"active"})
     assert not permissions.in_play(game, None)
+
+
+def test_a_phase_kind_is_one_the_games_rule_set_declares():
+    """Issue 15: "Phase kinds come from the rule set ... Store a kind the rule set declares and
+    validate it there": the cards' deck building is no phase of a forum game, nor a made-up kind
+    of any game; the game is left as it was."""
+    from games.models import Phase
+    from games.services.phases import parse_phase_name, phase_open
+
+    game, _seats = started("forum")
+    game.phases.filter(closed_at__isnull=True).update(closed_at=game.current_phase.opened_at)
+    before = Phase.objects.filter(game=game).count()
+    for kind in ("deckbuilding", "stage"):
+        with pytest.raises(ActionRefused) as refused:
+            phase_open(game=game, kind=kind, by=game.gm, deadline_at=None)
+        assert refused.value.code == "bad_kind"
+        with pytest.raises(ValueError):
+            parse_phase_name(f"{kind} 1", game)
+    assert Phase.objects.filter(game=game).count() == before
+    assert phase_open(game=game, kind="night", by=game.gm, deadline_at=None).kind == "night"
