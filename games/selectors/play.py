@@ -8,6 +8,7 @@ secrets take the viewer and go through its filters.
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
 
 from games import permissions
 from games.models import AnonymousMessage, Game, GameEvent, Order, Phase, Replacement, Seat
@@ -62,3 +63,16 @@ def anonymous_sent(viewer, game: Game, seat: Seat) -> list[AnonymousMessage]:
     """The anonymous messages this seat sent, newest first, seen through the permissions."""
     mine = permissions.filter_visible_anonymous(viewer, game, AnonymousMessage.objects.select_related("recipient__user"))
     return list(mine.filter(sender=seat, kind=AnonymousMessage.Kind.ANONYMOUS).order_by("-created_at"))
+
+
+def game_for_page(pk: int) -> Game:
+    """The game a GM's or player's page is about, with what every such page shows; 404 if none."""
+    return get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread", "current_phase"), pk=pk)
+
+
+def seat_choice(game: Game, raw) -> Seat | None:
+    """The game's seat a form names, or None (a missing, malformed or other game's id)."""
+    try:
+        return game.seats.select_related("user").get(pk=int(raw))
+    except (TypeError, ValueError, Seat.DoesNotExist):
+        return None

@@ -25,8 +25,10 @@ from games.selectors.moderation import inactivity_table
 from games.selectors.play import (
     anonymous_pending,
     anonymous_sent,
+    game_for_page,
     refused_orders,
     rollback_phase,
+    seat_choice,
     seat_replacements,
     standing_order_row,
     visible_events,
@@ -46,15 +48,8 @@ from games.services.phases import phase_event_add, phase_set_deadline, phase_set
 from games.services.resolution import phase_close, phase_preview
 
 
-def _game(pk: int) -> Game:
-    return get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread", "current_phase"), pk=pk)
-
-
-def _seat_choice(game: Game, raw) -> Seat | None:
-    try:
-        return game.seats.select_related("user").get(pk=int(raw))
-    except (TypeError, ValueError, Seat.DoesNotExist):
-        return None
+_game = game_for_page
+_seat_choice = seat_choice
 
 
 def _parse_local(raw: str) -> datetime:

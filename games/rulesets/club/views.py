@@ -11,28 +11,21 @@ from datetime import datetime
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games import permissions
 from games.wording import faction_label
-from games.models import Game, Phase, Seat
+from games.models import Game, Phase
+from games.selectors.play import game_for_page, seat_choice
 from games.rulesets.club.selectors import forfeit_factions, has_voted_best_player, is_rated_game
 from games.rulesets.club.services import best_player_vote, foul_give, forfeit_declare, rating_decide, rating_table
 from games.services import ActionRefused
 
 
-def _game(pk: int) -> Game:
-    return get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread", "current_phase"), pk=pk)
-
-
-def _seat_choice(game: Game, raw) -> Seat | None:
-    """The game's seat a form names, or None (a missing, malformed or other game's id)."""
-    try:
-        return game.seats.select_related("user").get(pk=int(raw))
-    except (TypeError, ValueError, Seat.DoesNotExist):
-        return None
+_game = game_for_page
+_seat_choice = seat_choice
 
 
 def _gm_points(request: HttpRequest, game: Game) -> tuple[dict[int, float], set[int]]:
