@@ -81,6 +81,8 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
     seat = _seat_of(game, user)
     if seat is None:
         raise ActionRefused(_("You are not a player of this game."), code="not_a_player")
+    if text is not None and not takes_text_orders(game):  # a forged field: the page offers no text order
+        raise ActionRefused(_("This game takes its orders from the order form only."), code="no_text_orders")
     phase = game.current_phase
     if game.status != Game.Status.RUNNING or not game.state:
         return None, OrderConfirmation(False, reason="game_over" if game.status == Game.Status.FINISHED else "no_phase")

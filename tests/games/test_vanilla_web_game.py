@@ -135,3 +135,22 @@ def test_a_rule_set_without_text_orders_offers_no_text_order():
     assert 'value="kill"' in role_page  # the order form
     assert 'id="order-text"' not in role_page  # the text order form (the anonymous letter's text field stays)
     assert "Проверяю Кикимору" not in role_page  # nor the hint that letters are read as orders
+
+
+def test_a_forged_text_order_is_refused_where_the_rule_set_reads_none():
+    """The role page of a rule set without text orders offers no text field; a text posted anyway
+    gets a clear refusal and records nothing (no order, valid or not)."""
+    gm = make_user("Ведущий 2")
+    game = game_create(title="Ваниль 2", gm=gm, ruleset="vanilla", size=4)
+    users = [make_user(f"{name} 2") for name in NAMES[:4]]
+    for user in users:
+        game_signup(game=game, user=user)
+    game_start(game=game, by=gm, seed=1, roles_in_seat_order=["mafioso", "citizen", "citizen", "citizen"])
+    game.refresh_from_db()
+    close(client_for(gm), game)
+    before = Order.objects.count()
+    client = client_for(users[0])
+    response = client.post(reverse("games:order", args=[game.pk]), {"text": f"Убиваю {users[1].display_name}."},
+                           follow=True)
+    assert "приказы отдаются только через форму приказа" in response.content.decode()
+    assert Order.objects.count() == before
