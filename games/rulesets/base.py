@@ -99,6 +99,10 @@ class SiteRuleset:
     def is_valid_phase_kind(self, kind: str) -> bool:
         return kind in self.phase_kinds
 
+    # The kinds votes are cast in (the vote count, the desk, the duties, the archive's counts);
+    # the Show votes in some of its stages.
+    voting_kinds: ClassVar[frozenset[str]] = frozenset({"day", "revote"})
+
     # --- Templates --------------------------------------------------------------------------
     # Panels the core's pages include by name, per page and place: {"game.top": [template, ...]}.
     # A page asks `panels("gm.links")` and includes each; a rule set without a panel adds nothing.

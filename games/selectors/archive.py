@@ -38,7 +38,7 @@ from games.models import (
 )
 from games.selectors.commitment import commitment_payload
 from games.selectors.orders import action_label, order_action_text, order_reason_text
-from games.selectors.votes import VOTING_KINDS, CountView, vote_count, vote_weights_for, voters_and_targets
+from games.selectors.votes import CountView, vote_count, vote_weights_for, voters_and_targets, voting_kinds
 
 # Events that take a seat out of play; their phase is when it left.
 EXIT_KINDS = ("jailed", "killed", "executed", "removed", "taken", "modkilled")
@@ -376,7 +376,7 @@ def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool
             blocks[order.phase_id].orders.append(order)
     if with_counts:
         for phase in phases:
-            if phase.kind in VOTING_KINDS:
+            if phase.kind in voting_kinds(game):
                 phase.game = game
                 blocks[phase.pk].count = count_as_cast(vote_count(phase=phase), game=game, holders=holders)
     ordered = [blocks[p.pk] for p in phases]

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import permissions
 from games.selectors.duties import Duty, duties_of
-from games.selectors.votes import VOTING_KINDS, count_version, vote_count
+from games.selectors.votes import count_version, vote_count, voting_kinds
 from games.wording import role_label
 from games.models import AnonymousMessage, Absence, Game, Phase, Post, Seat, Thread, ThreadReadMark
 
@@ -152,7 +152,7 @@ def count_summary(game: Game, phase: Phase) -> dict:
 def _voted_row(seat: Seat) -> VotedRow | None:
     game, phase = seat.game, seat.game.current_phase
     if (game.status != Game.Status.RUNNING or not permissions.in_play(game, seat) or phase is None or not phase.is_open
-            or phase.voided_at is not None or phase.kind not in VOTING_KINDS):
+            or phase.voided_at is not None or phase.kind not in voting_kinds(game)):
         return None
     summary = count_summary(game, phase)
     wagon = summary["wagons"].get(seat.pk)

@@ -13,7 +13,7 @@ from games import permissions
 from games.models import Game, Order, Phase, Seat
 from games.engine.rulesets import get_ruleset
 from games.selectors.state import game_state
-from games.selectors.votes import VOTING_KINDS, standing_votes, voters_and_targets
+from games.selectors.votes import standing_votes, voters_and_targets, voting_kinds
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def duties_of(user, *, now: datetime | None = None) -> list[Duty]:
             continue
         if phase.deadline_at is not None and phase.deadline_at <= now:
             continue  # past the deadline: nothing can be done any more
-        if phase.kind in VOTING_KINDS:
+        if phase.kind in voting_kinds(game):
             voters, _targets = voters_and_targets(phase, list(game.seats.all()))
             if seat.pk in voters and standing_votes(phase).get(seat.pk) is None:
                 duties.append(Duty(game, seat, phase, "vote"))

@@ -25,7 +25,7 @@ from games.selectors.holders import stint_users, swaps_by_seat, user_id_at
 from games.models import Game, Replacement, Seat, VoteRecord
 from games.permissions import filter_unsealed_games
 from games.rulesets import registry
-from games.selectors.votes import VOTING_KINDS
+from games.selectors.votes import voting_kinds
 
 
 MIN_GAMES_DEFAULT = 3
@@ -211,7 +211,7 @@ def _ledger(games: QuerySet[Game]) -> QuerySet[VoteRecord]:
     """The lines that can make a standing vote in the games' closed, not voided, voting phases
     (days and re-votes): the same rows `games.selectors.votes.effective_ballots` reads per phase."""
     return (
-        VoteRecord.objects.filter(phase__game__in=games, phase__kind__in=VOTING_KINDS, phase__voided_at__isnull=True,
+        VoteRecord.objects.filter(phase__game__in=games, phase__kind__in=voting_kinds(), phase__voided_at__isnull=True,
                                   phase__closed_at__isnull=False, valid=True)
         .exclude(source=VoteRecord.Source.POST, is_final=False)
         .order_by("phase_id", "post_number", "pk")

@@ -21,7 +21,14 @@ from games.text.names import RosterMatcher
 from games.text.votes import DEFAULT_PROFILE, VoteProfile, profile_named
 from games.wording import wording_of
 
-VOTING_KINDS = (Phase.Kind.DAY, Phase.Kind.REVOTE)
+
+
+def voting_kinds(game: Game | None = None) -> frozenset[str]:
+    """The phase kinds votes are cast in: the game's rule set's (SiteRuleset.voting_kinds: a day
+    and its re-vote by default), or every rule set's for a read over many games (the leaderboard)."""
+    adapters = [registry.find(game.ruleset)] if game is not None else registry.adapters()
+    kinds = frozenset().union(*(a.voting_kinds for a in adapters if a is not None))
+    return kinds or frozenset({Phase.Kind.DAY, Phase.Kind.REVOTE})
 
 
 # --- How a game reads votes -------------------------------------------------------------------
@@ -101,7 +108,7 @@ def seats_in_order(game: Game) -> list[Seat]:
 def voting_phase(*, game: Game) -> Phase | None:
     """The phase votes are cast in: the game's current phase, if it is a day or a re-vote."""
     phase = game.current_phase
-    return phase if phase is not None and phase.kind in VOTING_KINDS else None
+    return phase if phase is not None and phase.kind in voting_kinds(game) else None
 
 
 def engine_state_of(phase: Phase):
@@ -276,12 +283,12 @@ def count_title(phase: Phase) -> str:
 # --- The vote pages (games.views.votes) -----------------------------------------------------------
 def voting_days(game: Game) -> list[Phase]:
     """The game's days and re-votes that count (not voided), in order: the vote page's tabs."""
-    return list(game.phases.filter(kind__in=VOTING_KINDS, voided_at__isnull=True).order_by("opened_at", "pk"))
+    return list(game.phases.filter(kind__in=voting_kinds(game), voided_at__isnull=True).order_by("opened_at", "pk"))
 
 
 def last_voting_day(game: Game) -> Phase | None:
     """The last closed day or re-vote that counts (a finished game keeps its last count on show)."""
-    return game.phases.filter(kind__in=VOTING_KINDS, voided_at__isnull=True,
+    return game.phases.filter(kind__in=voting_kinds(game), voided_at__isnull=True,
                               closed_at__isnull=False).order_by("-closed_at", "-pk").first()
 
 

@@ -42,7 +42,7 @@ from games.services.games import game_create, game_set_communication
 from games.services.lifecycle import game_set_co_gm, game_signup, game_start, game_withdraw
 from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
 from games.selectors.orders import action_label, order_action_text, order_reason_text, standing_orders
-from games.selectors.votes import VOTING_KINDS, vote_count
+from games.selectors.votes import vote_count, voting_kinds
 from games.services.orders import order_override, order_submit, order_targets, takes_text_orders
 from games.services.phases import phase_event_add, phase_set_deadline, phase_set_tie_break
 from games.services.resolution import phase_close, phase_preview
@@ -282,7 +282,7 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     phase = game.current_phase
     seats = list(game.seats.select_related("user").order_by("number"))
     seats_by_id = {s.pk: s for s in seats}
-    count = vote_count(phase=phase) if phase is not None and phase.kind in VOTING_KINDS else None
+    count = vote_count(phase=phase) if phase is not None and phase.kind in voting_kinds(game) else None
     orders = standing_orders(phase) if phase is not None else {}
     state = game_state(game)
     seat_columns = registry.site(game.ruleset).gm_seat_columns  # the rule set's extra columns (cards: «Класс»)

@@ -98,3 +98,17 @@ def test_a_phase_kind_is_one_the_games_rule_set_declares():
             parse_phase_name(f"{kind} 1", game)
     assert Phase.objects.filter(game=game).count() == before
     assert phase_open(game=game, kind="night", by=game.gm, deadline_at=None).kind == "night"
+
+
+def test_the_phases_votes_are_cast_in_are_the_rule_sets(monkeypatch):
+    """The Show votes in some of its stages: the kinds a vote is read in come from the rule set
+    (SiteRuleset.voting_kinds), not from a fixed «day or re-vote»."""
+    from games.selectors.votes import voting_kinds, voting_phase
+
+    game, _seats = started("vanilla")
+    game.refresh_from_db()
+    assert game.current_phase.kind == "day" and voting_phase(game=game) == game.current_phase
+    monkeypatch.setattr(registry.site("vanilla"), "voting_kinds", frozenset({"night"}))
+    assert voting_phase(game=game) is None  # a day is no voting phase of this rule set now
+    assert voting_kinds(game) == frozenset({"night"})
+    assert "night" in voting_kinds() and "day" in voting_kinds()  # over every rule set

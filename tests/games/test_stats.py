@@ -18,7 +18,7 @@ from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posting import post_submit
 from games.services.resolution import phase_close
-from games.selectors.votes import VOTING_KINDS, standing_votes
+from games.selectors.votes import standing_votes, voting_kinds
 from tests.conftest import client_for, make_user, play_kept
 
 SCENARIOS = __import__("os").path.join(__import__("os").path.dirname(__file__), "..", "scenarios")
@@ -124,7 +124,7 @@ def league(db):
 
 # --- Reading the vote ledger in bulk -----------------------------------------------------------
 def _per_phase(games):
-    return {p.pk: standing_votes(p) for p in Phase.objects.filter(game__in=games, kind__in=VOTING_KINDS,
+    return {p.pk: standing_votes(p) for p in Phase.objects.filter(game__in=games, kind__in=voting_kinds(),
                                                                    voided_at__isnull=True, closed_at__isnull=False)}
 
 
