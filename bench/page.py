@@ -16,7 +16,6 @@ import cProfile
 import io
 import os
 import pstats
-import secrets
 import statistics
 import sys
 import time
@@ -25,8 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.__main__ import bench_environment, check_services  # noqa: E402
-from bench.server import clear_cache_prefix, create_database, drop_database  # noqa: E402
+from bench.inprocess import seeded_game  # noqa: E402
 
 # The view's parts whose CPU time is printed (games/views/forum.py).
 PARTS = ("_thread_context", "_post_list", "_render_post_list", "_render_thread")
@@ -40,29 +38,8 @@ def main(argv=None) -> int:
     parser.add_argument("--write", choices=("thread", "site", "none"), default="thread",
                         help="what is marked written before each request (none: the kept page)")
     args = parser.parse_args(argv)
-    prefix = f"mafia-bench-page-{os.getpid()}-{secrets.token_hex(3)}"
-    env = bench_environment(prefix)
-    os.environ.update(env)
-    check_services(env)
-    create_database(env["DATABASE_URL"])
-    try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0, interactive=False)
-        call_command("collectstatic", verbosity=0, interactive=False)
-        from bench.seed import login_cookies, seed
-
-        game = seed(posts=args.posts)
-        profile(game, login_cookies(game.player_id), repeat=args.repeat, top=args.top, write=args.write)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        drop_database(env["DATABASE_URL"])
-        clear_cache_prefix(env["REDIS_URL"], prefix)
+    with seeded_game("page", posts=args.posts) as (game, cookies):
+        profile(game, cookies, repeat=args.repeat, top=args.top, write=args.write)
     return 0
 
 

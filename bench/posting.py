@@ -13,7 +13,6 @@ import cProfile
 import io
 import os
 import pstats
-import secrets
 import statistics
 import sys
 import time
@@ -21,8 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.__main__ import bench_environment, check_services  # noqa: E402
-from bench.server import clear_cache_prefix, create_database, drop_database  # noqa: E402
+from bench.inprocess import seeded_game  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -32,30 +30,8 @@ def main(argv=None) -> int:
     parser.add_argument("--top", type=int, default=40, help="cProfile lines to print")
     parser.add_argument("--where", action="store_true", help="print where in the project each query is sent from")
     args = parser.parse_args(argv)
-    prefix = f"mafia-bench-posting-{os.getpid()}-{secrets.token_hex(3)}"
-    env = bench_environment(prefix)
-    os.environ.update(env)
-    check_services(env)
-    create_database(env["DATABASE_URL"])
-    try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0, interactive=False)
-        call_command("collectstatic", verbosity=0, interactive=False)
-        from bench.seed import login_cookies, seed
-
-        game = seed(posts=args.posts)
-        cookies = login_cookies(game.player_id)
+    with seeded_game("posting", posts=args.posts) as (game, cookies):
         profile(game, cookies, repeat=args.repeat, top=args.top, where=args.where)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        drop_database(env["DATABASE_URL"])
-        clear_cache_prefix(env["REDIS_URL"], prefix)
     return 0
 
 

@@ -17,7 +17,7 @@ from games import permissions
 from games.models import Game, Phase, Post, PrivateMessage, Seat, Thread
 from games.rulesets import registry
 from games.selectors.communication import private_mode
-from games.selectors.votes import roster_matcher
+from games.selectors.votes import seats_matcher
 from games.services import ActionRefused, notifications
 from games.text import bbcode
 from games.text.names import inflect_name
@@ -73,7 +73,7 @@ def private_check(*, thread: Thread, author, body: str) -> list[PendingPrivate]:
     if not permissions.in_play(game, sender):
         raise ActionRefused(_("Only players in play send private messages."), code="private_not_player")
     # The roster matcher of the vote reader (memoised per roster: games.selectors.votes).
-    matcher = roster_matcher(tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats))
+    matcher = seats_matcher(seats)
     by_name = {s.user.display_name: s for s in seats}
     near = neighbours(seats, sender, in_play=permissions.in_play_statuses(game))
     far_used = False

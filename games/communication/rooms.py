@@ -18,7 +18,7 @@ from games import permissions
 from games.models import Game, Phase, Post, RoomProposal, Seat, Thread
 from games.rulesets import registry
 from games.selectors.communication import rooms_enabled
-from games.selectors.votes import roster_matcher
+from games.selectors.votes import seats_matcher
 from games.services import ActionRefused
 
 ROOM_RE = re.compile(r"^\s*(?:комнат[аы]|room)\s*[:\-—–]\s*(?P<names>.+?)\s*$", re.IGNORECASE | re.DOTALL)
@@ -83,7 +83,7 @@ def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
     if not permissions.in_play(game, proposer):
         raise ActionRefused(_("Only players in play take rooms."), code="room_not_player")
     # The roster matcher of the vote reader (memoised per roster: games.selectors.votes).
-    matcher = roster_matcher(tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats))
+    matcher = seats_matcher(seats)
     by_name = {s.user.display_name: s for s in seats}
     members = {proposer.pk}
     for raw in re.split(r",|\s+и\s+", match.group("names")):

@@ -100,6 +100,12 @@ def roster_matcher(names: Roster) -> RosterMatcher:
     return matcher
 
 
+def seats_matcher(seats) -> RosterMatcher:
+    """The matcher of a game's seats by their players' names and aliases (a private tag's, a
+    room's, a written order's names)."""
+    return roster_matcher(tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats))
+
+
 def seats_in_order(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("number"))
 

@@ -18,7 +18,7 @@ from games.engine.state import GameState
 from games.models import Game, Order, Post, Seat, Thread
 from games.selectors.orders import action_label, order_reason_text
 from games.selectors.state import game_state
-from games.selectors.votes import roster_matcher
+from games.selectors.votes import seats_matcher
 from games.services import ActionRefused
 from games.permissions import is_game_master
 from games.services.journal import gm_log
@@ -123,8 +123,7 @@ def _judge(*, game: Game, seat: Seat, phase, action: str | None, target: Seat | 
     reason = ""
     if text is not None:
         seats = {s.pk: s for s in game.seats.select_related("user")}
-        roster = tuple((s.user.display_name, tuple(s.aliases or ())) for s in seats.values())
-        parsed = parse_order(text, roster_matcher(roster), actor_name=seat.user.display_name,
+        parsed = parse_order(text, seats_matcher(seats.values()), actor_name=seat.user.display_name,
                              vocabulary=_vocabulary(game), after=_standing_for_text(phase, seat, seats))
         by_name = {s.user.display_name: s for s in seats.values()}
         action = parsed.action or ""
