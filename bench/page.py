@@ -27,7 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.inprocess import seeded_game  # noqa: E402
 
 # The view's parts whose CPU time is printed (games/views/forum.py).
-PARTS = ("_thread_context", "_post_list", "_render_post_list", "_render_thread")
+PARTS = ("_thread_context", "_post_list", "_render_post_list", "_render_thread", "_visible_thread",
+         "_remember_game_reads", "current_count_html", "thread_mark_read", "PostForm", "voters_and_targets",
+         "_valid_until", "_vote_buttons", "voting_phase")
 
 
 def main(argv=None) -> int:
@@ -117,7 +119,7 @@ def profile(game, cookies: dict[str, str], *, repeat: int, top: int, write: str)
         get()
     profiler.disable()
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(top)
+    pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(top)
     print("20 renders:")
     print(out.getvalue())
 

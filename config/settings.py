@@ -175,6 +175,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache, Celery ----------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+    # Parallel test workers (pytest-xdist) share one Redis server: each gets a database of its own
+    # (gw0 -> 1, gw1 -> 2, ...), as each gets its own test database, so that one worker's
+    # cache.clear() (FLUSHDB) and write counters (keyed by row ids both workers use) never reach
+    # another's, nor do its Celery tasks. The processes a test starts inherit the variable.
+    from urllib.parse import urlsplit, urlunsplit
+
+    _parts = urlsplit(REDIS_URL)
+    _db = 1 + int(os.environ["PYTEST_XDIST_WORKER"][2:] or 0)
+    REDIS_URL = urlunsplit(_parts._replace(path=f"/{_db}"))
 if REDIS_URL:
     # Fails soft: with Redis down or hung, pages render and posts go through from the database
     # alone (config/cache.py, docs/faults.md); the timeouts bound what a hung Redis costs.

@@ -74,6 +74,15 @@ def test_settings_switch_to_postgresql_and_redis_when_urls_given(tmp_path):
     assert probe["cache"].endswith("RedisCache")
 
 
+def test_parallel_test_workers_get_a_redis_database_each(tmp_path):
+    """Under pytest-xdist two workers share one Redis: each uses a database of its own (the broker
+    too), so one's FLUSHDB or write counters never reach the other's; outside xdist nothing moves."""
+    url = "redis://cache.internal:6379/0"
+    assert _probe(tmp_path, REDIS_URL=url, PYTEST_XDIST_WORKER="gw1")["broker"] == "redis://cache.internal:6379/2"
+    assert _probe(tmp_path, REDIS_URL=url, PYTEST_XDIST_WORKER="gw0")["cache_location"] == "redis://cache.internal:6379/1"
+    assert _probe(tmp_path, REDIS_URL=url)["broker"] == url
+
+
 PRODUCTION = {
     "DJANGO_DEBUG": "0",
     "DJANGO_SECRET_KEY": "k3!x" + "9f2Lq0zR7vW4mN8pS1tY6uB3cE5hJ0aD" * 2,

@@ -140,7 +140,10 @@ class Broker:
 def site_env(tmp_path: Path, redis_url: str | None = None) -> dict:
     """The environment of a site process (web, worker) started by a test: the test database, a
     var folder of its own (its own file broker) or the given Redis; nothing of the developer's."""
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "CELERY_TASK_ALWAYS_EAGER")}
+    # Not PYTEST_XDIST_WORKER either: it would move the process to another Redis database than the
+    # one given (config/settings.py gives each parallel test worker its own).
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("REDIS_URL", "DATABASE_URL", "CELERY_TASK_ALWAYS_EAGER", "PYTEST_XDIST_WORKER")}
     env.update(DATABASE_URL=database_url(), PYTHONPATH=str(ROOT), MAFIA_VAR_DIR=str(tmp_path / "var"))
     if redis_url:
         env["REDIS_URL"] = redis_url

@@ -109,8 +109,9 @@ def _broker(broker: str, tmp_path):
     env["PYTHONPATH"] = str(ROOT)
     if broker == "redis":
         require_service("Redis", _redis_available(), "REDIS_URL must point to a running Redis")
-        env["REDIS_URL"] = os.environ["REDIS_URL"]
-        return env, Connection(os.environ["REDIS_URL"])
+        # The site's own URL: under pytest-xdist it names this worker's Redis database (config/settings.py).
+        env["REDIS_URL"] = settings.REDIS_URL
+        return env, Connection(settings.REDIS_URL)
     # Its own broker folder, so that a developer's running site never eats the test's message.
     env["MAFIA_VAR_DIR"] = str(tmp_path)
     folder = tmp_path / "celery-broker"
