@@ -84,9 +84,12 @@ def test_the_same_close_delivered_to_two_workers_at_once_resolves_once(broker, w
     day = due_day
     preview = phase_preview(phase=day.phase)
     hook = _hook_env(tmp_path / "hook", "meet")
-    pair = [workers(broker, name, include="tests.faults.worker_hooks", env=hook) for name in ("left", "right")]
-    for worker in pair:
-        worker.wait_ready()  # each reserves one message at a time: both get one
+    pair = []
+    for name in ("left", "right"):
+        # One after the other: kombu's file broker declares a queue by rewriting its exchange file,
+        # which a second worker starting at the same instant may read half written (a crash at start).
+        pair.append(workers(broker, name, include="tests.faults.worker_hooks", env=hook))
+        pair[-1].wait_ready()  # each reserves one message at a time: both get one
     for _ in range(2):
         broker.send(close_phase_when_due, kwargs={"phase_id": day.phase.pk})
 
