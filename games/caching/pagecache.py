@@ -607,6 +607,120 @@ def edit_window_end(posts, user):
     return min(ends) if ends else None
 
 
+# --- Layer 1: the frame of one browser session's page --------------------------------------------
+# Layer 2 below keeps a whole page until anything it shows is written; in a busy game every post
+# moves the thread's counter and the next view renders the page again, of which the post list
+# (Layer 0 makes that cheap) is only a part: the header, the vote count and buttons, the reply
+# form, the moderation tools and the context behind them are the rest. What a post in the thread
+# changes outside the list is the number of pages, the last post (the poll's marker) and the
+# reader's first unread one: those are made per request ("pieces", games/views/forum.py) and
+# the rest of the page, the frame, is kept with markers where they go.
+#
+# A frame is the page of one browser session (the same key as Layer 2's: session and CSRF cookies,
+# host, URL, language cookie, htmx headers), stamped with every counter but the thread's, and
+# keyed by what of the thread it shows: the thread row (all but its post count and last post
+# time), the ids of the thread's authors (the ISO picker), the language and the time zone. Only
+# for threads without members (a room's, a GM letter's or a team's members are written under the
+# thread's counter and decide who may see and post). It is served while the session is the same
+# (its data's digest, no message waiting), its counters unchanged and none of its clocks ran out.
+FRAME_SECONDS = PAGE_SECONDS
+FRAME_PIECES = ("pagination_html", "poll_html", "unread_link_html", "post_list_html")
+
+
+def _frame_marker(name: str) -> str:
+    # An HTML comment: nothing a user writes can make one (his text is escaped or sanitised).
+    return f"<!--pc-frame:{name}-->"
+
+
+def frame_markers(pieces: dict) -> dict:
+    from django.utils.safestring import mark_safe
+
+    return {name: mark_safe(_frame_marker(name)) for name in pieces}  # noqa: S308 - a constant
+
+
+@dataclass
+class Frame:
+    stamps: dict[str, int]  # the counters but the thread's, as read before the data
+    session: str | None  # digest of the session's data it was rendered with
+    valid_until: float
+    parts: list[str]  # text, piece name, text, piece name, ..., text
+    inputs: dict  # what the pieces need of the page's context (the post list's viewer class)
+
+    def assemble(self, pieces: dict) -> str:
+        return "".join(part if index % 2 == 0 else str(pieces[part]) for index, part in enumerate(self.parts))
+
+
+_FRAME_SPLIT_RE = re.compile("<!--pc-frame:(" + "|".join(FRAME_PIECES) + ")-->")
+
+
+@dataclass
+class FrameKey:
+    key: str
+    session_key: str | None
+    stamps: Stamps  # the page's counters, read before its data
+
+
+def frame_key(request, thread, stamps: Stamps, *, author_ids) -> FrameKey | None:
+    """The key of this request's frame, or None when its page is not framed (another kind of
+    thread, a request Layer 2 would not keep either, a game not known before its counters)."""
+    if thread.kind in m.Thread.PRIVATE_KINDS or not stamps.game_known:
+        return None
+    found = candidate(request)
+    if found is None:
+        return None
+    row = [(f.attname, getattr(thread, f.attname)) for f in thread._meta.concrete_fields
+           if f.attname not in ("post_count", "last_post_at")]
+    parts = [found.key, repr(row), ",".join(map(str, author_ids)), translation.get_language() or "",
+             timezone.get_current_timezone_name(), str(stamps.user_id)]
+    return FrameKey(key=f"pagecache:frame:{_digest(chr(31).join(parts))}", session_key=found.session_key, stamps=stamps)
+
+
+def _frame_session(request, framing: FrameKey) -> tuple[bool, str | None]:
+    """(usable, digest of the session's data): usable when the request's session is the one its
+    cookie names, with no message waiting."""
+    session = getattr(request, "session", None)
+    if session is None:
+        return False, None
+    data = session._session
+    if session.session_key != framing.session_key:
+        return False, None
+    if framing.session_key is None:
+        return True, None
+    if "_messages" in data:
+        return False, None
+    return True, session_digest(data)
+
+
+def _frame_stamps(stamps: Stamps) -> dict[str, int]:
+    return {key: value for key, value in stamps.values.items() if key != thread_key(stamps.thread_id)}
+
+
+def frame_get(request, framing: FrameKey, stamps: Stamps) -> Frame | None:
+    frame = cache.get(framing.key)
+    if frame is None or time.time() >= frame.valid_until or frame.stamps != _frame_stamps(stamps):
+        return None
+    usable, session = _frame_session(request, framing)
+    if not usable or session != frame.session:
+        return None
+    return frame
+
+
+def frame_store(request, framing: FrameKey, html: str, *, inputs: dict, valid_until: float | None) -> Frame:
+    """Split the page rendered with the markers into its frame, and keep it when the page may be
+    kept: made with the CSRF cookie the browser sends, for the session its cookie names."""
+    split = _FRAME_SPLIT_RE.split(html)
+    until = time.time() + FRAME_SECONDS
+    if valid_until is not None:
+        until = min(until, valid_until)
+    usable, session = _frame_session(request, framing)
+    frame = Frame(stamps={}, session=session, valid_until=until, parts=split, inputs=dict(inputs))
+    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+    if usable and request.META.get("CSRF_COOKIE") == csrf and until - time.time() >= 1:
+        frame.stamps = _frame_stamps(framing.stamps)
+        cache.set(framing.key, frame, timeout=int(until - time.time()) + 1)
+    return frame
+
+
 # --- Layer 2: the whole page of one browser session ----------------------------------------------
 @dataclass
 class Page:

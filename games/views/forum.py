@@ -365,17 +365,77 @@ def _valid_until(thread: Thread, user, posts) -> float | None:
     return min(ends) if ends else None
 
 
-def _render_thread(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
-    page = context["page"]
-    context["page_links"] = [
-        (n, _thread_url(context["thread"], page=n, iso=context["iso"])) if n else (None, None) for n in page.page_range()
-    ]
-    context["prev_url"] = _thread_url(context["thread"], page=page.page - 1, iso=context["iso"]) if page.has_previous else None
-    context["next_url"] = _thread_url(context["thread"], page=page.page + 1, iso=context["iso"]) if page.has_next else None
+def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int], post_list_html: str,
+                   read_up_to: int | None) -> dict:
+    """The parts of the thread page that a post in the thread changes (its number of pages, its
+    last post, the reader's first unread one, the post list), made per request: the rest of the
+    page, its frame, may be kept across posts (games/caching/pagecache.py, "Layer 1")."""
+    from django.template.loader import get_template
+    from django.utils.safestring import mark_safe
+
+    links = [(n, _thread_url(thread, page=n, iso=iso)) if n else (None, None) for n in page.page_range()]
+    pagination = get_template("games/_pagination.html").render({
+        "page": page, "page_links": links,
+        "prev_url": _thread_url(thread, page=page.page - 1, iso=iso) if page.has_previous else None,
+        "next_url": _thread_url(thread, page=page.page + 1, iso=iso) if page.has_next else None,
+    })
+    # The live-update poll, on the thread's last page only (games/views/live.py).
+    poll_after = page.last_number if not page.has_next and not iso else None
+    poll = format_html(
+        '<div id="thread-poll" class="thread-poll" data-after="{}" aria-live="polite" hx-get="{}?after={}" '
+        'hx-trigger="every {}s" hx-swap="innerHTML"></div>', poll_after,
+        reverse("games:thread_poll", args=[thread.pk]), poll_after, settings.MAFIA_THREAD_POLL_SECONDS,
+    ) if poll_after is not None else ""
+    unread = selectors.unread_from_mark(read_up_to, thread) if request.user.is_authenticated else None
+    unread_link = format_html('<a href="{}">{}</a>', reverse("games:thread_unread", args=[thread.pk]),
+                              _("First unread")) if unread else ""
+    return {"pagination_html": mark_safe(pagination), "poll_html": poll, "unread_link_html": unread_link,  # noqa: S308 - a template's output
+            "post_list_html": mark_safe(post_list_html)}  # noqa: S308 - rendered by games/_post_list.html
+
+
+def _render_thread(request: HttpRequest, context: dict, *, status: int = 200, framing=None) -> HttpResponse:
+    """The thread page (or its region, for htmx). With `framing` (pagecache.frame_key's answer), its
+    frame is kept for this browser session: rendered once with the pieces as markers, then the
+    pieces put in."""
+    pieces = _region_pieces(request, context["thread"], context["page"], iso=context["iso"],
+                            post_list_html=context["post_list_html"], read_up_to=context["read_up_to"])
     template = "games/thread.html"
     if _region_only(request):
         template += "#thread-region"
-    return render(request, template, context, status=status)
+    if framing is None:
+        return render(request, template, {**context, **pieces}, status=status)
+    response = render(request, template, {**context, **pagecache.frame_markers(pieces)}, status=status)
+    frame = pagecache.frame_store(request, framing, response.content.decode(), inputs=context["frame_inputs"],
+                                  valid_until=_frame_valid_until(context["thread"], request.user))
+    response.content = frame.assemble(pieces)
+    return response
+
+
+def _frame_valid_until(thread: Thread, user) -> float | None:
+    """Until when a frame stays true with no write: _valid_until without the posts' edit links
+    (which the post list, made per request, shows)."""
+    return _valid_until(thread, user, [])
+
+
+def _thread_from_frame(request: HttpRequest, thread: Thread, frame, *, page: int | None, stamps) -> HttpResponse:
+    """The page from its kept frame: only the post list (itself from the cache or the posts' kept
+    fragments), the pagination, the poll and the unread link are made."""
+    user = request.user
+    game = permissions.game_of(thread)
+    if game is not None and user.is_authenticated:
+        _remember_game_reads(user, game, stamps)  # the roster and co-GMs the post list's links ask of
+    inputs = frame.inputs
+    page_data, post_list_html = _post_list(request, thread, game, page=page, iso=[], moderator=inputs["moderator"],
+                                           can_post=inputs["can_post"], show_votes=inputs["show_votes"],
+                                           just_posted=None, stamps=stamps)
+    read_up_to = selectors.read_up_to(user=user, thread=thread)
+    pieces = _region_pieces(request, thread, page_data, iso=[], post_list_html=post_list_html, read_up_to=read_up_to)
+    if read_up_to is None or read_up_to < page_data.last_number:
+        thread_mark_read(user=user, thread=thread, number=page_data.last_number)
+    response = HttpResponse(frame.assemble(pieces))
+    ends = [end for end in (frame.valid_until, _valid_until(thread, user, page_data.posts)) if end is not None]
+    pagecache.offer(request, stamps=stamps, valid_until=min(ends) if ends else None)
+    return response
 
 
 def _region_only(request: HttpRequest) -> bool:
@@ -393,11 +453,21 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     thread = _visible_thread(request, pk)
     page_param = request.GET.get("page")
     page = selectors.page_count(thread.post_count, _per_page()) if page_param == "last" else _parse_page(page_param)
+    # The page's frame, kept for this browser session across posts in the thread (pagecache, "Layer 1").
+    framing = None
+    if not _iso_ids(request) and not ({"quote", "vote_from"} & request.GET.keys()):
+        pagecache.complete_stamps(stamps, permissions.game_of(thread))
+        framing = pagecache.frame_key(request, thread, stamps, author_ids=selectors.post_author_ids(thread=thread))
+        frame = pagecache.frame_get(request, framing, stamps) if framing is not None else None
+        if frame is not None:
+            return _thread_from_frame(request, thread, frame, page=page, stamps=stamps)
     context = _thread_context(request, thread, page=page, stamps=stamps)
     last_number = context["page"].last_number
     if not context["iso"] and (context["read_up_to"] is None or context["read_up_to"] < last_number):
         thread_mark_read(user=request.user, thread=thread, number=last_number)
-    response = _render_thread(request, context)
+    context["frame_inputs"] = {"moderator": context["is_moderator"], "can_post": bool(context["can_post"]),
+                               "show_votes": context["vote_count_html"] is not None}
+    response = _render_thread(request, context, framing=framing)
     pagecache.offer(request, stamps=stamps, valid_until=context["valid_until"])
     return response
 
