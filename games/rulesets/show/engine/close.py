@@ -507,7 +507,8 @@ class StageClose:
         self.outcome.update({
             "keys_public": keys_public, "keys_secret": keys_secret,
             "revealed": [self.name(h) for h in self.memory["revealed"] if h not in (before.get("revealed") or ())],
-            "judge": self.name(judge), "free": [s.name for s in seats if s.status == ACTIVE], "over": state.over,
+            "judge": self.name(judge), "free": [s.name for s in seats if s.status == ACTIVE],
+            "alive": [s.name for s in seats if s.status == ACTIVE], "over": state.over,
         })
         self.outcome.setdefault("votes", {})
         self.outcome.setdefault("tally", {})

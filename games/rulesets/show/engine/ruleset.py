@@ -125,7 +125,7 @@ EVENT_KINDS: tuple[str, ...] = (
 
 OUTCOME_KEYS: tuple[str, ...] = (
     "stage", "votes", "tally", "bench", "enslaved", "saved", "freed", "keys_public", "keys_secret",
-    "revealed", "judge", "coma", "woke", "insomnia", "knowledge", "free", "over",
+    "revealed", "judge", "coma", "woke", "insomnia", "knowledge", "free", "alive", "over",
 )
 
 

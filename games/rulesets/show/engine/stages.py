@@ -55,7 +55,7 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
 def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
     merged = {key: (dict(value) if isinstance(value, Mapping) else value) for key, value in OPTION_DEFAULTS.items()}
     for key, value in (options or {}).items():
-        if key not in OPTION_DEFAULTS and key != "demon":
+        if key not in OPTION_DEFAULTS:
             raise ValueError(f"unknown show option {key!r}")
         if key == "stage_minutes":
             merged[key] = {**merged[key], **dict(value)}
