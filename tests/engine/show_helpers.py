@@ -10,7 +10,6 @@ from games.engine.orders import Order, PhaseInputs
 from games.engine.state import GameState
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.facts import SLAVE
-from games.rulesets.show.engine.stages import parse_phase
 
 NOW = datetime(2024, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -71,19 +70,6 @@ def everyone_votes(state, target, **changes):
         votes[name] = target if name != target else next(n for n in free_names(state) if n != target)
     votes.update(changes)
     return votes
-
-
-def through_bench(state, target, *, spare=True, **vote_changes):
-    """A day: all vote `target`, defences posted, then the re-vote (or the judge) spares or enslaves."""
-    state = close(state, votes=everyone_votes(state, target, **vote_changes)).state
-    assert parse_phase(state.phase)[0] == "defence", state.phase
-    state = close(state, posted={n: ["defence"] for n in free_names(state)}).state
-    kind, _n = parse_phase(state.phase)
-    if kind == "judge":
-        judge = state.seat(state.memory["judge"]).name
-        return close(state, orders=[(judge, "spare" if spare else "enslave", None if spare else target)]).state
-    ballot = "spare" if spare else "enslave"
-    return close(state, votes={n: ballot for n in free_names(state) if n != target}).state
 
 
 def night_orders(state, **overrides):

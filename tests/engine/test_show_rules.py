@@ -10,6 +10,8 @@ from datetime import timedelta
 import pytest
 
 from games.engine.events import GM, PUBLIC, faction_audience, seat_audience
+from games.engine.orders import Order
+from games.engine.rulesets import Ruleset
 from games.rulesets.show.engine import SHOW, deal, default_roles, innate_keys, keys_of, winner_of
 from games.rulesets.show.engine.facts import SLAVE
 from games.rulesets.show.engine.roles import night_would_decide
@@ -29,7 +31,6 @@ from tests.engine.show_helpers import (
     new,
     night_orders,
     sid,
-    through_bench,
 )
 
 # -- heroes, teams and the deal ---------------------------------------------------------------------
@@ -323,8 +324,6 @@ def test_saviour_saves_himself_only_once_per_show():
 
 
 def _order(state, actor, action, target, detail=None):
-    from games.engine.orders import Order
-
     return Order(sid(state, actor), action, sid(state, target) if target else None, detail=detail)
 
 
@@ -725,3 +724,17 @@ def test_resolve_is_deterministic_for_state_inputs_and_seed():
     a = close(state, seed=11, orders=night_orders(state, Кира=("enslave", "Гоша")))
     b = close(state, seed=11, orders=night_orders(state, Кира=("enslave", "Гоша")))
     assert a.state == b.state and a.events == b.events
+
+
+def test_show_fills_the_rule_set_protocol():
+    """The show is the fourth rule set of the plug-in design: the same protocol as the others."""
+    assert isinstance(SHOW, Ruleset)
+    assert {"not_a_voter", "bad_target", "peace_not_allowed"} <= set(SHOW.vote_reasons)
+    roles = SHOW.default_roles(SHOW.min_players)
+    state, _events = SHOW.new_game([(i, f"p{i}", r) for i, r in enumerate(roles, 1)])
+    assert state.phase == "greetings" and SHOW.voters(state) == ()
+    assert {"winner", "refused"} & set(SHOW.outcome_keys) == set()
+    with pytest.raises(ValueError):
+        SHOW.new_game([(1, "a", "mason"), (2, "b", "mason"), (3, "c", "saviour"), (4, "d", "saviour")])
+    with pytest.raises(ValueError):
+        new(save_once="sometimes")

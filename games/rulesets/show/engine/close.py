@@ -13,7 +13,7 @@ from games.engine.orders import Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
-from games.rulesets.show.engine.facts import SLAVE, coma_missed, id_map, ids, in_coma, judge_today
+from games.rulesets.show.engine.facts import SLAVE, coma_missed, id_map, ids, judge_today
 from games.rulesets.show.engine.keys import add_public_key, give_secret_key, reveal
 from games.rulesets.show.engine.roles import (
     DEMON,

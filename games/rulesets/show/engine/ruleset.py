@@ -17,35 +17,29 @@ in the stage. Inputs (docs/rulesets/show.md, "Inputs"):
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audience
+from games.engine.events import PUBLIC, Event, faction_audience, seat_audience
 from games.engine.orders import Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec
 from games.engine.rulesets.common import ref, seat_id
-from games.engine.state import ACTIVE, GameState, SeatState
+from games.engine.state import GameState, SeatState
 from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine.facts import SLAVE, id_map, in_coma, judge_today
 from games.rulesets.show.engine.keys import (
-    add_public_key,
-    give_secret_key,
     is_revealed,
     knowledge_candidates,
     public_keys,
-    reveal,
 )
 from games.rulesets.show.engine.roles import (
-    DEMON,
     ENSLAVE,
     FACTIONS,
     KEY,
-    MASON,
     RELIEVE,
     REPTILOID,
     REPTILOIDS,
@@ -56,9 +50,7 @@ from games.rulesets.show.engine.roles import (
     SHOW_MIN,
     SUSPECT,
     default_roles,
-    night_would_decide,
     validate_roles,
-    winner_of,
 )
 from games.rulesets.show.engine.stages import (
     DAY,
