@@ -87,6 +87,9 @@ def test_innate_keys_after_the_deal():
     assert zina[sid(state, "Кира")] == ("not_reptiloid",)
     mason = innate_keys(state, sid(state, "Аня"))
     assert set(mason) == {sid(state, "Аня")}  # a Mason learns nothing of the others
+    _state, events = SHOW.new_game([(i, n, r) for i, (n, r) in enumerate(ROSTER, 1)])
+    told = next(e for e in events if e.kind == "innate_keys" and e.audience == seat_audience(sid(state, "Кира")))
+    assert told.data["keys"]["Аня"] == ["not_demon"] and "Кира" not in told.data["keys"]
 
 
 # -- stages and timers ------------------------------------------------------------------------------
@@ -133,6 +136,15 @@ def test_day_votes_are_hidden_until_the_stage_ends():
     result = close(state, votes=everyone_votes(state, "Кира"))
     shown = events_of(result, "day_votes")[0]
     assert shown.audience == PUBLIC and shown.data["ballots"]["Аня"] == "Кира"
+
+
+def test_a_slave_makes_no_free_hero_s_choice():
+    """«Если днём или ночью вас лишили свободы, вы становитесь рабом»: a slave neither votes nor
+    chooses at night (his thread and trials are the site's and part 2's)."""
+    state = enslaved(night1(), "Боря")
+    assert SHOW.check_order(state, _order(state, "Боря", "suspect", "Аня")) == "not_free"
+    assert SHOW.allowed_actions(state, sid(state, "Боря")) == ()
+    assert sid(state, "Боря") not in SHOW.waiting_for(state, inputs(state))
 
 
 def test_nobody_votes_against_himself_nor_against_a_slave():

@@ -449,8 +449,11 @@ class StageClose:
                 add_public_key(self.start, self.memory, about, self.rng, self.events, reason="saviour")
             if "extra_knowledge" in detail and self.status[hero] == ACTIVE:
                 # «если утром останется на свободе»
-                give_secret_key(self.start, self.memory, hero, seat_id(detail["extra_knowledge"]), self.rng,
-                                self.events, source="saviour", phase=self.start.phase)
+                about = seat_id(detail["extra_knowledge"])
+                if give_secret_key(self.start, self.memory, hero, about, self.rng, self.events, source="saviour",
+                                   phase=self.start.phase) is None:
+                    # the night's keys left him nothing new to learn about that hero
+                    self.events.append(Event("knowledge_empty", seat_audience(hero), ref(self.start.seat(about))))
 
     def judge_lot(self, choices: dict[int, tuple[str, int | None]]) -> None:
         """«на утро среди всех героев, которые не находятся в Коме, с учётом ночных Масонских действий

@@ -50,6 +50,7 @@ from games.rulesets.show.engine.roles import (
     SHOW_MIN,
     SUSPECT,
     default_roles,
+    innate_keys,
     validate_roles,
 )
 from games.rulesets.show.engine.stages import (
@@ -111,7 +112,7 @@ EVENT_KINDS: tuple[str, ...] = (
     "bench", "no_bench", "opinions", "opinions_gm", "knowledge_lot", "knowledge_won", "knowledge_received",
     "secret_key", "secret_key_gm", "knowledge_empty", "judge_removed", "defence", "revote_result",
     "judge_decision", "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "night_choices",
-    "night_auto", "morning", "questioned", "saviour_key", "judge", "judge_lot", "no_judge", "insomnia",
+    "morning", "questioned", "saviour_key", "judge", "judge_lot", "no_judge", "insomnia",
     "game_over",
 )
 
@@ -164,6 +165,10 @@ class ShowRuleset:
                                                                "phase": GREETINGS})]
         for s in state.seats:
             events.append(Event("role", seat_audience(s.id), {**ref(s), "role": s.role, "faction": s.faction}))
+            # «После раздачи Ролей в систему добавляются также врождённые персональные Ключи»
+            innate = innate_keys(state, s.id)
+            events.append(Event("innate_keys", seat_audience(s.id), {
+                "keys": {state.seat(about).name: list(keys) for about, keys in innate.items() if about != s.id}}))
         reptiloids = [s for s in state.seats if s.role == REPTILOID]
         if len(reptiloids) > 1:
             # «Рептилоиды знают друг друга со старта»
@@ -444,6 +449,8 @@ class ShowRuleset:
                 return "bad_detail"
             if about is None or not state.has_seat(about) or about == actor.id:
                 return "bad_target"
+            if not knowledge_candidates(state, dict(state.memory), actor.id, about):
+                return "no_key_left"
         return None
 
     def unrevealed_slaves(self, state: GameState) -> list[int]:
