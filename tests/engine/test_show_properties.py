@@ -29,8 +29,8 @@ PUBLIC_KINDS = {"game_started", "stage", "woke", "coma", "lulled", "greetings", 
                 "opinions", "knowledge_received", "judge_removed", "defence", "revote_result", "judge_decision",
                 "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "morning", "questioned",
                 "saviour_key", "judge", "no_judge", "insomnia", "game_over"}
-SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty", "secret_key", "secret_key_gm", "knowledge_lot", "night_choices",
-                "opinions_gm", "judge_lot"}
+SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty", "secret_key", "secret_key_gm",
+                "knowledge_lot", "night_choices", "opinions_gm", "judge_lot"}
 
 
 def random_inputs(state, rng: random.Random) -> PhaseInputs:

@@ -531,6 +531,21 @@ def test_secret_knowledge_is_a_non_public_key_never_not_mason_and_its_holder_sta
         assert SHOW.check_knowledge(result.state, sid(state, "Аня"), sid(state, "Кира")) == "no_right"
 
 
+def test_secret_knowledge_used_at_once_by_the_site_is_the_same_rule():
+    """The site's button takes the key at once (`SHOW.use_knowledge`), by the same rule as the close."""
+    state = day1()
+    memory = dict(state.memory)
+    memory["knowledge_rights"] = {str(sid(state, "Аня")): 1}
+    state = replace(state, memory=memory)
+    after, events = SHOW.use_knowledge(state, sid(state, "Аня"), sid(state, "Кира"), seed=3)
+    [secret] = [e for e in events if e.kind == "secret_key"]
+    assert secret.audience == seat_audience(sid(state, "Аня"))
+    assert secret.data["key"] in ("not_saviour", "not_reptiloid")
+    assert after.memory["knowledge_rights"][str(sid(state, "Аня"))] == 0
+    assert SHOW.use_knowledge(after, sid(state, "Аня"), sid(state, "Зина"), seed=3) == (after, ())
+    assert SHOW.use_knowledge(state, sid(state, "Аня"), sid(state, "Кира"), seed=3) == (after, events)
+
+
 def test_a_target_with_nothing_left_to_learn_is_refused_and_the_right_kept():
     """A25: a ТЗ always teaches something; a hero with no key left to give is refused."""
     state = day1()

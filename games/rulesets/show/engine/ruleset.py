@@ -17,6 +17,7 @@ in the stage. Inputs (docs/rulesets/show.md, "Inputs"):
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -32,6 +33,7 @@ from games.engine.state import GameState, SeatState
 from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine.facts import SLAVE, id_map, in_coma, judge_today
 from games.rulesets.show.engine.keys import (
+    give_secret_key,
     is_revealed,
     knowledge_candidates,
     public_keys,
@@ -259,10 +261,15 @@ class ShowRuleset:
         kind, _n = parse_phase(state.phase)
         free = tuple(s.id for s in state.active())
         if kind == DAY:
-            return free
+            return free + tuple(h for h in self.extra_voters(state) if h not in free)
         if kind == REVOTE:
             bench = self._bench(state)
             return tuple(h for h in free if not (len(bench) == 1 and h == bench[0]))
+        return ()
+
+    def extra_voters(self, state: GameState) -> tuple[int, ...]:
+        """Slaves who may vote in the day vote: none in part 1. Part 2's hook for «На этом этапе в
+        голосовании могут поучаствовать Талантливые рабы» (they vote, are not voted for, owe nothing)."""
         return ()
 
     def vote_targets(self, state: GameState) -> tuple[int, ...]:
@@ -467,6 +474,22 @@ class ShowRuleset:
         memory = copy.deepcopy(dict(state.memory))
         del memory["coma"][str(hero)]
         return replace(state, memory=memory), (Event("woke", PUBLIC, ref(state.seat(hero))),)
+
+    def use_knowledge(
+        self, state: GameState, holder: int, about: int, *, seed: int
+    ) -> tuple[GameState, tuple[Event, ...]]:
+        """A Secret Knowledge right used at once (the site's button), as the close would use it from
+        `extra["knowledge"]`: the key is drawn from the game's seed, the stage and the holder's count."""
+        if self.check_knowledge(state, holder, about) is not None:
+            return state, ()
+        memory = copy.deepcopy(dict(state.memory))
+        rights = memory.setdefault("knowledge_rights", {})
+        rights[str(holder)] = int(rights.get(str(holder), 0)) - 1
+        used = len((memory.get("secret_keys") or {}).get(str(holder), ()))
+        rng = random.Random(f"show:{seed}:{state.phase}:knowledge:{holder}:{used}")
+        events: list[Event] = []
+        give_secret_key(state, memory, holder, about, rng, events, source="lot", phase=state.phase)
+        return replace(state, memory=memory), tuple(events)
 
     def lull(self, state: GameState, ballots: Mapping[int, int | None]) -> tuple[GameState, tuple[Event, ...]]:
         """«Можно принудительно отправлять в кому героев большинством голосов с помощью команды /lull»
