@@ -36,6 +36,7 @@ SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty
 def random_inputs(state, rng: random.Random) -> PhaseInputs:
     kind, _n = parse_phase(state.phase)
     ids = [s.id for s in state.seats]
+    targets = [*ids, 99]  # 99 is nobody: a stale or forged id must be ignored
     votes, orders, posted, requests, knowledge = {}, {}, {}, {}, {}
     for hero in ids:  # slaves try too: the engine must ignore them
         if rng.random() < 0.15:
@@ -43,22 +44,23 @@ def random_inputs(state, rng: random.Random) -> PhaseInputs:
         if kind in ("greetings", "defence", "day"):
             posted[hero] = [rng.choice(["greeting", "defence", "opinion"])]
         if kind == "day":
-            votes[hero] = rng.choice(ids)
+            votes[hero] = rng.choice(targets)
             if rng.random() < 0.3:
-                requests[hero] = rng.choice(ids)
+                requests[hero] = rng.choice(targets)
         elif kind == "revote":
-            votes[hero] = rng.choice(["enslave", "spare", *ids])
+            votes[hero] = rng.choice(["enslave", "spare", *targets])
         elif kind in ("night", "judge"):
             action = rng.choice(["suspect", "enslave", "save", "relieve", "spare"])
             detail = None
             if rng.random() < 0.3:
-                detail = {rng.choice(["question", "public_key", "extra_knowledge"]): rng.choice(ids)}
-            orders[hero] = Order(hero, action, rng.choice(ids), detail=detail)
+                detail = {rng.choice(["question", "public_key", "extra_knowledge"]): rng.choice(targets)}
+            orders[hero] = Order(hero, action, rng.choice(targets), detail=detail)
         if rng.random() < 0.3:
-            knowledge[hero] = rng.choice(ids)
+            knowledge[hero] = rng.choice(targets)
     ratings = {h: rng.choice([0, 0, 1, -1, 3]) for h in ids}
     return PhaseInputs(votes=votes, orders=orders, extra={"posted": posted, "opinion_requests": requests,
-                                                           "knowledge": knowledge, "ratings": ratings})
+                                                           "knowledge": knowledge, "ratings": ratings,
+                                                           "active": [rng.choice(targets)]})
 
 
 def check_keys(state) -> None:

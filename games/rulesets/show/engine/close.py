@@ -112,7 +112,7 @@ class StageClose:
                             phase=self.start.phase)
 
     def owing(self) -> list[int]:
-        return list(self.rules._owing(self.current()))
+        return list(self.rules.owing(self.current()))
 
     def miss(self, owing: list[int]) -> None:
         """«По истечении этого времени все, кто не успел произвести требуемое действие ...
@@ -122,7 +122,7 @@ class StageClose:
             if self.status.get(int(key)) == ACTIVE:
                 self.memory["coma"][key] = int(self.memory["coma"][key]) + 1
         for hero in owing:
-            if not self.rules._did(current, self.inputs, hero) and str(hero) not in self.memory["coma"]:
+            if not self.rules.has_acted(current, self.inputs, hero) and str(hero) not in self.memory["coma"]:
                 self.memory["coma"][str(hero)] = 1
                 self.events.append(Event("coma", PUBLIC, ref(self.start.seat(hero))))
                 self.outcome["coma"].append(self.name(hero))

@@ -196,7 +196,7 @@ class ShowRuleset:
         opinion holds the early end of the opinions day («без этого этап не будет досрочно завершён»)."""
         if state.over:
             return ()
-        waiting = [h for h in self._owing(state) if not self._did(state, inputs, h)]
+        waiting = [h for h in self.owing(state) if not self.has_acted(state, inputs, h)]
         kind, number = parse_phase(state.phase)
         if kind == DAY and number > 1:
             posted = id_map(inputs.extra.get("posted"))
@@ -208,7 +208,7 @@ class ShowRuleset:
     def ends_early(self, state: GameState, inputs: PhaseInputs) -> bool:
         return not state.over and not self.waiting_for(state, inputs)
 
-    def _owing(self, state: GameState) -> list[int]:
+    def owing(self, state: GameState) -> list[int]:
         """Heroes owing the stage's action, in seating order (nobody in coma)."""
         if state.over:
             return []
@@ -227,7 +227,7 @@ class ShowRuleset:
             return [judge] if judge in awake else []
         return []
 
-    def _did(self, state: GameState, inputs: PhaseInputs, hero: int) -> bool:
+    def has_acted(self, state: GameState, inputs: PhaseInputs, hero: int) -> bool:
         kind, _n = parse_phase(state.phase)
         posted = id_map(inputs.extra.get("posted")).get(hero) or ()
         if kind == GREETINGS:
@@ -366,7 +366,7 @@ class ShowRuleset:
         return ROLES[state.seat(actor).role].actions + extra
 
     def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
-        if actor not in self._owing(state):
+        if actor not in self.owing(state):
             return ()
         kind, _n = parse_phase(state.phase)
         if kind == NIGHT:
