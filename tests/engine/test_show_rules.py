@@ -401,6 +401,19 @@ def test_masons_suspicions_cut_the_judge_weight_tenfold_and_the_lot_is_logged():
     assert events_of(close(once, orders=night_orders(once)), "judge_lot")[0].data["weights"]["Аня"] == 0.1
 
 
+def test_a_secret_judge_is_told_only_to_himself():
+    """A11 as an option (`judge_public: false`): the judge is told alone (part 3's Гений «По утрам
+    знает, кто стал Судьёй»); the thread hears of his decision and his lost status without his name."""
+    state = night1(judge_public=False)
+    result = close(state, orders=night_orders(state))
+    judge = result.state.memory["judge"]
+    [told] = events_of(result, "judge")
+    assert told.audience == seat_audience(judge)
+    assert not any(h["judge"] for h in public_status(result.state)["heroes"])
+    removed = close(result.state, votes=everyone_votes(result.state, result.state.seat(judge).name))
+    assert events_of(removed, "judge_removed")[0].data == {}
+
+
 def test_judge_is_drawn_among_free_heroes_not_in_coma():
     """«А на утро среди всех героев, которые не находятся в Коме ... выбирается Судья» (A9: slaves
     are not candidates)."""

@@ -84,6 +84,12 @@ class StageClose:
     def awake(self) -> list[int]:
         return [h for h in self.free() if str(h) not in self.memory["coma"]]
 
+    def judge_ref(self, judge: int | None) -> dict[str, Any]:
+        """The judge as the thread may know him: named when judges are public (option `judge_public`)."""
+        if judge is None or not self.start.options.get("judge_public", True):
+            return {}
+        return ref(self.start.seat(judge))
+
     def seating(self, heroes: Any) -> list[int]:
         order = [s.id for s in self.start.seats]
         return sorted(set(heroes), key=order.index)
@@ -211,7 +217,7 @@ class StageClose:
         if judge is not None and judge in bench:
             # «Если подсудимым становится Судья, то он лишается своего статуса»
             self.memory["judge"] = None
-            self.events.append(Event("judge_removed", PUBLIC, ref(self.start.seat(judge))))
+            self.events.append(Event("judge_removed", PUBLIC, self.judge_ref(judge)))
         if not bench:
             self.events.append(Event("no_bench", PUBLIC, {}))
             self.after_sentence()
@@ -307,15 +313,17 @@ class StageClose:
         order = id_map(self.inputs.orders).get(judge)
         if judge is None or not isinstance(order, Order) or self.rules.check_order(current, order) is not None:
             self.miss(self.owing())
-            self.events.append(Event("judge_missed", PUBLIC, {"judge": self.name(judge)}))
+            self.events.append(Event("judge_missed", PUBLIC, self.judge_ref(judge)))
             self.next_phase = f"{REVOTE} {self.number}"
             return
         self.miss([])
         if order.action == SPARE:
-            self.events.append(Event("judge_decision", PUBLIC, {"spared": self.memory["bench"][0], "enslaved": None}))
+            spared = ref(self.start.seat(self.memory["bench"][0]))
+            self.events.append(Event("judge_decision", PUBLIC, {"spared": spared, "enslaved": None}))
         else:
             target = seat_id(order.target)
-            self.events.append(Event("judge_decision", PUBLIC, {"spared": None, "enslaved": target}))
+            self.events.append(Event("judge_decision", PUBLIC, {"spared": None,
+                                                                "enslaved": ref(self.start.seat(target))}))
             self.enslave(target, by=JUDGE, owners=[PUBLIC_SLAVE])
         self.after_sentence()
 
