@@ -300,6 +300,9 @@ def test_demon_choosing_himself_enslaves_nobody():
     result = close(state, orders=night_orders(state, Кира=("enslave", "Гоша")))
     assert result.outcome["enslaved"] == ["Гоша"]
     assert result.state.memory["slaves"][str(sid(state, "Гоша"))]["owners"] == ["demon"]
+    burdens = events_of(result, "morning")[0].data["burdens"]
+    assert burdens == [{"seat": sid(state, "Гоша"), "name": "Гоша", "owners": ["demon"], "relieved": False,
+                        "amount": None}]
 
 
 def test_hero_taken_by_both_teams_is_a_slave_of_both():
@@ -317,7 +320,8 @@ def test_saviour_saves_the_hero_attacked_that_night():
     state = night1()
     result = close(state, orders=night_orders(state, Кира=("enslave", "Гоша"), Жора=("save", "Гоша")))
     assert result.outcome["enslaved"] == [] and result.outcome["saved"] == "Гоша"
-    assert events_of(result, "morning")[0].data["saved"] is True
+    morning = events_of(result, "morning")[0].data
+    assert morning["saved"] is True and "Гоша" not in str(morning)  # whether, never whom (C13)
 
 
 def test_saviour_saves_himself_only_once_per_show():

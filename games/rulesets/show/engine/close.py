@@ -388,9 +388,14 @@ class StageClose:
         for victim in self.seating(attacks):
             self.enslave(victim, by=NIGHT, owners=attacks[victim])
         self.night_extras(orders)
+        # «Также публикуется актуальный размер Бремени для всех рабов»: every slave with his owners;
+        # the amounts are part 2's (None until then).
+        burdens = [{**ref(s), "owners": self.memory["slaves"][str(s.id)]["owners"],
+                    "relieved": s.id in self.memory["relieved"], "amount": None}
+                   for s in self.start.seats if self.status[s.id] == SLAVE]
         self.events.append(Event("morning", PUBLIC, {
             "enslaved": [{**ref(self.start.seat(v)), "owners": attacks[v]} for v in self.seating(attacks)],
-            "saved": self.outcome["saved"] is not None, "relieved": self.outcome["freed"]}))
+            "saved": self.outcome["saved"] is not None, "relieved": self.outcome["freed"], "burdens": burdens}))
         if self.check_over():
             return
         self.judge_lot(choices)
