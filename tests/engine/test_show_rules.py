@@ -399,6 +399,13 @@ def test_masons_suspicions_cut_the_judge_weight_tenfold_and_the_lot_is_logged():
     assert lot.data["weights"]["Аня"] == pytest.approx(0.1 ** 5)
     assert lot.data["weights"]["Боря"] == pytest.approx(0.1)
     assert lot.data["weights"]["Вера"] == 1.0
+    left, replayed = lot.data["drawn"], None  # the archive replays the draw from the log alone
+    for name, weight in lot.data["weights"].items():
+        left -= weight
+        if left < 0:
+            replayed = name
+            break
+    assert replayed == lot.data["judge"] == result.outcome["judge"]
     judges = {close(state, seed=s, orders=night_orders(state)).outcome["judge"] for s in range(40)}
     assert "Аня" not in judges and len(judges) > 3
     once = night1(suspicion_cut="once")

@@ -484,17 +484,17 @@ class StageClose:
             self.memory["judge"], self.memory["judge_day"] = None, day
             self.events.append(Event("no_judge", PUBLIC, {"day": day}))
             return
-        draw = self.rng.random() * sum(weights.values())
-        judge = candidates[-1]
+        drawn = self.rng.random() * sum(weights.values())
+        judge, left = candidates[-1], drawn
         for hero in candidates:
-            draw -= weights[hero]
-            if draw < 0:
+            left -= weights[hero]
+            if left < 0:
                 judge = hero
                 break
         self.memory["judge"], self.memory["judge_day"] = judge, day
         self.events.append(Event("judge_lot", GM, {"weights": {self.name(h): w for h, w in weights.items()},
                                                    "suspicions": {self.name(h): k for h, k in suspicions.items()},
-                                                   "judge": self.name(judge), "day": day}))
+                                                   "drawn": drawn, "judge": self.name(judge), "day": day}))
         audience = PUBLIC if self.start.options.get("judge_public", True) else seat_audience(judge)
         self.events.append(Event("judge", audience, {**ref(self.start.seat(judge)), "day": day}))
 
