@@ -79,7 +79,7 @@ def deal(names: Sequence[str], seed: int, *, roles: Sequence[str] | None = None)
     validate_roles(table)
     if len(table) != len(names):
         raise ValueError("one role per hero")
-    random.Random(f"show-deal:{seed}").shuffle(table)
+    random.Random(seed).shuffle(table)  # as the site shuffles every table (games/services/lifecycle.py)
     return table
 
 
