@@ -447,7 +447,8 @@ def test_active_judge_alone_decides_the_bench():
     state = close(state, posted={target: ["defence"]}).state
     assert state.phase == "judge 2"
     assert SHOW.voters(state) == ()
-    assert SHOW.owed_actions(state, sid(state, judge)) == ("enslave",)
+    assert SHOW.owed_actions(state, sid(state, judge)) == ("enslave", "spare")
+    assert SHOW.waiting_for(state, inputs(state)) == (sid(state, judge),)
     assert close(state, orders=[(judge, "spare", None)]).outcome["enslaved"] == []
     assert close(state, orders=[(judge, "enslave", target)]).outcome["enslaved"] == [target]
 

@@ -372,7 +372,7 @@ class ShowRuleset:
         if kind == NIGHT:
             return ROLES[state.seat(actor).role].actions
         if kind == JUDGE:
-            return (ENSLAVE,)
+            return self.allowed_actions(state, actor)  # a decision: enslave, or spare a single defendant
         return {GREETINGS: (GREETING,), DAY: (VOTE,), DEFENCE: (DEFENCE_SPEECH,), REVOTE: (VOTE,)}[kind]
 
     def check_order(self, state: GameState, order: Order) -> str | None:
