@@ -1,0 +1,532 @@
+"""One stage's close: wake the active, use Secret Knowledge, play the stage, coma for the missing,
+sentences and the morning, the win check, and the next stage's name."""
+
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from games.engine.events import GM, PUBLIC, Event, seat_audience
+from games.engine.orders import Order, PhaseInputs
+from games.engine.resolution import Resolution
+from games.engine.rulesets.common import ref, seat_id
+from games.engine.state import ACTIVE, GameState
+from games.rulesets.show.engine.facts import SLAVE, coma_missed, id_map, ids, judge_today
+from games.rulesets.show.engine.keys import add_public_key, give_secret_key, reveal
+from games.rulesets.show.engine.roles import (
+    DEMON,
+    DEMONS,
+    ENSLAVE,
+    MASON,
+    RELIEVE,
+    REPTILOID,
+    REPTILOIDS,
+    SAVE,
+    SAVIOUR,
+    SUSPECT,
+    night_would_decide,
+    winner_of,
+)
+from games.rulesets.show.engine.stages import (
+    DAY,
+    DEFENCE,
+    DEFENCE_SPEECH,
+    GREETING,
+    GREETINGS,
+    JUDGE,
+    NIGHT,
+    OPINION,
+    REVOTE,
+    SPARE,
+    TO_SLAVERY,
+    parse_phase,
+)
+
+if TYPE_CHECKING:
+    from games.rulesets.show.engine.ruleset import ShowRuleset
+
+PUBLIC_SLAVE = "public"  # «общественные рабы»: enslaved by a day's vote or the judge
+
+
+class StageClose:
+    def __init__(self, rules: ShowRuleset, state: GameState, inputs: PhaseInputs, seed: int) -> None:
+        self.rules = rules
+        self.start = state
+        self.inputs = inputs
+        self.kind, self.number = parse_phase(state.phase)
+        self.memory: dict[str, Any] = copy.deepcopy(dict(state.memory))
+        self.status = {s.id: s.status for s in state.seats}
+        self.events: list[Event] = []
+        # One stream per stage: the same (state, inputs, seed) always draws the same lots.
+        self.rng = random.Random(f"show:{seed}:{state.phase}")
+        self.posted = {h: set(kinds or ()) for h, kinds in id_map(inputs.extra.get("posted")).items()}
+        self.ratings = {h: float(v) for h, v in id_map(inputs.extra.get("ratings")).items()}
+        self.next_phase = state.phase
+        self.over = False
+        self.winner: str | None = None
+        self.outcome: dict[str, Any] = {"stage": state.phase, "enslaved": [], "coma": [], "woke": [],
+                                        "insomnia": False, "saved": None, "freed": None, "knowledge": None}
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def current(self) -> GameState:
+        seats = tuple(replace(s, status=self.status[s.id]) for s in self.start.seats)
+        return replace(self.start, seats=seats, memory=self.memory)
+
+    def name(self, hero: int | None) -> str | None:
+        return None if hero is None else self.start.seat(hero).name
+
+    def free(self) -> list[int]:
+        return [s.id for s in self.start.seats if self.status[s.id] == ACTIVE]
+
+    def awake(self) -> list[int]:
+        return [h for h in self.free() if str(h) not in self.memory["coma"]]
+
+    def judge_ref(self, judge: int | None) -> dict[str, Any]:
+        """The judge as the thread may know him: named when judges are public (option `judge_public`)."""
+        if judge is None or not self.start.options.get("judge_public", True):
+            return {}
+        return ref(self.start.seat(judge))
+
+    def seating(self, heroes: Any) -> list[int]:
+        order = [s.id for s in self.start.seats]
+        return sorted(set(heroes), key=order.index)
+
+    # -- steps every stage shares ---------------------------------------------------------------
+
+    def wake(self) -> None:
+        """Any activity wakes: a post, a vote, an order, a request, or what the site saw."""
+        inputs = self.inputs
+        active = set(ids(inputs.extra.get("active"))) | set(id_map(inputs.votes)) | set(id_map(inputs.orders))
+        active |= set(self.posted) | set(id_map(inputs.extra.get("opinion_requests")))
+        active |= set(id_map(inputs.extra.get("knowledge")))
+        for hero in self.seating(h for h in active if str(h) in self.memory["coma"]):
+            del self.memory["coma"][str(hero)]
+            self.events.append(Event("woke", PUBLIC, ref(self.start.seat(hero))))
+            self.outcome["woke"].append(self.name(hero))
+
+    def use_knowledge(self) -> None:
+        for holder, about in id_map(self.inputs.extra.get("knowledge")).items():
+            target = seat_id(about)
+            if self.rules.check_knowledge(self.current(), holder, target) is not None:
+                continue
+            rights = self.memory.setdefault("knowledge_rights", {})
+            rights[str(holder)] = int(rights.get(str(holder), 0)) - 1
+            give_secret_key(self.start, self.memory, holder, target, self.rng, self.events, source="lot",
+                            phase=self.start.phase)
+
+    def owing(self) -> list[int]:
+        return list(self.rules.owing(self.current()))
+
+    def miss(self, owing: list[int]) -> None:
+        """«По истечении этого времени все, кто не успел произвести требуемое действие ...
+        впадают в кому.» A hero already in coma counts one more missed stage («Спит» after one)."""
+        current = self.current()
+        for key in list(self.memory["coma"]):
+            if self.status.get(int(key)) == ACTIVE:
+                self.memory["coma"][key] = int(self.memory["coma"][key]) + 1
+        for hero in owing:
+            if not self.rules.has_acted(current, self.inputs, hero) and str(hero) not in self.memory["coma"]:
+                self.memory["coma"][str(hero)] = 1
+                self.events.append(Event("coma", PUBLIC, ref(self.start.seat(hero))))
+                self.outcome["coma"].append(self.name(hero))
+
+    def enslave(self, hero: int, *, by: str, owners: list[str]) -> None:
+        self.status[hero] = SLAVE
+        self.memory["slaves"][str(hero)] = {"by": by, "owners": owners, "phase": self.start.phase}
+        self.memory["coma"].pop(str(hero), None)  # coma is about a free hero's actions
+        self.events.append(Event("enslaved", PUBLIC, {**ref(self.start.seat(hero)), "by": by, "owners": owners}))
+        self.outcome["enslaved"].append(self.name(hero))
+        # «Когда кто-то из героев теряет днём или ночью свободу ..., о нём становится известен один
+        # публичный Ключ, выбираемый системой случайно.»
+        add_public_key(self.start, self.memory, hero, self.rng, self.events, reason="enslaved")
+
+    def check_over(self) -> bool:
+        winner = winner_of(self.current())
+        if winner is None:
+            return False
+        self.over, self.winner = True, winner
+        self.events.append(Event("game_over", PUBLIC, {
+            "winner": winner, "roles": [{**ref(s), "role": s.role, "faction": s.faction} for s in self.start.seats]}))
+        return True
+
+    def after_sentence(self) -> None:
+        """After a day's sentence: the win check, then the night, or insomnia's next day."""
+        self.memory["bench"] = []
+        if self.check_over():
+            return
+        if night_would_decide(self.current()):
+            # «Если результатом ночи однозначно станет выигрыш одной из "плохих" команд ...
+            # объявляется бессонница и Шоу продолжается без этапа ночного выбора.»
+            self.events.append(Event("insomnia", PUBLIC, {"day": self.number + 1}))
+            self.outcome["insomnia"] = True
+            self.next_phase = f"{DAY} {self.number + 1}"
+        else:
+            self.next_phase = f"{NIGHT} {self.number}"
+
+    def ballots(self) -> dict[int, Any]:
+        current = self.current()
+        out = {}
+        for voter, target in id_map(self.inputs.votes).items():
+            if target is not None and self.rules.check_vote(current, voter, target) is None:
+                out[voter] = target if target in (TO_SLAVERY, SPARE) else seat_id(target)
+        return out
+
+    def named_ballots(self, ballots: dict[int, Any]) -> dict[str, Any]:
+        return {self.name(v): (t if isinstance(t, str) else self.name(t)) for v, t in ballots.items()}
+
+    # -- the stages -----------------------------------------------------------------------------
+
+    def run(self) -> Resolution:
+        self.wake()
+        self.use_knowledge()
+        {GREETINGS: self.greetings, DAY: self.day, DEFENCE: self.defence, REVOTE: self.revote,
+         JUDGE: self.judge, NIGHT: self.night}[self.kind]()
+        return self.finish()
+
+    def greetings(self) -> None:
+        """«Приветствия ... каждый участник должен прислать своё короткое аудио/видео-приветствие»."""
+        owing = self.owing()
+        greeted = [h for h in self.free() if GREETING in self.posted.get(h, ())]
+        self.events.append(Event("greetings", PUBLIC, {"heroes": [ref(self.start.seat(h)) for h in greeted]}))
+        self.miss(owing)
+        self.next_phase = f"{DAY} 1"
+
+    def day(self) -> None:
+        owing = self.owing()
+        ballots = {v: t for v, t in self.ballots().items() if isinstance(t, int)}
+        if self.number > 1:
+            self.opinions()
+        self.miss(owing)
+        tally: dict[int, int] = {}
+        for target in ballots.values():
+            tally[target] = tally.get(target, 0) + 1
+        # «Кто как проголосовал становится всем видно только в конце этапа.»
+        self.events.append(Event("day_votes", PUBLIC, {
+            "ballots": self.named_ballots(ballots), "tally": {self.name(t): c for t, c in tally.items()}}))
+        self.outcome["votes"] = self.named_ballots(ballots)
+        self.outcome["tally"] = {self.name(t): c for t, c in tally.items()}
+        top = max(tally.values(), default=0)
+        # «Герои, набравшие наибольшее количество голосов ..., попадают на "скамью подсудимых"» (A37)
+        bench = self.seating(t for t, c in tally.items() if c == top and top > 0)
+        self.outcome["bench"] = [self.name(h) for h in bench]
+        self.knowledge_lot()
+        judge = judge_today(self.current())
+        if judge is not None and judge in bench:
+            # «Если подсудимым становится Судья, то он лишается своего статуса»
+            self.memory["judge"] = None
+            self.events.append(Event("judge_removed", PUBLIC, self.judge_ref(judge)))
+        if not bench:
+            self.events.append(Event("no_bench", PUBLIC, {}))
+            self.after_sentence()
+            return
+        self.memory["bench"] = bench
+        self.events.append(Event("bench", PUBLIC, {"heroes": [ref(self.start.seat(h)) for h in bench]}))
+        self.next_phase = f"{DEFENCE} {self.number}"
+
+    def opinions(self) -> None:
+        """Requests are anonymous: the thread hears who was asked and who answered, the GM also who asked."""
+        current = self.current()
+        requests = {r: seat_id(t) for r, t in id_map(self.inputs.extra.get("opinion_requests")).items()
+                    if self.rules.check_request(current, r, seat_id(t)) is None}
+        requested = self.seating(requests.values())
+        answered = [h for h in requested if OPINION in self.posted.get(h, ())]
+        self.events.append(Event("opinions", PUBLIC, {"requested": [self.name(h) for h in requested],
+                                                      "posted": [self.name(h) for h in answered]}))
+        self.events.append(Event("opinions_gm", GM, {"requests": {self.name(r): self.name(t)
+                                                                  for r, t in requests.items()}}))
+
+    def knowledge_lot(self) -> None:
+        """«На всех основных дневных этапах среди участников, находящихся на свободе, разыгрывается
+        возможность получить Тайное Знание» (A25: one lot per day vote, among the free heroes awake)."""
+        candidates = self.awake()
+        if not candidates:
+            return
+        winner = self.rng.choice(candidates)
+        rights = self.memory.setdefault("knowledge_rights", {})
+        rights[str(winner)] = int(rights.get(str(winner), 0)) + 1
+        self.events.append(Event("knowledge_won", seat_audience(winner), {"day": self.number}))
+        self.events.append(Event("knowledge_lot", GM, {**ref(self.start.seat(winner)), "among": len(candidates)}))
+        self.outcome["knowledge"] = self.name(winner)
+
+    def defence(self) -> None:
+        owing = self.owing()
+        for hero in self.memory["bench"]:
+            if DEFENCE_SPEECH in self.posted.get(hero, ()):
+                if hero not in self.memory["spoken"]:
+                    self.memory["spoken"].append(hero)
+                self.events.append(Event("defence", PUBLIC, ref(self.start.seat(hero))))
+        self.miss(owing)
+        judge = judge_today(self.current())
+        # «Если на этот момент есть активный Судья (не находящийся в коме)»
+        if judge is not None and self.status[judge] == ACTIVE and str(judge) not in self.memory["coma"]:
+            self.next_phase = f"{JUDGE} {self.number}"
+        else:
+            self.next_phase = f"{REVOTE} {self.number}"
+
+    def revote(self) -> None:
+        """«Если на голосовании только один герой, то перед всеми кроме него стоит выбор "В рабство"/
+        "Пощадить" и если он набирает большинство голосов, то теряет свободу. Если подсудимых больше
+        одного, то свободу теряют все, кто набрал максимальное количество голосов.»"""
+        current = self.current()
+        owing = self.owing()
+        bench = list(self.memory["bench"])
+        ballots = self.ballots()
+        voters = self.rules.voters(current)
+        missed_before = {h: coma_missed(self.start, h) for h in bench}
+        self.miss(owing)
+        enslaved: list[int] = []
+        if len(bench) == 1:
+            yes = sum(1 for t in ballots.values() if t == TO_SLAVERY)
+            no = sum(1 for t in ballots.values() if t == SPARE)
+            base = yes + no if self.start.options.get("single_majority") == "cast" else len(voters)
+            if yes * 2 > base:
+                enslaved = bench
+            self.outcome["tally"] = {TO_SLAVERY: yes, SPARE: no}
+        else:
+            tally: dict[int, int] = {}
+            for target in ballots.values():
+                tally[target] = tally.get(target, 0) + 1
+            top = max(tally.values(), default=0)
+            enslaved = self.seating(t for t, c in tally.items() if c == top and top > 0)
+            self.outcome["tally"] = {self.name(t): c for t, c in tally.items()}
+        if self.start.options.get("coma_bench_auto", True):
+            # «Если герой только недавно попал в кому и пропущен всего один этап, то в Статусе он
+            # помечается как "Спит" и будучи на Повторном голосовании он не отправляется в рабство
+            # автоматически» (A14: a deeper coma is)
+            deep = [h for h in bench if (missed_before[h] or 0) >= 2]
+            enslaved = self.seating([*enslaved, *deep])
+        self.outcome["votes"] = self.named_ballots(ballots)
+        self.events.append(Event("revote_result", PUBLIC, {
+            "ballots": self.named_ballots(ballots), "enslaved": [self.name(h) for h in enslaved]}))
+        for hero in enslaved:
+            self.enslave(hero, by=REVOTE, owners=[PUBLIC_SLAVE])
+        self.after_sentence()
+
+    def judge(self) -> None:
+        """«Если на этот момент есть активный Судья ..., то он единолично принимает решение»; if he
+        lets the timer run out he falls into coma and the bench goes to a re-vote by all (A12)."""
+        current = self.current()
+        judge = judge_today(current)
+        order = id_map(self.inputs.orders).get(judge)
+        if judge is None or not isinstance(order, Order) or self.rules.check_order(current, order) is not None:
+            self.miss(self.owing())
+            self.events.append(Event("judge_missed", PUBLIC, self.judge_ref(judge)))
+            self.next_phase = f"{REVOTE} {self.number}"
+            return
+        self.miss([])
+        if order.action == SPARE:
+            spared = ref(self.start.seat(self.memory["bench"][0]))
+            self.events.append(Event("judge_decision", PUBLIC, {"spared": spared, "enslaved": None}))
+        else:
+            target = seat_id(order.target)
+            self.events.append(Event("judge_decision", PUBLIC, {"spared": None,
+                                                                "enslaved": ref(self.start.seat(target))}))
+            self.enslave(target, by=JUDGE, owners=[PUBLIC_SLAVE])
+        self.after_sentence()
+
+    # -- the night and the morning --------------------------------------------------------------
+
+    def pick_by_rating(self, candidates: list[int], *, lowest: bool) -> int | None:
+        """«автоматически выбирает участника с самым маленьким ... или самым большим ... Рейтингом»:
+        ties (all 0 until part 2 supplies ratings) go by the seeded lot."""
+        if not candidates:
+            return None
+        values = {h: self.ratings.get(h, 0.0) for h in candidates}
+        best = min(values.values()) if lowest else max(values.values())
+        return self.rng.choice(self.seating(h for h, v in values.items() if v == best))
+
+    def auto_choice(self, hero: int, choices: dict[int, tuple[str, int | None]]) -> tuple[str, int | None] | None:
+        """«Если герой оказался в коме ночью, то он автоматически выбирает участника с самым маленьким
+        (если это Масон или Демон) или самым большим (если это Спаситель) Рейтингом, а если это
+        Рептилоид, то присоединяется к сообщнику (если сообщника нет или он в коме, то действует как
+        Демон).» Never himself (A15); the extras (question, key, knowledge) are not taken."""
+        seat = self.start.seat(hero)
+        others = [h for h in self.free() if h != hero]
+        if seat.role == MASON:
+            target = self.pick_by_rating(others, lowest=True)
+            return (SUSPECT, target) if target is not None else None
+        if seat.role == SAVIOUR:
+            current = self.current()
+            allowed = [h for h in others if self.rules.check_order(current, Order(hero, SAVE, h)) is None]
+            target = self.pick_by_rating(allowed, lowest=False)
+            return (SAVE, target) if target is not None else None
+        if seat.role == REPTILOID:
+            for partner in self.free():
+                if partner != hero and self.start.seat(partner).role == REPTILOID:
+                    choice = choices.get(partner)
+                    if str(partner) not in self.memory["coma"] and choice and choice[1] != partner:
+                        return choice
+            others = [h for h in others if self.start.seat(h).role != REPTILOID]
+        target = self.pick_by_rating(others, lowest=True)
+        return (ENSLAVE, target) if target is not None else None
+
+    def night(self) -> None:
+        current = self.current()
+        orders: dict[int, Order] = {}
+        for actor, order in id_map(self.inputs.orders).items():
+            if isinstance(order, Order) and order.actor == actor and self.rules.check_order(current, order) is None:
+                orders[actor] = order
+        self.miss(self.owing())
+        choices: dict[int, tuple[str, int | None]] = {}
+        for hero in self.free():
+            if str(hero) not in self.memory["coma"] and hero in orders:
+                choices[hero] = (orders[hero].action, seat_id(orders[hero].target))
+        auto = {}
+        for hero in self.free():
+            if str(hero) in self.memory["coma"]:
+                choice = self.auto_choice(hero, choices)
+                if choice is not None:
+                    choices[hero] = auto[hero] = choice
+        self.events.append(Event("night_choices", GM, {
+            "choices": {self.name(h): [a, self.name(t)] for h, (a, t) in choices.items()},
+            "auto": sorted(self.name(h) for h in auto)}))
+        attacks = self.attacks(choices)
+        self.saviour_acts(choices, attacks, orders)
+        for victim in self.seating(attacks):
+            self.enslave(victim, by=NIGHT, owners=attacks[victim])
+        self.night_extras(orders)
+        # «Также публикуется актуальный размер Бремени для всех рабов»: every slave with his owners;
+        # the amounts are part 2's (None until then).
+        burdens = [{**ref(s), "owners": self.memory["slaves"][str(s.id)]["owners"],
+                    "relieved": s.id in self.memory["relieved"], "amount": None}
+                   for s in self.start.seats if self.status[s.id] == SLAVE]
+        self.events.append(Event("morning", PUBLIC, {
+            "enslaved": [{**ref(self.start.seat(v)), "owners": attacks[v]} for v in self.seating(attacks)],
+            "saved": self.outcome["saved"] is not None, "relieved": self.outcome["freed"], "burdens": burdens}))
+        if self.check_over():
+            return
+        self.judge_lot(choices)
+        self.next_phase = f"{DAY} {self.number + 1}"
+
+    def attacks(self, choices: dict[int, tuple[str, int | None]]) -> dict[int, list[str]]:
+        """The Reptiloids' one victim and the Demon's; A4: a hero taken by both is a slave of both."""
+        attacks: dict[int, list[str]] = {}
+        reptiloids = [h for h in self.free() if self.start.seat(h).role == REPTILOID]
+        # «Если ночью Рептилоид выбирает себя, то тем самым отказывается от выбора и тогда может быть
+        # даже порабощён своим сообщником.»
+        targets = self.seating(t for h in reptiloids if (c := choices.get(h)) and (t := c[1]) is not None and t != h)
+        victim = None
+        if len(targets) == 1:
+            victim = targets[0]
+        elif len(targets) > 1:
+            # A3: «должны синхронизировать свой выбор»; disagreeing, they take nobody (or by lot)
+            if self.start.options.get("reptiloid_disagree") == "lot":
+                victim = self.rng.choice(targets)
+        if victim is not None:
+            attacks[victim] = [REPTILOIDS]
+        for hero in self.free():
+            if self.start.seat(hero).role == DEMON and (c := choices.get(hero)) and c[1] not in (None, hero):
+                # «Каждую ночь выбирает жертву ... (но может это и не делать, выбирая себя)»
+                attacks.setdefault(c[1], []).append(DEMONS)
+        return attacks
+
+    def saviour_acts(self, choices: dict, attacks: dict[int, list[str]], orders: dict[int, Order]) -> None:
+        for hero in self.free():
+            if self.start.seat(hero).role != SAVIOUR or hero not in choices:
+                continue
+            action, target = choices[hero]
+            saviour = self.memory["saviour"]
+            if action == SAVE:
+                saviour["saved"].append(target)
+                if target == hero:
+                    saviour["self_saved"] = True
+                if target in attacks:
+                    # «в случае одновременной ночной атаки со стороны и Рептилоидов и Демона
+                    # само-спасение не срабатывает»
+                    if target == hero and len(attacks[target]) > 1:
+                        continue
+                    del attacks[target]
+                    self.outcome["saved"] = self.name(target)
+            elif action == RELIEVE:
+                # «избавляет от Бремени избранного раба до конца Шоу и раскрывает для всех его Роль»
+                self.memory["relieved"].append(target)
+                self.events.append(Event("relieved", PUBLIC, {**ref(self.start.seat(target)),
+                                                              "role": self.start.seat(target).role}))
+                reveal(self.start, self.memory, target, self.events, reason="relieved")
+                self.outcome["freed"] = self.name(target)
+
+    def night_extras(self, orders: dict[int, Order]) -> None:
+        for hero, order in orders.items():
+            detail = dict(order.detail or {})
+            if "question" in detail:
+                slave = seat_id(detail["question"])
+                self.events.append(Event("questioned", PUBLIC, ref(self.start.seat(slave))))
+                add_public_key(self.start, self.memory, slave, self.rng, self.events, reason="questioned")
+            if "public_key" in detail:
+                about = seat_id(detail["public_key"])
+                self.memory["saviour"]["key_used"] = True
+                self.events.append(Event("saviour_key", PUBLIC, ref(self.start.seat(about))))
+                add_public_key(self.start, self.memory, about, self.rng, self.events, reason="saviour")
+            if "extra_knowledge" in detail and self.status[hero] == ACTIVE:
+                # «если утром останется на свободе»
+                about = seat_id(detail["extra_knowledge"])
+                if give_secret_key(self.start, self.memory, hero, about, self.rng, self.events, source="saviour",
+                                   phase=self.start.phase) is None:
+                    # the night's keys left him nothing new to learn about that hero
+                    self.events.append(Event("knowledge_empty", seat_audience(hero), ref(self.start.seat(about))))
+
+    def judge_lot(self, choices: dict[int, tuple[str, int | None]]) -> None:
+        """«на утро среди всех героев, которые не находятся в Коме, с учётом ночных Масонских действий
+        выбирается Судья следующего дня»; each Mason's suspicion «понижает на порядок вероятность»:
+        the hero's weight is multiplied by 0.1 (A9: free heroes only, a judge always when any)."""
+        candidates = self.awake()
+        suspicions = {h: 0 for h in candidates}
+        for hero, (action, target) in choices.items():
+            if action == SUSPECT and target in suspicions:
+                suspicions[target] += 1
+        once = self.start.options.get("suspicion_cut") == "once"
+        weights = {h: (0.1 if k else 1.0) if once else 0.1 ** k for h, k in suspicions.items()}
+        day = self.number + 1
+        if not candidates:
+            self.memory["judge"], self.memory["judge_day"] = None, day
+            self.events.append(Event("no_judge", PUBLIC, {"day": day}))
+            return
+        drawn = self.rng.random() * sum(weights.values())
+        judge, left = candidates[-1], drawn
+        for hero in candidates:
+            left -= weights[hero]
+            if left < 0:
+                judge = hero
+                break
+        self.memory["judge"], self.memory["judge_day"] = judge, day
+        self.events.append(Event("judge_lot", GM, {"weights": {self.name(h): w for h, w in weights.items()},
+                                                   "suspicions": {self.name(h): k for h, k in suspicions.items()},
+                                                   "drawn": drawn, "judge": self.name(judge), "day": day}))
+        audience = PUBLIC if self.start.options.get("judge_public", True) else seat_audience(judge)
+        self.events.append(Event("judge", audience, {**ref(self.start.seat(judge)), "day": day}))
+
+    # -- the result -----------------------------------------------------------------------------
+
+    def finish(self) -> Resolution:
+        seats = tuple(replace(s, status=self.status[s.id]) for s in self.start.seats)
+        state = replace(self.start, seats=seats, phase=self.next_phase, over=self.over, winner=self.winner,
+                        memory=copy.deepcopy(self.memory))
+        if not self.over:
+            self.events.append(Event("stage", PUBLIC, {"phase": self.next_phase}))
+        before = self.start.memory
+        keys_public = {}
+        for s in self.start.seats:
+            old = set((before.get("public_keys") or {}).get(str(s.id), ()))
+            new = [k for k in (self.memory["public_keys"].get(str(s.id)) or ()) if k not in old]
+            if new:
+                keys_public[s.name] = new
+        keys_secret = {}
+        for s in self.start.seats:
+            old_count = len((before.get("secret_keys") or {}).get(str(s.id), ()))
+            new = (self.memory["secret_keys"].get(str(s.id)) or [])[old_count:]
+            if new:
+                keys_secret[s.name] = {self.name(int(i["about"])): i["key"] for i in new}
+        judge = judge_today(state) if not state.over else None
+        self.outcome.update({
+            "keys_public": keys_public, "keys_secret": keys_secret,
+            "revealed": [self.name(h) for h in self.memory["revealed"] if h not in (before.get("revealed") or ())],
+            "judge": self.name(judge), "free": [s.name for s in seats if s.status == ACTIVE],
+            "alive": [s.name for s in seats if s.status == ACTIVE], "over": state.over,
+        })
+        self.outcome.setdefault("votes", {})
+        self.outcome.setdefault("tally", {})
+        self.outcome.setdefault("bench", [])
+        return Resolution(state=state, events=tuple(self.events), outcome=self.outcome)

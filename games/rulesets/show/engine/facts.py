@@ -1,0 +1,45 @@
+"""Facts read from a show's state that every part of the engine asks: slaves, coma, today's judge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.rulesets.common import seat_id
+from games.engine.state import GameState
+from games.rulesets.show.engine.stages import parse_phase
+
+SLAVE = "enslaved"  # SeatState.status of a slave: «Рабство это ещё не конец»
+
+
+def ids(values: Any) -> list[int]:
+    return [i for i in (seat_id(v) for v in (values or ())) if i is not None]
+
+
+def id_map(values: Any) -> dict[int, Any]:
+    out: dict[int, Any] = {}
+    for key, value in dict(values or {}).items():
+        k = seat_id(key)
+        if k is not None:
+            out[k] = value
+    return out
+
+
+def in_coma(state: GameState, hero: int) -> bool:
+    return str(hero) in (state.memory.get("coma") or {})
+
+
+def coma_missed(state: GameState, hero: int) -> int | None:
+    """Stages missed in this coma (None: awake). «Спит» while at most one is missed."""
+    value = (state.memory.get("coma") or {}).get(str(hero))
+    return None if value is None else int(value)
+
+
+def judge_today(state: GameState) -> int | None:
+    """The judge of the current day, if any (drawn in the morning before it)."""
+    judge = state.memory.get("judge")
+    if judge is None:
+        return None
+    _kind, number = parse_phase(state.phase)
+    return int(judge) if int(state.memory.get("judge_day") or 0) == number else None
+
+

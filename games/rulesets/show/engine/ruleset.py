@@ -1,0 +1,521 @@
+"""ShowRuleset: the protocol's face (games.engine.rulesets.base.Ruleset) and each stage's close.
+
+A stage closes either when nobody is owed any more (`waiting_for` is empty: the site closes it
+early) or at its timer (`deadline`, the site's Celery task); both call `resolve` with what was done
+in the stage. Inputs (docs/rulesets/show.md, "Inputs"):
+
+- `votes`: the day vote and the re-vote ballots (a seat id, or "enslave"/"spare" for one defendant);
+- `orders`: the night choice of each hero (its `detail` may carry "question", "public_key",
+  "extra_knowledge") and the judge's decision;
+- `extra["posted"]`: {seat: ["greeting" | "defence" | "opinion", ...]} media posts made;
+- `extra["opinion_requests"]`: {seat: seat} anonymous opinion requests (day 2 on);
+- `extra["knowledge"]`: {seat: seat} a Secret Knowledge right used on a hero;
+- `extra["active"]`: [seat] heroes who did anything at all (a post, a button): they wake;
+- `extra["ratings"]`: {seat: number}, part 2's ratings for the coma's automatic choices (0 for all).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from types import MappingProxyType
+from typing import Any
+
+from games.engine.events import PUBLIC, Event, faction_audience, seat_audience
+from games.engine.orders import Order, PhaseInputs
+from games.engine.resolution import Resolution
+from games.engine.rulesets.base import RoleSpec
+from games.engine.rulesets.common import ref, seat_id
+from games.engine.state import GameState, SeatState
+from games.rulesets.show.engine.close import StageClose
+from games.rulesets.show.engine.facts import SLAVE, id_map, in_coma, judge_today
+from games.rulesets.show.engine.keys import (
+    give_secret_key,
+    is_revealed,
+    knowledge_candidates,
+    public_keys,
+)
+from games.rulesets.show.engine.roles import (
+    ENSLAVE,
+    FACTIONS,
+    KEY,
+    RELIEVE,
+    REPTILOID,
+    REPTILOIDS,
+    ROLES,
+    SAVE,
+    SAVIOUR,
+    SHOW_MAX,
+    SHOW_MIN,
+    SUSPECT,
+    default_roles,
+    innate_keys,
+    validate_roles,
+)
+from games.rulesets.show.engine.stages import (
+    DAY,
+    DEFENCE,
+    DEFENCE_SPEECH,
+    GREETING,
+    GREETINGS,
+    JUDGE,
+    NIGHT,
+    OPINION,
+    REVOTE,
+    SPARE,
+    TO_SLAVERY,
+    options_with_defaults,
+    parse_phase,
+    stage_deadline,
+    stage_length,
+)
+
+VOTE, REQUEST_OPINION, USE_KNOWLEDGE = "vote", "request_opinion", "use_knowledge"
+
+REASONS: Mapping[str, str] = MappingProxyType(
+    {
+        "game_over": "the show is over",
+        "not_a_player": "the actor is not a hero of this show",
+        "not_free": "a slave makes no free hero's choices",
+        "not_your_action": "the hero has no such action in this stage",
+        "missing_target": "the order names no hero",
+        "bad_target": "the target is not a hero of this show",
+        "target_not_free": "the target must be a free hero",
+        "target_not_slave": "the target must be a slave",
+        "self_forbidden": "the hero may not choose himself for this",
+        "self_save_used": "the Saviour has already saved himself once",
+        "saved_before": "this hero has already been saved once",
+        "relieved_before": "this slave is relieved already",
+        "not_on_bench": "the judge decides only about the defendants",
+        "spare_not_allowed": "with several defendants the judge must enslave one",
+        "bad_detail": "the order carries an extra this hero may not use now",
+        "question_not_possible": "the judge questions one of two or more unrevealed slaves",
+        "revealed": "this hero's role is revealed already",
+        "key_used": "the Saviour's public key is once per show",
+        "no_right": "the hero holds no Secret Knowledge to use",
+        "no_key_left": "there is no key left to learn about this hero",
+    }
+)
+
+VOTE_REASONS: Mapping[str, str] = MappingProxyType(
+    {
+        "not_a_voter": "the hero may not vote now",
+        "bad_target": "the target may not be voted for now",
+        "self_vote_forbidden": "nobody votes against himself",
+        "peace_not_allowed": "there is no vote for peace",
+    }
+)
+
+EVENT_KINDS: tuple[str, ...] = (
+    "game_started", "role", "team", "innate_keys", "stage", "woke", "coma", "lulled", "greetings", "day_votes",
+    "bench", "no_bench", "opinions", "opinions_gm", "knowledge_lot", "knowledge_won", "knowledge_received",
+    "secret_key", "secret_key_gm", "knowledge_empty", "judge_removed", "defence", "revote_result",
+    "judge_decision", "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "night_choices",
+    "morning", "questioned", "saviour_key", "judge", "judge_lot", "no_judge", "insomnia",
+    "game_over",
+)
+
+OUTCOME_KEYS: tuple[str, ...] = (
+    "stage", "votes", "tally", "bench", "enslaved", "saved", "freed", "keys_public", "keys_secret",
+    "revealed", "judge", "coma", "woke", "insomnia", "knowledge", "free", "alive", "over",
+)
+
+
+class ShowRuleset:
+    key = KEY
+    roles: Mapping[str, RoleSpec] = ROLES
+    factions: tuple[str, ...] = FACTIONS
+    min_players = SHOW_MIN
+    max_players = SHOW_MAX
+    outcome_keys: tuple[str, ...] = OUTCOME_KEYS
+    reasons: Mapping[str, str] = REASONS
+    vote_reasons: Mapping[str, str] = VOTE_REASONS
+
+    # -- setup ----------------------------------------------------------------------------------
+
+    def default_roles(self, size: int, *, demon: bool = True) -> list[str]:
+        return default_roles(size, demon=demon)
+
+    def validate_roles(self, roles: Sequence[str]) -> None:
+        validate_roles(roles)
+
+    def new_game(
+        self, seats: Sequence[tuple[int, str, str]], *, options: Mapping[str, Any] | None = None
+    ) -> tuple[GameState, tuple[Event, ...]]:
+        seats = [tuple(s) for s in seats]
+        validate_roles([role for _i, _n, role in seats])
+        names = [n for _i, n, _r in seats]
+        if any(not n or not n.strip() for n in names) or len(set(names)) != len(names):
+            raise ValueError("hero names must be non-empty and unique")
+        merged = options_with_defaults(options)
+        memory = {
+            "public_keys": {}, "secret_keys": {}, "revealed": [], "relieved": [], "slaves": {}, "coma": {},
+            "spoken": [], "bench": [], "judge": None, "judge_day": 0, "knowledge_rights": {},
+            "knowledge_count": 0, "saviour": {"self_saved": False, "saved": [], "key_used": False},
+        }
+        state = GameState(
+            ruleset=self.key,
+            seats=tuple(SeatState(i, n, r, ROLES[r].faction) for i, n, r in seats),
+            phase=GREETINGS,
+            options=merged,
+            memory=memory,
+        )
+        events: list[Event] = [Event("game_started", PUBLIC, {"heroes": [ref(s) for s in state.seats],
+                                                               "phase": GREETINGS})]
+        for s in state.seats:
+            events.append(Event("role", seat_audience(s.id), {**ref(s), "role": s.role, "faction": s.faction}))
+            # «После раздачи Ролей в систему добавляются также врождённые персональные Ключи»
+            innate = innate_keys(state, s.id)
+            events.append(Event("innate_keys", seat_audience(s.id), {
+                "keys": {state.seat(about).name: list(keys) for about, keys in innate.items() if about != s.id}}))
+        reptiloids = [s for s in state.seats if s.role == REPTILOID]
+        if len(reptiloids) > 1:
+            # «Рептилоиды знают друг друга со старта»
+            events.append(Event("team", faction_audience(REPTILOIDS), {"members": [ref(s) for s in reptiloids]}))
+        events.append(Event("stage", PUBLIC, {"phase": GREETINGS}))
+        return state, tuple(events)
+
+    # -- timers and who is awaited --------------------------------------------------------------
+
+    def stage_length(self, state: GameState) -> timedelta:
+        kind, _n = parse_phase(state.phase)
+        return stage_length(state.options, kind, len(state.active()))
+
+    def deadline(self, state: GameState, started: datetime) -> datetime:
+        """When the stage's timer ends (the countdown and the Celery task's eta)."""
+        kind, _n = parse_phase(state.phase)
+        return stage_deadline(state.options, kind, len(state.active()), started)
+
+    def waiting_for(self, state: GameState, inputs: PhaseInputs) -> tuple[int, ...]:
+        """Heroes the stage still waits for, given what was done so far: «Любой этап заканчивается
+        либо когда все активные герои совершают необходимое на этом этапе действие, либо когда
+        Таймер обнуляется». Heroes in coma are not awaited («их никто не ждёт»); a requested
+        opinion holds the early end of the opinions day («без этого этап не будет досрочно завершён»)."""
+        if state.over:
+            return ()
+        waiting = [h for h in self.owing(state) if not self.has_acted(state, inputs, h)]
+        kind, number = parse_phase(state.phase)
+        if kind == DAY and number > 1:
+            posted = id_map(inputs.extra.get("posted"))
+            for target in self._requested(state, inputs):
+                if OPINION not in (posted.get(target) or ()) and target not in waiting:
+                    waiting.append(target)
+        return tuple(waiting)
+
+    def ends_early(self, state: GameState, inputs: PhaseInputs) -> bool:
+        return not state.over and not self.waiting_for(state, inputs)
+
+    def owing(self, state: GameState) -> list[int]:
+        """Heroes owing the stage's action, in seating order (nobody in coma)."""
+        if state.over:
+            return []
+        kind, _n = parse_phase(state.phase)
+        awake = [s.id for s in state.active() if not in_coma(state, s.id)]
+        if kind in (GREETINGS, DAY, NIGHT):
+            return awake
+        if kind == DEFENCE:
+            # «обязательно нужно присылать аудио/видео-Речь только один раз за Шоу»
+            spoken = set(state.memory.get("spoken") or ())
+            return [h for h in awake if h in self._bench(state) and h not in spoken]
+        if kind == REVOTE:
+            return [h for h in awake if h in self.voters(state)]
+        if kind == JUDGE:
+            judge = judge_today(state)
+            return [judge] if judge in awake else []
+        return []
+
+    def has_acted(self, state: GameState, inputs: PhaseInputs, hero: int) -> bool:
+        kind, _n = parse_phase(state.phase)
+        posted = id_map(inputs.extra.get("posted")).get(hero) or ()
+        if kind == GREETINGS:
+            return GREETING in posted
+        if kind == DEFENCE:
+            return DEFENCE_SPEECH in posted
+        if kind in (DAY, REVOTE):
+            vote = id_map(inputs.votes).get(hero)
+            return vote is not None and self.check_vote(state, hero, vote) is None
+        order = id_map(inputs.orders).get(hero)
+        return isinstance(order, Order) and self.check_order(state, order) is None
+
+    def _bench(self, state: GameState) -> list[int]:
+        return [int(i) for i in state.memory.get("bench") or ()]
+
+    def _requested(self, state: GameState, inputs: PhaseInputs) -> list[int]:
+        out: list[int] = []
+        for requester, target in id_map(inputs.extra.get("opinion_requests")).items():
+            t = seat_id(target)
+            if self.check_request(state, requester, t) is None and t not in out and not in_coma(state, t):
+                out.append(t)
+        return out
+
+    # -- what may be done now -------------------------------------------------------------------
+
+    def voters(self, state: GameState) -> tuple[int, ...]:
+        """Free heroes vote (a hero in coma who votes wakes by doing it); with one defendant he
+        himself does not: «перед всеми кроме него стоит выбор»."""
+        if state.over:
+            return ()
+        kind, _n = parse_phase(state.phase)
+        free = tuple(s.id for s in state.active())
+        if kind == DAY:
+            return free + tuple(h for h in self.extra_voters(state) if h not in free)
+        if kind == REVOTE:
+            bench = self._bench(state)
+            return tuple(h for h in free if not (len(bench) == 1 and h == bench[0]))
+        return ()
+
+    def extra_voters(self, state: GameState) -> tuple[int, ...]:
+        """Slaves who may vote in the day vote: none in part 1. Part 2's hook for «На этом этапе в
+        голосовании могут поучаствовать Талантливые рабы» (they vote, are not voted for, owe nothing)."""
+        return ()
+
+    def vote_targets(self, state: GameState) -> tuple[int, ...]:
+        if state.over:
+            return ()
+        kind, _n = parse_phase(state.phase)
+        if kind == DAY:
+            return tuple(s.id for s in state.active())
+        if kind == REVOTE and len(self._bench(state)) > 1:
+            return tuple(self._bench(state))
+        return ()
+
+    def check_vote(self, state: GameState, voter: int, target: int | str | None) -> str | None:
+        """«Каждый участник должен указать в меню имя героя, которому он выражает своё недоверие»:
+        a free hero, not himself (A8); with one defendant the ballot is «В рабство»/«Пощадить»."""
+        voter = seat_id(voter)
+        if voter not in self.voters(state):
+            return "not_a_voter"
+        if target is None:
+            return None
+        kind, _n = parse_phase(state.phase)
+        if kind == REVOTE and len(self._bench(state)) == 1:
+            return None if target in (TO_SLAVERY, SPARE) else "bad_target"
+        if isinstance(target, str) and target.strip().lower() == "peace":
+            return "peace_not_allowed"
+        target_id = seat_id(target)
+        if target_id not in self.vote_targets(state):
+            return "bad_target"
+        if target_id == voter:
+            return "self_vote_forbidden"
+        return None
+
+    def check_request(self, state: GameState, requester: int, target: int | None) -> str | None:
+        """«каждый оставшийся на свободе участник имеет возможность анонимно выбрать, чьё
+        аудио/видео-Мнение он обязательно хочет увидеть»: day 2 on, a free hero asks another free one."""
+        if state.over:
+            return "game_over"
+        kind, number = parse_phase(state.phase)
+        if kind != DAY or number < 2 or not self._free(state, requester):
+            return "not_your_action"
+        if target is None or not state.has_seat(target):
+            return "bad_target"
+        if not state.seat(target).is_active:
+            return "target_not_free"
+        if target == requester:
+            return "self_forbidden"
+        return None
+
+    def check_knowledge(self, state: GameState, holder: int, about: int | None) -> str | None:
+        """«выбрать любого другого героя и получить о нём ... случайный Ключ, ещё не ставший публичным»."""
+        if state.over:
+            return "game_over"
+        if not self._free(state, holder):
+            return "not_free"
+        if int((state.memory.get("knowledge_rights") or {}).get(str(holder), 0)) < 1:
+            return "no_right"
+        if about is None or not state.has_seat(about):
+            return "bad_target"
+        if about == holder:
+            return "self_forbidden"
+        if not knowledge_candidates(state, dict(state.memory), holder, about):
+            return "no_key_left"
+        return None
+
+    def speaking_order(self, state: GameState) -> tuple[int, ...]:
+        """The defendants post their defence speeches; nobody else has to speak."""
+        if state.over:
+            return ()
+        kind, _n = parse_phase(state.phase)
+        return tuple(self._bench(state)) if kind == DEFENCE else ()
+
+    def _free(self, state: GameState, hero: Any) -> bool:
+        return state.has_seat(hero) and state.seat(hero).is_active
+
+    def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
+        if state.over or not self._free(state, actor):
+            return ()
+        kind, number = parse_phase(state.phase)
+        extra: tuple[str, ...] = ()
+        if int((state.memory.get("knowledge_rights") or {}).get(str(actor), 0)) > 0:
+            extra = (USE_KNOWLEDGE,)
+        if kind == GREETINGS:
+            return (GREETING, *extra)
+        if kind == DAY:
+            return (VOTE, *((REQUEST_OPINION, OPINION) if number > 1 else ()), *extra)
+        if kind == DEFENCE:
+            return ((DEFENCE_SPEECH,) if actor in self._bench(state) else ()) + extra
+        if kind == REVOTE:
+            return ((VOTE,) if actor in self.voters(state) else ()) + extra
+        if kind == JUDGE:
+            if actor == judge_today(state):
+                return (ENSLAVE, SPARE) if len(self._bench(state)) == 1 else (ENSLAVE,)
+            return extra
+        return ROLES[state.seat(actor).role].actions + extra
+
+    def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
+        if actor not in self.owing(state):
+            return ()
+        kind, _n = parse_phase(state.phase)
+        if kind == NIGHT:
+            return ROLES[state.seat(actor).role].actions
+        if kind == JUDGE:
+            return self.allowed_actions(state, actor)  # a decision: enslave, or spare a single defendant
+        return {GREETINGS: (GREETING,), DAY: (VOTE,), DEFENCE: (DEFENCE_SPEECH,), REVOTE: (VOTE,)}[kind]
+
+    def check_order(self, state: GameState, order: Order) -> str | None:
+        if state.over:
+            return "game_over"
+        if not state.has_seat(order.actor):
+            return "not_a_player"
+        actor = state.seat(order.actor)
+        if not actor.is_active:
+            return "not_free"
+        kind, number = parse_phase(state.phase)
+        target = seat_id(order.target)
+        if kind == JUDGE:
+            return self._check_judge(state, order, target)
+        if kind != NIGHT or order.action not in ROLES[actor.role].actions:
+            return "not_your_action"
+        if target is None:
+            return "missing_target"
+        if not state.has_seat(target):
+            return "bad_target"
+        if order.action == RELIEVE:
+            if state.seat(target).status != SLAVE:
+                return "target_not_slave"
+            if target in (state.memory.get("relieved") or ()):
+                return "relieved_before"
+        elif not state.seat(target).is_active:
+            return "target_not_free"
+        if order.action == SUSPECT and target == actor.id:
+            return "self_forbidden"
+        if order.action == SAVE:
+            saviour = state.memory.get("saviour") or {}
+            if state.options.get("save_once") == "each":
+                if target in (saviour.get("saved") or ()):
+                    return "saved_before"
+            elif target == actor.id and saviour.get("self_saved"):
+                return "self_save_used"
+        return self._check_detail(state, actor, number, dict(order.detail or {}))
+
+    def _check_judge(self, state: GameState, order: Order, target: int | None) -> str | None:
+        if order.actor != judge_today(state):
+            return "not_your_action"
+        bench = self._bench(state)
+        if order.action == SPARE:
+            return None if len(bench) == 1 else "spare_not_allowed"
+        if order.action != ENSLAVE:
+            return "not_your_action"
+        if target is None:
+            return "missing_target"
+        return None if target in bench else "not_on_bench"
+
+    def _check_detail(self, state: GameState, actor: SeatState, night: int, detail: Mapping[str, Any]) -> str | None:
+        unknown = set(detail) - {"question", "public_key", "extra_knowledge"}
+        if unknown:
+            return "bad_detail"
+        if "question" in detail:
+            # «Если ночью есть Судья от предыдущего дня, то после своего ночного выбора он имеет
+            # возможность "допросить" одного из невскрытых рабов (если их больше одного)»
+            slave = seat_id(detail["question"])
+            if state.memory.get("judge") != actor.id or int(state.memory.get("judge_day") or 0) != night:
+                return "bad_detail"
+            unrevealed = self.unrevealed_slaves(state)
+            if state.options.get("question_needs_two", True) and len(unrevealed) < 2:
+                return "question_not_possible"
+            if slave not in unrevealed:
+                return "target_not_slave"
+        if "public_key" in detail:
+            # «Спаситель один раз за Шоу может ночью добавить о ком-то один публичный Ключ»
+            about = seat_id(detail["public_key"])
+            if actor.role != SAVIOUR:
+                return "bad_detail"
+            if (state.memory.get("saviour") or {}).get("key_used"):
+                return "key_used"
+            if about is None or not state.has_seat(about) or about == actor.id:
+                return "bad_target"
+            if is_revealed(dict(state.memory), about):
+                return "revealed"
+        if "extra_knowledge" in detail:
+            # «в первые три ночи имеет возможность получить себе внеочередное Тайное Знание»
+            about = seat_id(detail["extra_knowledge"])
+            if actor.role != SAVIOUR or night > int(state.options.get("saviour_knowledge_nights", 3)):
+                return "bad_detail"
+            if about is None or not state.has_seat(about) or about == actor.id:
+                return "bad_target"
+            if not knowledge_candidates(state, dict(state.memory), actor.id, about):
+                return "no_key_left"
+        return None
+
+    def unrevealed_slaves(self, state: GameState) -> list[int]:
+        memory = dict(state.memory)
+        return [s.id for s in state.seats if s.status == SLAVE and not is_revealed(memory, s.id)]
+
+    # -- activity and /lull, applied at once by the site ------------------------------------------
+
+    def wake(self, state: GameState, hero: int) -> tuple[GameState, tuple[Event, ...]]:
+        """«Как только герой проявляет любую активность ... он автоматически выходит из комы и все
+        получают уведомление об этом.»"""
+        if not in_coma(state, hero):
+            return state, ()
+        memory = copy.deepcopy(dict(state.memory))
+        del memory["coma"][str(hero)]
+        return replace(state, memory=memory), (Event("woke", PUBLIC, ref(state.seat(hero))),)
+
+    def use_knowledge(
+        self, state: GameState, holder: int, about: int, *, seed: int
+    ) -> tuple[GameState, tuple[Event, ...]]:
+        """A Secret Knowledge right used at once (the site's button), as the close would use it from
+        `extra["knowledge"]`: the key is drawn from the game's seed, the stage and the holder's count."""
+        if self.check_knowledge(state, holder, about) is not None:
+            return state, ()
+        memory = copy.deepcopy(dict(state.memory))
+        rights = memory.setdefault("knowledge_rights", {})
+        rights[str(holder)] = int(rights.get(str(holder), 0)) - 1
+        used = len((memory.get("secret_keys") or {}).get(str(holder), ()))
+        rng = random.Random(f"show:{seed}:{state.phase}:knowledge:{holder}:{used}")
+        events: list[Event] = []
+        give_secret_key(state, memory, holder, about, rng, events, source="lot", phase=state.phase)
+        return replace(state, memory=memory), tuple(events)
+
+    def lull(self, state: GameState, ballots: Mapping[int, int | None]) -> tuple[GameState, tuple[Event, ...]]:
+        """«Можно принудительно отправлять в кому героев большинством голосов с помощью команды /lull»
+        (A38: more than half of the free heroes not in coma name the same free hero)."""
+        if state.over:
+            return state, ()
+        awake = [s.id for s in state.active() if not in_coma(state, s.id)]
+        counts: dict[int, int] = {}
+        for voter, target in id_map(ballots).items():
+            t = seat_id(target)
+            if voter in awake and t in awake and t != voter:
+                counts[t] = counts.get(t, 0) + 1
+        lulled = [t for t, c in sorted(counts.items()) if c * 2 > len(awake)]
+        if not lulled:
+            return state, ()
+        memory = copy.deepcopy(dict(state.memory))
+        for t in lulled:
+            memory["coma"][str(t)] = 0
+        return replace(state, memory=memory), tuple(Event("lulled", PUBLIC, ref(state.seat(t))) for t in lulled)
+
+    # -- the close ------------------------------------------------------------------------------
+
+    def resolve(self, state: GameState, inputs: PhaseInputs, *, seed: int, now: datetime) -> Resolution:
+        if state.over:
+            raise ValueError("the show is over")
+        return StageClose(self, state, inputs, seed).run()
+
+
+SHOW = ShowRuleset()

@@ -1,0 +1,94 @@
+"""The show's stages: their names, the GM's timer table, the options and their defaults."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from types import MappingProxyType
+from typing import Any
+
+# «череда сменяющих друг друга по циклу этапов»: the phase names of GameState.phase.
+GREETINGS = "greetings"  # Приветствия (the first stage only)
+DAY = "day"  # Дневное Голосование (day 1) / Дневное Голосование с Мнениями (day 2+)
+DEFENCE = "defence"  # Защитные Речи
+REVOTE = "revote"  # Повторное Голосование
+JUDGE = "judge"  # Решение Судьи
+NIGHT = "night"  # Ночной выбор (its close is the morning)
+STAGE_KINDS: tuple[str, ...] = (GREETINGS, DAY, DEFENCE, REVOTE, JUDGE, NIGHT)
+
+# Post kinds the site reports in `inputs.extra["posted"]` (media posts, or text when the GM allows).
+GREETING, DEFENCE_SPEECH, OPINION = "greeting", "defence", "opinion"
+
+# Re-vote ballots with one defendant: «перед всеми кроме него стоит выбор "В рабство"/"Пощадить"».
+TO_SLAVERY, SPARE = "enslave", "spare"
+
+OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
+    {
+        # Minutes each stage lasts with a full show of 10 free heroes (the GM may change any).
+        "stage_minutes": {GREETINGS: 24 * 60, DAY: 12 * 60, DEFENCE: 6 * 60, REVOTE: 4 * 60, JUDGE: 2 * 60,
+                          NIGHT: 8 * 60},
+        # «время, зависящее от количества остающихся на свободе героев»: [at least N free, percent]
+        # rows, the first row whose N is reached applies.
+        "timer_table": [[8, 100], [5, 75], [0, 50]],
+        # A5: "self" — only his own save is limited to once per show (the issue's reading);
+        # "each" — every hero, himself included, may be saved once.
+        "save_once": "self",
+        # A3: two free Reptiloids naming different victims: "nobody" (they must agree) or "lot".
+        "reptiloid_disagree": "nobody",
+        # A7: a single defendant is enslaved by a majority of the ballots "cast" or of all "voters".
+        "single_majority": "cast",
+        # A9: each Mason's suspicion cuts the weight by 10 ("each") or any suspicion does once ("once").
+        "suspicion_cut": "each",
+        # A11: the new judge is announced to all (True) or told only to himself and the GM.
+        "judge_public": True,
+        # C2: the judge questions a slave only when more than one unrevealed slave exists.
+        "question_needs_two": True,
+        # A14: a defendant in deep coma (more than one stage missed) is enslaved by the re-vote
+        # whatever the ballots («Спит» ones are not: «не отправляется в рабство автоматически»).
+        "coma_bench_auto": True,
+        # The Saviour's extra Secret Knowledge «в первые три ночи».
+        "saviour_knowledge_nights": 3,
+    }
+)
+
+
+def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    merged = {key: (dict(value) if isinstance(value, Mapping) else value) for key, value in OPTION_DEFAULTS.items()}
+    for key, value in (options or {}).items():
+        if key not in OPTION_DEFAULTS:
+            raise ValueError(f"unknown show option {key!r}")
+        if key == "stage_minutes":
+            merged[key] = {**merged[key], **dict(value)}
+        else:
+            merged[key] = value
+    for name, allowed in (("save_once", ("self", "each")), ("reptiloid_disagree", ("nobody", "lot")),
+                          ("single_majority", ("cast", "voters")), ("suspicion_cut", ("each", "once"))):
+        if merged[name] not in allowed:
+            raise ValueError(f"option {name} is one of {allowed}, not {merged[name]!r}")
+    return merged
+
+
+def parse_phase(phase: str) -> tuple[str, int]:
+    """"greetings" -> ("greetings", 0); "day 2" -> ("day", 2)."""
+    if phase == GREETINGS:
+        return GREETINGS, 0
+    kind, _sep, number = phase.partition(" ")
+    if kind not in STAGE_KINDS or kind == GREETINGS or not number.isdigit() or int(number) < 1:
+        raise ValueError(f"not a show stage: {phase!r}")
+    return kind, int(number)
+
+
+def stage_length(options: Mapping[str, Any], kind: str, free: int) -> timedelta:
+    """The stage's timer for `free` free heroes: the minutes of `stage_minutes` times the percent of
+    the first `timer_table` row whose threshold is reached."""
+    minutes = float(options["stage_minutes"][kind])
+    percent = 100
+    for threshold, row_percent in options["timer_table"]:
+        if free >= threshold:
+            percent = row_percent
+            break
+    return timedelta(minutes=minutes * percent / 100)
+
+
+def stage_deadline(options: Mapping[str, Any], kind: str, free: int, started: datetime) -> datetime:
+    return started + stage_length(options, kind, free)

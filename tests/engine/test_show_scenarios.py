@@ -1,0 +1,75 @@
+"""Every scenario in tests/scenarios/show/ played through the pure engine, with the `show` scenario
+keys of docs/rulesets/show.md ("Scenario keys"); the site's `play_scenario` will read the same files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from games.rulesets.show.engine import SHOW
+from tests.engine.show_helpers import NOW, inputs, sid
+
+SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "show").glob("*.yaml"))
+TOP_KEYS = {"ruleset", "rng_seed", "options", "players", "phases", "expect"}
+PHASE_KEYS = {"phase", "greetings", "defences", "opinions", "posted", "votes", "requests", "orders", "knowledge",
+              "active", "lull", "ratings", "expect"}
+ORDER_KEYS = {"by", "action", "target", "question", "public_key", "extra_knowledge"}
+DETAILS = ("question", "public_key", "extra_knowledge")
+
+
+def same(expected, actual) -> bool:
+    if isinstance(expected, list):
+        return isinstance(actual, list) and sorted(expected) == sorted(actual)
+    return expected == actual
+
+
+def play(path: Path):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert set(data) <= TOP_KEYS and data["ruleset"] == "show"
+    seats = [(i, p["name"], p["role"]) for i, p in enumerate(data["players"], 1)]
+    state, _events = SHOW.new_game(seats, options=data.get("options") or {})
+    diffs: list[str] = []
+    for phase in data["phases"]:
+        assert set(phase) <= PHASE_KEYS, set(phase) - PHASE_KEYS
+        assert state.phase == phase["phase"], (state.phase, phase["phase"])
+        assert not state.over, phase["phase"]
+        if phase.get("lull"):
+            state, _lulled = SHOW.lull(state, {sid(state, v): sid(state, t) for v, t in phase["lull"].items()})
+        posted = {name: list(kinds) for name, kinds in (phase.get("posted") or {}).items()}
+        for key, kind in (("greetings", "greeting"), ("defences", "defence"), ("opinions", "opinion")):
+            for name in phase.get(key) or ():
+                posted.setdefault(name, []).append(kind)
+        orders = []
+        for item in phase.get("orders") or ():
+            assert set(item) <= ORDER_KEYS, set(item) - ORDER_KEYS
+            detail = {k: item[k] for k in DETAILS if k in item}
+            orders.append((item["by"], item["action"], item.get("target"), *([detail] if detail else [])))
+        phase_inputs = inputs(state, votes=phase.get("votes"), orders=orders, posted=posted,
+                              requests=phase.get("requests"), knowledge=phase.get("knowledge"),
+                              active=phase.get("active") or (), ratings=phase.get("ratings"))
+        resolution = SHOW.resolve(state, phase_inputs, seed=data["rng_seed"], now=NOW)
+        for key, expected in (phase.get("expect") or {}).items():
+            assert key in SHOW.outcome_keys, (phase["phase"], key)
+            actual = resolution.outcome.get(key)
+            if not same(expected, actual):
+                diffs.append(f"{phase['phase']}: {key}: expected {expected!r}, got {actual!r}")
+        state = resolution.state
+    for key, expected in (data.get("expect") or {}).items():
+        actual = {"over": state.over, "winner": state.winner}[key]
+        if actual != expected:
+            diffs.append(f"game: {key}: expected {expected!r}, got {actual!r}")
+    return data, state, diffs
+
+
+def test_there_are_show_scenarios():
+    assert len(SCENARIOS) >= 5
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_show_scenario_holds_when_played_through_the_engine(path):
+    data, state, diffs = play(path)
+    assert not diffs, "\n".join(diffs)
+    if state.over:
+        assert (data["phases"][-1].get("expect") or {}).get("over") is True, "a show may end only where it says so"
