@@ -29,7 +29,8 @@ from bench.inprocess import seeded_game  # noqa: E402
 # The view's parts whose CPU time is printed (games/views/forum.py).
 PARTS = ("_thread_context", "_post_list", "_render_post_list", "_render_thread", "_visible_thread",
          "_remember_game_reads", "current_count_html", "thread_mark_read", "PostForm", "voters_and_targets",
-         "_valid_until", "_vote_buttons", "voting_phase")
+         "_valid_until", "_vote_buttons", "voting_phase", "_visible_thread_kept", "_thread_from_frame",
+         "_region_pieces")
 
 
 def main(argv=None) -> int:
