@@ -60,6 +60,11 @@ class CardsSite(SiteRuleset):
             return {"overt_role_names": sorted(OVERT_ROLES)}
         if place == "game.public":
             return {"hand_sizes": self._hand_sizes(context)}
+        if place == "role.links":  # what his overt role does, and the abilities he holds
+            # The pages load the models: imported when a page asks, not at registration.
+            from games.rulesets.cards.views import role_abilities_context
+
+            return role_abilities_context(context.get("game"), context.get("seat"))
         return {}
 
     @staticmethod

@@ -48,6 +48,8 @@ from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
 from games.rulesets.cards.ability_services import abilities_offered, card_ability_submit
+from games.rulesets.cards.engine.abilities import owns as owns_ability
+from games.rulesets.cards.engine.roles import overt_role
 from games.rulesets.cards.engine.ruleset import CARDS
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
@@ -66,6 +68,7 @@ from games.rulesets.cards.services import (
 from games.rulesets.cards.wording import (
     REVEAL_LABELS,
     ability_field_label,
+    ability_label,
     ability_mode_label,
     ZONE_LABELS,
     effect_text,
@@ -488,6 +491,22 @@ def card_ability(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
     return redirect("games:cards", pk=game.pk)
+
+
+def role_abilities_context(game: Game | None, seat: Seat | None) -> dict:
+    """For the role page (whose seat the page's own checks chose): the line of the seed saying what
+    his overt role does, and every ability his roles give him, whether or not usable now."""
+    if game is None or seat is None:
+        return {}
+    state = game_state(game)
+    overt = overt_role(seat.overt_role)
+    lines = []
+    if state is not None and state.ruleset == CARDS.key and state.has_seat(seat.pk):
+        lines = [{"label": ability_label(key), "seed": spec.seed,
+                  "at_once": spec.when == "now"} for key, spec in CARDS.abilities.items()
+                 if owns_ability(state, seat.pk, spec)]
+    return {"overt_line": overt.seed if overt is not None else "", "overt_name": seat.overt_role,
+            "ability_lines": lines}
 
 
 # --- Public Hand sizes ---------------------------------------------------------------------------
