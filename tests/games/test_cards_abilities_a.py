@@ -243,3 +243,14 @@ def test_the_role_page_says_what_the_overt_role_and_the_abilities_do(client):
     client.force_login(users["Петя"])  # a class of his own: no ability
     page = client.get(reverse("games:role", args=[game.pk])).content.decode()
     assert "Своя роль" in page and "поменять местами" not in page
+
+
+def test_a_standing_phase_end_ability_is_shown_on_my_cards(client):
+    game, gm, users, seats = cards_game(sleeve={"Маша": ["Тайник"]})
+    card_ability_submit(game=game, user=users["Маша"], ability="maniac_strike",
+                        data={"card": "Тайник", "mode": "damage", "target": seats["Петя"].pk})
+    client.force_login(users["Маша"])
+    page = client.get(reverse("games:cards", args=[game.pk])).content.decode()
+    assert 'class="cards-standing-ability"' in page and "Тайник" in page and "→ Петя" in page
+    client.force_login(users["Петя"])
+    assert 'class="cards-standing-ability"' not in client.get(reverse("games:cards", args=[game.pk])).content.decode()

@@ -47,7 +47,7 @@ from games.models import Game, Order, Seat
 from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
-from games.rulesets.cards.ability_services import abilities_offered, card_ability_submit
+from games.rulesets.cards.ability_services import abilities_offered, abilities_standing, card_ability_submit
 from games.rulesets.cards.engine.abilities import owns as owns_ability
 from games.rulesets.cards.engine.roles import overt_role
 from games.rulesets.cards.engine.ruleset import CARDS
@@ -334,6 +334,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         and phase.kind == "day" and phase.is_open else None,
         "alive": seat.status == "active",
         "abilities": _ability_forms(game, seat) if not pov_seat else [],
+        "standing_abilities": _standing_abilities(phase, seat, names) if phase is not None and phase.is_open else [],
         "results": _results(request.user, game, seat),
         "secret_role": role_label(game.ruleset, seat.role), "overt_role": view.overt_role,
         "colours": colour_labels(view.colours),
@@ -350,6 +351,23 @@ def _ability_forms(game: Game, seat: Seat) -> list[dict]:
             if field["name"] == "mode":
                 field["options"] = [(value, ability_mode_label(value)) for value, _label in field["options"]]
     return forms
+
+
+def _standing_abilities(phase, seat: Seat, names: dict[int, str]) -> list[str]:
+    """The phase-end abilities of this seat that stand now (the last of each counts), in words."""
+    last: dict[str, dict] = {}
+    for item in abilities_standing(phase):
+        if item.get("by") == seat.pk:
+            last[str(item.get("ability"))] = item
+    lines = []
+    for key, item in last.items():
+        parts = [str(item[k]) for k in ("card", "sleeve_card") if item.get(k)]
+        if item.get("mode"):
+            parts.append(ability_mode_label(str(item["mode"])))
+        if item.get("target") is not None and item.get("mode") != "armour":
+            parts.append("→ " + names.get(_int(item["target"], -1), "?"))
+        lines.append(f"{ability_label(key)}: {' '.join(parts)}".strip())
+    return lines
 
 
 def _joker_guess_rows(seats: list[Seat], seat: Seat, standing: dict) -> list[dict]:
