@@ -28,7 +28,10 @@ class CardsSite(SiteRuleset):
     scenario = ScenarioSpec(
         gm={"damage": "seat_map", "armour": "seat_map"},
         inputs={"plays": frozenset({"by", "card", "from", "target", "target2", "message", "pay"}),
-                "discards": frozenset({"by", "cards"}), "reorder": frozenset({"by", "hand"})},
+                "discards": frozenset({"by", "cards"}), "reorder": frozenset({"by", "hand"}),
+                # docs/rulesets/cards.md, "Part 2 (a)": {by, ability, <the ability's own inputs>}
+                "abilities": frozenset({"by", "ability", "target", "target2", "card", "sleeve_card", "cards", "zone",
+                                        "mode", "roles"})},
         player_keys=frozenset({"deck", "hand", "sleeve"}),
         seat_data=("deck", "hand", "sleeve"),
     )
@@ -57,6 +60,11 @@ class CardsSite(SiteRuleset):
             return {"overt_role_names": sorted(OVERT_ROLES)}
         if place == "game.public":
             return {"hand_sizes": self._hand_sizes(context)}
+        if place == "role.links":  # what his overt role does, and the abilities he holds
+            # The pages load the models: imported when a page asks, not at registration.
+            from games.rulesets.cards.views import role_abilities_context
+
+            return role_abilities_context(context.get("game"), context.get("seat"))
         return {}
 
     @staticmethod
