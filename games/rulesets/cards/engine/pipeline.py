@@ -25,7 +25,7 @@ from games.rulesets.cards.engine.context import (
     _mapping_by_seat,
 )
 from games.rulesets.cards.engine.effects import Instance
-from games.rulesets.cards.engine.roles import JOKER, SECRET_ROLES
+from games.rulesets.cards.engine.roles import JOKER, SECRET_ROLES, overt_role
 
 
 class PipelineMixin:
@@ -106,6 +106,10 @@ class PipelineMixin:
             ctx.rng.shuffle(deck)
             player["deck"] = deck
             player["rebuilds"] = int(player.get("rebuilds", 0)) + 1
+            hook = overt_role(self.overt_of(state, seat_id))
+            if hook is not None and hook.free_after_rebuild:
+                # «Фокусник: После первой пересборки Колоды нижние две карты в ней становятся Свободными.»
+                player["free_bottom"] = hook.free_after_rebuild if player["rebuilds"] == 1 else 0
             player["mafia_message"] = True
             if SECRET_ROLES[seat.role].chooses_colours:
                 player["colours"] = list(colours)
@@ -161,6 +165,11 @@ class PipelineMixin:
                 play.refuse(reason)
                 continue
             card = play.card
+            # The payment is settled before the card leaves its zone (a Free card's mark is on it there).
+            paying, paying_hand = self._payment(state, table, by, card, zone, play.pay, item.get("pay_hand"))
+            if card.price and not self.price_of(state, table, by, card, zone) \
+                    and card.name in table.free_marks(by, zone):
+                table.use_free_mark(by, zone, card.name)
             if not card.reusable:
                 if zone == HAND:
                     table.remove_from_hand(by, card.name)
@@ -168,10 +177,16 @@ class PipelineMixin:
                 else:
                     table.remove_from_sleeve(by, card.name)
                 table.graveyard(by).append(card.name)
-            if card.price:
-                paying = play.pay if play.pay is not None else table.payable(by)[: card.price]
+            if paying:
                 table.pay(by, paying)
                 play.paid = list(paying)
+            if paying_hand:
+                for name in paying_hand:
+                    table.remove_from_hand(by, name)
+                    table.graveyard(by).append(name)
+                done = self.hand_paid(state, table, by) + len(paying_hand)
+                table.player(by)["hand_paid"] = {"phase": state.phase, "n": done}
+                play.paid_hand = list(paying_hand)
         played = {p.by for p in ctx.plays if p.result == "done"}
         for seat_id, cards in _mapping_by_seat(state, extra.get("discards")).items():
             data = {**_ref(ctx.seat(seat_id)), "cards": cards if isinstance(cards, list) else scalar(cards)}
