@@ -100,6 +100,10 @@ def card_order_text(order: Order, names: dict[int, str] | None = None, *, with_t
         parts.append(f"«{detail.get('message') or detail.get('text')}»")
     if detail.get("pay"):
         parts.append(str(_("pays with %(cards)s")) % {"cards": ", ".join(map(str, detail["pay"]))})
+    if detail.get("pay_hand"):
+        parts.append(str(_("pays from the Hand with %(cards)s")) % {"cards": ", ".join(map(str, detail["pay_hand"]))})
+    if detail.get("picks"):
+        parts.append(str(_("dealt among the first six: %(cards)s")) % {"cards": ", ".join(map(str, detail["picks"]))})
     if detail.get("measure"):
         parts.append(measure_label(detail["measure"]))
     if detail.get("colours"):
@@ -209,6 +213,8 @@ def _check(state: GameState, phase: Phase, seat: Seat, action: str, detail: dict
                 return "wrong_phase", []
             return ("deck_not_empty" if action == "rebuild" else "not_your_action"), []
         refusals = CARDS.check_deck(state, seat.pk, detail.get("cards"), detail.get("colours"))
+        if not refusals and action == "deck" and detail.get("picks"):
+            return CARDS.check_picks(state, seat.pk, detail.get("cards"), detail.get("picks")) or "", []
         return ("bad_deck" if refusals else ""), list(refusals)
     if action == "mafia_message":
         if not str(detail.get("text") or "").strip():
@@ -315,13 +321,16 @@ def _standing_rows(phase: Phase, *, seat_pk: int | None = None) -> dict:
         if row.action in ("deck", "rebuild"):
             cards = list(detail.get("cards") or [])
             value = {"cards": cards, "colours": list(detail["colours"])} if detail.get("colours") else cards
+            if detail.get("picks"):  # Инженер: the two cards dealt among the opening six
+                value = {**(value if isinstance(value, dict) else {"cards": cards}), "picks": list(detail["picks"])}
             standing["decks" if row.action == "deck" else "rebuilds"][actor] = value
         elif row.action == "play":
             zone = detail.get("from")
             standing["plays"][(actor, zone)] = {
                 "by": actor, "card": detail.get("card"), "from": zone, "target": row.target_id,
                 "target2": detail.get("target2"), "message": detail.get("message") or None,
-                "pay": list(detail["pay"]) if isinstance(detail.get("pay"), list) else None}
+                "pay": list(detail["pay"]) if isinstance(detail.get("pay"), list) else None,
+                **({"pay_hand": list(detail["pay_hand"])} if isinstance(detail.get("pay_hand"), list) else {})}
         elif row.action == "withdraw":
             what = detail.get("what")
             if what == "play":
@@ -380,6 +389,14 @@ class CardView:
     overt_role: str = ""
     standing: dict = field(default_factory=dict)
     allowed: tuple = ()
+    # Part 2 (b): the Price each card costs this player now (Мот, Фокусник: Free cards cost none), the
+    # cards marked Free (Фокусник), and how many Hand cards he may still pay a Price with (Культист).
+    hand_prices: list = field(default_factory=list)
+    sleeve_prices: list = field(default_factory=list)
+    free_hand: list = field(default_factory=list)
+    free_sleeve: list = field(default_factory=list)
+    free_deck_bottom: int = 0
+    hand_pay: int = 0
 
 
 def card_view(*, game: Game, seat: Seat) -> CardView:
@@ -397,6 +414,7 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
     hand = [card(n) for n in player.get("hand", [])]
     sleeve = [(card(item.get("card")), bool(item.get("overt"))) for item in player.get("sleeve", [])]
     role = state.seat(seat.pk).role
+    own = CARDS.player_view(state, seat.pk)
     standing_rows = _standing_rows(game.current_phase, seat_pk=seat.pk) if game.current_phase else None
     standing: dict[str, Any] = {"hand": None, "sleeve": None, "discard": None, "reorder": None, "measure": None,
                                 "deck": None}
@@ -409,6 +427,7 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
         deck = standing_rows["decks"].get(seat.pk) or standing_rows["rebuilds"].get(seat.pk)
         standing["deck"] = deck.get("cards") if isinstance(deck, dict) else deck
         standing["colours"] = deck.get("colours") if isinstance(deck, dict) else None
+        standing["picks"] = deck.get("picks") if isinstance(deck, dict) else None
         standing["mafia_message"] = standing_rows["mafia_messages"].get(seat.pk)
         standing["prison_keep"] = standing_rows["prison_keep"].get(seat.pk)
         standing["joker_guess"] = standing_rows["joker_guess"].get(seat.pk)
@@ -419,6 +438,10 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
         colours=list(colours_of(role, player.get("colours") or [])) if role in SECRET_ROLES else [],
         secret_role=role, overt_role=CARDS.overt_of(state, seat.pk), standing=standing,
         allowed=tuple(CARDS.allowed_actions(state, seat.pk)),
+        hand_prices=[CARDS.price_for(state, seat.pk, c.name, "hand") or 0 for c in hand],
+        sleeve_prices=[CARDS.price_for(state, seat.pk, c.name, "sleeve") or 0 for c, _overt in sleeve],
+        free_hand=list(own.get("free_hand") or []), free_sleeve=list(own.get("free_sleeve") or []),
+        free_deck_bottom=int(own.get("free_deck_bottom") or 0), hand_pay=CARDS.hand_pay_left(state, seat.pk),
     )
 
 

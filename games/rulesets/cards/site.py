@@ -53,8 +53,16 @@ class CardsSite(SiteRuleset):
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
-        if place == "game.signup":  # the seed's overt roles, offered in the «Класс» field
-            return {"overt_role_names": sorted(OVERT_ROLES)}
+        if place == "game.signup":  # the seed's overt roles, offered in the «Класс» field with their abilities
+            from games.rulesets.cards.selectors import overt_role_list
+
+            return {"overt_role_names": sorted(OVERT_ROLES), "overt_roles": overt_role_list()}
+        if place == "role.links":  # the player's overt role and what it does
+            from games.rulesets.cards.selectors import overt_summary
+
+            seat = context.get("seat")
+            overt = str(getattr(seat, "overt_role", "") or "")
+            return {"overt_role": overt, "overt_summary": overt_summary(overt)}
         if place == "game.public":
             return {"hand_sizes": self._hand_sizes(context)}
         return {}

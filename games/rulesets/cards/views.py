@@ -35,6 +35,7 @@ from games.rulesets.cards.selectors import (
     gm_op_choices,
     hand_size_events,
     is_cards_game,
+    overt_summary,
     prison_keep_cards,
     result_events,
     rules_collection,
@@ -285,7 +286,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         return ([_seat_option(by_pk[i]) for i in first if i in by_pk],
                 [_seat_option(by_pk[i]) for i in second if i in by_pk])
 
-    def why_not(card, zone: str) -> str:
+    def why_not(card, zone: str, price: int) -> str:
         """Why this card cannot be played now, said before the player tries (the service checks
         it all again); empty when it may be."""
         if kind not in ("night", "day"):
@@ -301,18 +302,38 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         if card.target in ("other", "two") and not targets(card)[0]:
             return _("Nobody to target.")
         means = len(payable) - (1 if zone == "sleeve" and card in payable else 0)
-        if card.price > means:
+        # Культист: up to two Hand cards a phase pay too (the played one excepted).
+        means += min(view.hand_pay, len(view.hand) - (1 if zone == "hand" else 0))
+        if price > means:
             return _("Not enough cards in the Sleeve to pay the Price.")
         return ""
 
+    def priced(card, zone: str, position: int) -> dict:
+        """card_info with the Price this player pays (Мот, Фокусник: none for a Free card) and the
+        Free mark on the card («На карте видно, является ли она Свободной»)."""
+        prices = view.hand_prices if zone == "hand" else view.sleeve_prices
+        price = prices[position] if position < len(prices) else card.price
+        info = {**card_info(card), "price": price}
+        marks = list(view.free_hand if zone == "hand" else view.free_sleeve)
+        earlier = [c.name for c in (view.hand if zone == "hand" else [c for c, _o in view.sleeve])][:position]
+        for name in earlier:  # the marks go to the first copies of a card
+            if name in marks:
+                marks.remove(name)
+        if card.name in marks or (card.price and not price):
+            info.update(free=True, free_play=True)
+        return info
+
     return {
         "game": game, "seat": seat, "pov_seat": pov_seat, "view": view, "phase": phase,
-        "hand": [{**card_info(c), "position": i, "why_not": why_not(c, "hand"), "targets": targets(c)[0],
-                  "targets2": targets(c)[1]} for i, c in enumerate(view.hand)],
+        "hand": [{**priced(c, "hand", i), "position": i, "targets": targets(c)[0], "targets2": targets(c)[1],
+                  "why_not": why_not(c, "hand", priced(c, "hand", i)["price"])} for i, c in enumerate(view.hand)],
         "order": [card_row(collection, name) for name in order],
-        "sleeve": [{**card_info(c), "overt": overt, "position": i, "why_not": why_not(c, "sleeve"),
-                    "targets": targets(c)[0], "targets2": targets(c)[1]} for i, (c, overt) in enumerate(view.sleeve)],
+        "sleeve": [{**priced(c, "sleeve", i), "overt": overt, "position": i, "targets": targets(c)[0],
+                    "targets2": targets(c)[1], "why_not": why_not(c, "sleeve", priced(c, "sleeve", i)["price"])}
+                   for i, (c, overt) in enumerate(view.sleeve)],
         "payable": [c.name for c in payable],
+        "hand_pay": view.hand_pay, "hand_names": [c.name for c in view.hand],
+        "free_deck_bottom": view.free_deck_bottom, "overt_summary": overt_summary(view.overt_role),
         "others": others, "dead": dead, "mafia_mates": mafia_mates, "plays": plays,
         "discard": standing.get("discard"), "reordered": bool(standing.get("reorder")),
         "can_play": "play" in allowed, "can_discard": "discard" in allowed, "can_reorder": "reorder" in allowed,
@@ -384,9 +405,12 @@ def card_detail_from_post(post, view) -> tuple[str, dict]:
     action = str(post.get("action", ""))
     if action == "play":
         pay = [str(c) for c in post.getlist("pay") if c]
+        pay_hand = [str(c) for c in post.getlist("pay_hand") if c]  # Культист
         detail = {"card": str(post.get("card", "")), "from": str(post.get("from", "")),
                   "target": _target(post.get("target")), "target2": _target(post.get("target2")),
                   "message": str(post.get("message", "")).strip() or None, "pay": pay or None}
+        if pay_hand:
+            detail["pay_hand"] = pay_hand  # the Sleeve pays the rest (the first payable cards) unless named
     elif action == "withdraw":
         what = str(post.get("what", "play"))
         detail = {"what": what} if what == "discard" else {"what": "play", "from": str(post.get("from", ""))}

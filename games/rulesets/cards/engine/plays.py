@@ -214,6 +214,18 @@ class PlaysMixin:
             return 0
         return card.price
 
+    def price_for(self, state: GameState, seat: int, card_name: str, zone: str) -> int | None:
+        """The Price this player pays now for this card of his zone (for the pages), None if unknown."""
+        table = Table(copy.deepcopy(dict(state.memory)), collection_of(state))
+        card = table.collection.get(card_name)
+        return None if card is None else self.price_of(state, table, seat, card, zone)
+
+    def hand_pay_left(self, state: GameState, seat: int) -> int:
+        """How many cards this player may still pay from his Hand this phase (Культист: two)."""
+        hook = overt_role(self.overt_of(state, seat))
+        table = Table(copy.deepcopy(dict(state.memory)), collection_of(state))
+        return max((hook.hand_pay if hook is not None else 0) - self.hand_paid(state, table, seat), 0)
+
     def hand_paid(self, state: GameState, table: Table, seat: int) -> int:
         """How many cards this player has paid from his Hand in the current phase (Культист)."""
         record = table.player(seat).get("hand_paid") or {}
