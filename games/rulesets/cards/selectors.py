@@ -171,6 +171,11 @@ def deck_figures(game: Game, seat: Seat, view, counts: Counter, colours: list[st
             non_free += 1
         if card.colour != NEUTRAL and card.colour not in role_colours:
             off += 1
+    if rules is not None and rules.flex_price_min is not None:
+        # Мот: his cards of Price 2+ count as free where the non-free are over (as validate_deck does).
+        flex = sum(1 for name in cards if not collection[name].free and collection[name].price >= rules.flex_price_min)
+        moved = min(max(non_free - rules.non_free, 0), flex)
+        non_free, free = non_free - moved, free + moved
     index = {name: i for i, name in enumerate(names)}
     groups = []
     for colour in COLOURS:
@@ -191,6 +196,9 @@ def deck_figures(game: Game, seat: Seat, view, counts: Counter, colours: list[st
     return {
         "groups": groups, "summary": summary, "refusals": refusals, "chooses": chooses,
         "colour_choices": [(c, COLOUR_LABELS[c]) for c in SIX_COLOURS],
+        # Инженер: «Собирая Колоду, может выбрать из нее две карты» — the cards of this deck to choose from.
+        "deck_picks": overt_role(overt).deck_picks if overt_role(overt) is not None else 0,
+        "deck_cards": sorted(set(cards)),
         "role_colours": [COLOUR_LABELS[c] for c in COLOURS if c in role_colours],
     }
 

@@ -177,6 +177,11 @@ def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[s
     }
 
 
+def _picks(post) -> list[str]:
+    """Инженер's chosen cards («может выбрать из нее две карты»), from the deck page's two choices."""
+    return [str(c) for c in (post.get("pick1", ""), post.get("pick2", "")) if c]
+
+
 def _chosen_colours(post) -> list[str]:
     return [c for c in (post.get("colour1", ""), post.get("colour2", "")) if c]
 
@@ -201,9 +206,12 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 if action is None:
                     raise ActionRefused(_("You cannot build a deck now."), code="no_deck")
+                detail = {"cards": deck_list(counts, names), "colours": colours or None}
+                picks = _picks(request.POST)
+                if picks and action == "deck":
+                    detail["picks"] = picks  # Инженер: dealt among the opening six
                 _order, confirmation = card_input_submit(
-                    game=game, user=request.user, action=action,
-                    detail={"cards": deck_list(counts, names), "colours": colours or None})
+                    game=game, user=request.user, action=action, detail=detail)
             except ActionRefused as refused:
                 messages.error(request, refused.message)
             else:
@@ -218,7 +226,9 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
         colours = colours or list(standing.get("colours") or [])
         counts = Counter(c for c in cards if c in names)
         colours = colours or (list(view.colours) if chooses_colours(seat) else [])
+    picks = _picks(request.POST) if request.method == "POST" else list((view.standing or {}).get("picks") or [])
     context = _deck_context(game, seat, view, counts, colours, refusal_texts=refusal_texts, confirmation=confirmation)
+    context["picks"] = picks + [""] * (2 - len(picks))
     return render(request, "games/cards_deck.html", context, status=status)
 
 
@@ -240,6 +250,8 @@ def deck_check(request: HttpRequest, pk: int) -> HttpResponse:
     names = game_deckable_names(game)
     counts = _counts_from_post(request.POST, names)
     context = _deck_context(game, seat, view, counts, _chosen_colours(request.POST))
+    picks = _picks(request.POST)
+    context["picks"] = picks + [""] * (2 - len(picks))
     region = "deck-region" if request.POST.get("adjust") or (request.htmx and request.htmx.target == "deck-region") \
         else "deck-status"
     return render(request, f"games/cards_deck.html#{region}", context)
