@@ -565,6 +565,65 @@ def card_gm_effect_remove(*, phase: Phase, gm, index: int, now: datetime | None 
                now=now)
 
 
+def _gm_decision_set(phase: Phase, gm, key: str, value: Any, *, now: datetime | None, log: str) -> None:
+    game = phase.game
+    with transaction.atomic():
+        locked = Phase.objects.select_for_update().get(pk=phase.pk)
+        if locked.closed_at is not None:
+            raise ActionRefused(_("The phase is closed."), code="closed")
+        decisions = dict(locked.gm_decisions or {})
+        if value is None:
+            decisions.pop(key, None)
+        else:
+            decisions[key] = value
+        locked.gm_decisions = decisions
+        locked.save(update_fields=["gm_decisions"])
+        phase.gm_decisions = decisions
+        gm_log(game=game, user=gm, action=log, data={"phase": phase.pk, key: value}, now=now)
+
+
+def card_gm_tie_break_set(*, phase: Phase, gm, seat_pk: int | None, now: datetime | None = None) -> None:
+    """The GM's option `tie_break` = `gm` («Приоритет повешения - по алфавиту», the GM picks): the
+    character the GM punishes if the day's lead is tied (gm_decisions["tie_break"]); None takes it
+    back. A pick outside the tied leaders is told to the GM at the close and the classes decide."""
+    game = _gm_phase_check(phase, gm)
+    state = _state(game)
+    if state is None or CARDS.option(state, "tie_break") != "gm":
+        raise ActionRefused(_("In this game the alphabet breaks a tied vote, not the GM."), code="no_gm_tie_break")
+    if phase.kind != "day":
+        raise ActionRefused(_("A tied vote is broken by day."), code="wrong_phase")
+    if seat_pk is not None and (not state.has_seat(seat_pk) or not state.seat(seat_pk).is_active):
+        raise ActionRefused(_("Pick a living character."), code="bad_target")
+    _gm_decision_set(phase, gm, "tie_break", seat_pk, now=now, log="card_tie_break")
+
+
+def card_gm_deck_set(*, phase: Phase, gm, seat: Seat, cards: list[str] | None,
+                     now: datetime | None = None) -> list[str]:
+    """The GM's option `illegal_deck` = `gm`: the deck the GM builds for a player, dealt to him at the
+    close of deck building if he has no legal deck of his own then (gm_decisions["decks"][seat]).
+    Checked with the deck rules of the player's roles; the refusals in words (nothing stored) or []."""
+    game = _gm_phase_check(phase, gm)
+    state = _state(game)
+    if state is None or CARDS.option(state, "illegal_deck") != "gm":
+        raise ActionRefused(_("In this game a player with no legal deck is dealt a random one."), code="no_gm_deck")
+    if phase.kind != DECKBUILDING or not state.has_seat(seat.pk):
+        raise ActionRefused(_("The GM builds a player's deck during deck building."), code="wrong_phase")
+    if SECRET_ROLES[state.seat(seat.pk).role].chooses_colours:
+        raise ActionRefused(_("The joker chooses his own colours: without a legal deck he is dealt a random one."),
+                            code="joker_colours")
+    decks = {str(k): v for k, v in dict((phase.gm_decisions or {}).get("decks") or {}).items()}
+    if cards is None:
+        decks.pop(str(seat.pk), None)
+    else:
+        player = state.memory.get("players", {}).get(str(seat.pk), {})
+        refusals = CARDS.check_deck(state, seat.pk, cards, player.get("colours") or None)
+        if refusals:
+            return deck_refusal_texts(refusals)
+        decks[str(seat.pk)] = list(cards)
+    _gm_decision_set(phase, gm, "decks", decks or None, now=now, log="card_gm_deck")
+    return []
+
+
 def colour_choices() -> list[str]:
     return [c for c in COLOURS if c != NEUTRAL]
 

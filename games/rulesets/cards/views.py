@@ -51,8 +51,10 @@ from games.services.resolution import phase_close, phase_preview
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
+    card_gm_deck_set,
     card_gm_effect_add,
     card_gm_effect_remove,
+    card_gm_tie_break_set,
     card_hand_sizes,
     card_input_submit,
     card_order_text,
@@ -175,6 +177,21 @@ def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[s
         "role_name": role_label(game.ruleset, seat.role), "confirmation": confirmation,
         "phase": game.current_phase,
     }
+
+
+def deck_from_text(text: str) -> list[str]:
+    """A deck the GM writes: one card a line, «Пистолет x2» (or ×2, х2) for copies."""
+    import re
+
+    cards: list[str] = []
+    for line in text.splitlines():
+        line = line.strip().strip("-•* ").strip()
+        if not line:
+            continue
+        match = re.match(r"^(.*?)\s*[xх×]\s*(\d+)$", line)
+        name, n = (match.group(1).strip(), min(int(match.group(2)), 9)) if match else (line, 1)
+        cards += [name] * n
+    return cards
 
 
 def _picks(post) -> list[str]:
@@ -562,6 +579,11 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
         "cards": list(collection.names),
         "open": phase is not None and phase.is_open and game.status == Game.Status.RUNNING,
         "close_question": confirm.close_question(phase, _public_outcome(preview_events)),
+        # The GM's options (docs/rulesets/cards.md, "Part 2 (b)"): his pick for a tied vote, his decks.
+        "gm_tie_break": state.options.get("tie_break") == "gm" and phase is not None and phase.kind == "day",
+        "tie_pick": names.get(_int(decisions.get("tie_break"), -1), ""),
+        "gm_decks": state.options.get("illegal_deck") == "gm" and phase is not None and phase.kind == "deckbuilding",
+        "gm_deck_rows": [{"seat": s, "cards": (decisions.get("decks") or {}).get(str(s.pk))} for s in seats],
     })
 
 
@@ -648,6 +670,21 @@ def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
         elif action == "remove":
             card_gm_effect_remove(phase=phase, gm=request.user, index=_int(request.POST.get("index"), -1))
             messages.success(request, _("The effect is removed."))
+        elif action == "tie_break":
+            pick = _int(request.POST.get("seat"), -1)
+            card_gm_tie_break_set(phase=phase, gm=request.user, seat_pk=pick if pick >= 0 else None)
+            messages.success(request, _("Your pick for a tied vote is kept; it applies at the close of the day."))
+        elif action == "gm_deck":
+            seat = game.seats.filter(pk=_int(request.POST.get("seat"), -1)).first()
+            if seat is None:
+                raise ActionRefused(_("Pick a player."), code="bad_target")
+            cards = deck_from_text(str(request.POST.get("cards", ""))) if request.POST.get("cards", "").strip() else None
+            problems = card_gm_deck_set(phase=phase, gm=request.user, seat=seat, cards=cards)
+            if problems:
+                raise ActionRefused(_("The deck breaks the deck rules: %(why)s") % {"why": "; ".join(problems)},
+                                    code="bad_deck")
+            messages.success(request, _("The deck is kept: the player gets it if he has no legal deck at the deadline.")
+                             if cards else _("The deck you built for the player is removed."))
         elif action == "close":
             if not phase_close(phase_id=phase.pk, now=timezone.now(), by=request.user):
                 raise ActionRefused(_("The phase is already closed."), code="closed")
