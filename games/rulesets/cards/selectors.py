@@ -52,7 +52,7 @@ def overt_role_list() -> list[dict]:
 
 # The events a player reads on his cards page: his own results of past phases.
 RESULT_KINDS = ("role", "team", "deck_refused", "deck_auto", "mafia_decks", "containers", "phase_report", "reveal",
-                "message", "mafia_message")
+                "message", "mafia_message", "ability")
 
 
 def is_cards_game(game: Game) -> bool:

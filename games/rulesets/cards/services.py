@@ -42,6 +42,7 @@ from games.selectors.votes import standing_votes
 from games.rulesets.cards.wording import (
     ACTION_LABELS,
     WITHDRAWN,
+    ability_label,
     ZONE_LABELS,
     card_reason_text,
     colour_label,
@@ -51,7 +52,7 @@ from games.rulesets.cards.wording import (
 
 # The inputs of the ledger (docs/rulesets/cards.md, "Playing").
 CARD_ACTIONS = ("deck", "rebuild", "play", "withdraw", "discard", "reorder", "mafia_message", "joker_guess",
-                "prison_keep", "measure")
+                "prison_keep", "measure", "ability")
 ZONES = ("hand", "sleeve")
 MEASURES = ("execution", "prison")
 # The GM's primitives (GM_OPS) are the engine's, imported above: one definition.
@@ -78,6 +79,8 @@ def card_order_text(order: Order, names: dict[int, str] | None = None, *, with_t
         return seat.user.display_name if seat is not None else "?"
 
     parts = []
+    if order.action == "ability" and detail.get("ability"):
+        parts.append(ability_label(str(detail["ability"])))
     if detail.get("card"):
         parts.append(str(detail["card"]))
     if detail.get("from") in ZONE_LABELS and order.action != "withdraw":
@@ -247,6 +250,13 @@ def card_input_submit(*, game: Game, user, action: str, detail: dict | None = No
     `confirm=False` (scenario files)."""
     now = now or timezone.now()
     detail = dict(detail or {})
+    if action == "joker_guess":
+        # «Если все роли угаданы верно, побеждает моментально»: the joker's list is judged at once,
+        # as the ability `joker_list` (docs/rulesets/cards.md, "Part 2 (a)").
+        from games.rulesets.cards.ability_services import card_ability_submit
+
+        return card_ability_submit(game=game, user=user, ability="joker_list", data={"roles": detail.get("roles")},
+                                   now=now, source=source, confirm=confirm and as_gm is None)
     if not _is_cards(game):
         raise ActionRefused(_("This game is not played with cards."), code="not_cards")
     seat = game.seats.select_related("user").filter(user=user).first() if user.is_authenticated else None
@@ -632,8 +642,14 @@ def colour_choices() -> list[str]:
 def card_phase_inputs(phase: Phase) -> PhaseInputs:
     """The cards rule set reads its ledger as PhaseInputs.extra; its Order rows are card inputs,
     not one order per actor. The votes stand as in every rule set."""
-    return PhaseInputs(votes=standing_votes(phase), orders={}, extra=card_inputs_standing(phase=phase),
-                       gm=dict(phase.gm_decisions or {}))
+    # The abilities' services import the phase services: imported when a phase closes.
+    from games.rulesets.cards.ability_services import abilities_standing
+
+    extra = card_inputs_standing(phase=phase)
+    abilities = abilities_standing(phase)
+    if abilities:
+        extra["abilities"] = abilities
+    return PhaseInputs(votes=standing_votes(phase), orders={}, extra=extra, gm=dict(phase.gm_decisions or {}))
 
 
 # --- The application's «Класс» (SiteRuleset.signup_extras) ---------------------------------------

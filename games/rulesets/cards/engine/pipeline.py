@@ -24,6 +24,7 @@ from games.rulesets.cards.engine.context import (
     _deck_input,
     _mapping_by_seat,
 )
+from games.rulesets.cards.engine.abilities_a import maniac_kill_draw
 from games.rulesets.cards.engine.effects import Instance
 from games.rulesets.cards.engine.roles import JOKER, SECRET_ROLES, overt_role
 
@@ -41,6 +42,7 @@ class PipelineMixin:
         if ctx.kind == DAY:
             self._count_veche(ctx)
         self._take_plays(ctx)
+        self._take_abilities(ctx)
         self._gm_instances(ctx)
         self._blocks(ctx)
         self._redirects(ctx)
@@ -53,6 +55,7 @@ class PipelineMixin:
         self._reveals(ctx)
         self._messages(ctx)
         self._deaths(ctx)
+        maniac_kill_draw(ctx)
         self._tick(ctx)
 
     def _joker_guess(self, ctx: _Close) -> None:
