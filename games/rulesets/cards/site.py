@@ -26,9 +26,12 @@ class CardsSite(SiteRuleset):
     # plays, discards and reorders as the card forms send them, and each player's deck, Hand and
     # Sleeve handed to the start.
     scenario = ScenarioSpec(
-        gm={"damage": "seat_map", "armour": "seat_map"},
+        # docs/rulesets/cards.md, "Part 2 (b)": the GM's pick for a tied vote (option tie_break: gm).
+        gm={"damage": "seat_map", "armour": "seat_map", "tie_break": "seat"},
         inputs={"plays": frozenset({"by", "card", "from", "target", "target2", "message", "pay"}),
                 "discards": frozenset({"by", "cards"}), "reorder": frozenset({"by", "hand"}),
+                # docs/rulesets/cards.md, "Part 2 (b)": a deck-building phase's decks (the Engineer's picks)
+                "decks": frozenset({"by", "cards", "colours", "picks"}),
                 # docs/rulesets/cards.md, "Part 2 (a)": {by, ability, <the ability's own inputs>}
                 "abilities": frozenset({"by", "ability", "target", "target2", "card", "sleeve_card", "cards", "zone",
                                         "mode", "roles"})},
