@@ -60,10 +60,12 @@ class CardsSite(SiteRuleset):
 
     def panel_context(self, place: str, context: dict) -> dict:
         if place == "game.signup":  # the seed's overt roles, offered in the «Класс» field with their abilities
+            # The selectors load the models: imported when a page asks, not at registration.
             from games.rulesets.cards.selectors import overt_role_list
 
             return {"overt_role_names": sorted(OVERT_ROLES), "overt_roles": overt_role_list()}
         if place == "role.links":  # the player's overt role and what it does
+            # The selectors load the models: imported when a page asks, not at registration.
             from games.rulesets.cards.selectors import overt_summary
 
             seat = context.get("seat")
