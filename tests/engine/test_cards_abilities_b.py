@@ -239,6 +239,8 @@ def test_cultist_pays_the_price_from_his_hand():
     data = play_of(resolution, "Вася", "Снайперская винтовка")
     assert data["result"] == "done" and data["paid_hand"] == ["Бункер", "Письмо"] and data["paid"] == []
     assert hand(resolution.state, "Вася") == ["Кофе", "Совет", "Бинокль", "Нож"]
+    (report,) = [e for e in events(resolution, "phase_report") if e.audience == seat_audience(1)]
+    assert report.data["plays"][0]["paid_hand"] == ["Бункер", "Письмо"]  # told to him
     assert sleeve(resolution.state, "Вася") == ["Дробовик"]
 
 
@@ -262,8 +264,9 @@ def test_cultist_pays_at_most_two_cards_a_phase_from_the_hand():
         {"by": "Вася", "card": "Снайперская винтовка", "from": "hand", "target": "Петя",
          "pay_hand": ["Бункер", "Совет"]},
     ])
-    assert play_of(resolution, "Вася", "Дробовик")["result"] == "done"
-    assert play_of(resolution, "Вася", "Снайперская винтовка")["reason"] == "hand_pay_limit"
+    # The Sleeve play is taken first but leaves the Hand play the two Hand cards it names.
+    assert play_of(resolution, "Вася", "Дробовик")["reason"] == "hand_pay_limit"
+    assert play_of(resolution, "Вася", "Снайперская винтовка")["result"] == "done"
 
 
 def test_nobody_but_the_cultist_pays_from_the_hand():
@@ -363,3 +366,26 @@ def test_new_game_refuses_an_unknown_option_value(options):
 def test_the_b_roles_are_marked_implemented():
     for name in ("Инженер", "Мот", "Крупье", "Фокусник", "Гений", "Культист"):
         assert OVERT_ROLES[name].implemented, name
+
+
+def test_cultists_sleeve_play_leaves_his_hand_play_its_cards():
+    """«может сбросить до двух карт в фазу из Руки»: the Sleeve play is taken first at the close; its Price
+    is never paid with the card his Hand play plays, nor with the Hand cards that play pays with."""
+    state = table(player("Вася", "sheriff", overt="Культист", hand=["Снайперская винтовка", "Кофе", "Бункер",
+                                                                     "Совет", "Письмо", "Бинокль"],
+                         sleeve=["Дробовик"], deck=["Нож", "Запас", "Тайник"]), *FIVE[1:])
+    resolution = close(state, plays=[
+        {"by": "Вася", "card": "Дробовик", "from": "sleeve", "target": "Петя"},
+        {"by": "Вася", "card": "Снайперская винтовка", "from": "hand", "target": "Маша", "pay_hand": ["Кофе"]},
+    ])
+    sleeve_play = play_of(resolution, "Вася", "Дробовик")
+    hand_play = play_of(resolution, "Вася", "Снайперская винтовка")
+    assert sleeve_play["result"] == "done" and sleeve_play["paid_hand"] == ["Бункер"]
+    assert hand_play["result"] == "refused" and hand_play["reason"] in ("cannot_pay", "hand_pay_limit")
+    both = close(state, plays=[
+        {"by": "Вася", "card": "Дробовик", "from": "sleeve", "target": "Петя"},
+        {"by": "Вася", "card": "Снайперская винтовка", "from": "hand", "target": "Маша",
+         "pay_hand": ["Кофе", "Бункер"]},
+    ])
+    assert play_of(both, "Вася", "Дробовик")["reason"] == "cannot_pay"  # the two a phase are the Hand play's
+    assert play_of(both, "Вася", "Снайперская винтовка")["result"] == "done", play_of(both, "Вася", "Снайперская винтовка")

@@ -223,3 +223,61 @@ def test_the_gm_builds_the_deck_of_a_player_without_a_legal_one(client):
 
     with translation.override("en"):
         assert "the GM built his deck" in event_text("cards", "deck_auto", auto.data)
+
+
+def test_the_cultists_report_names_the_hand_cards_that_paid():
+    """«может сбросить до двух карт в фазу из Руки»: his letter from the GM says which Hand cards paid."""
+    from games.wording import event_text
+
+    data = {"seat": 1, "name": "Вася", "plays": [{"card": "Дробовик", "from": "hand", "target_name": "Петя",
+                                                  "result": "done", "reason": None, "paid": [],
+                                                  "paid_hand": ["Кофе"]}]}
+    with translation.override("en"):
+        assert "paid from the Hand with Кофе" in event_text("cards", "phase_report", data)
+
+
+@pytest.mark.django_db
+def test_the_magicians_free_cards_show_on_my_cards(client):
+    """«Фокусник: ... нижние две карты в ней становятся Свободными. На карте видно, является ли она
+    Свободной.» His marked Hand card shows Free and costs no Price; his page says how many Free cards wait
+    at the bottom of his deck."""
+    game, _gm, users, seats = cards_game(overt={"Вася": "Фокусник"})
+    from games.engine.state import GameState
+
+    state = GameState.from_json(game.state)
+    key = str(seats["Вася"].pk)
+    players = dict(state.memory["players"])
+    players[key] = {**players[key], "hand": ["Запрет", "Кофе", "Бункер", "Письмо", "Совет", "Пистолет"],
+                    "free_marks": {"hand": ["Запрет"]}, "free_bottom": 2}
+    Game.objects.filter(pk=game.pk).update(state=state.to_json() | {"memory": {**state.memory, "players": players}})
+    game.refresh_from_db()
+    view = card_view(game=game, seat=seats["Вася"])
+    assert view.free_hand == ["Запрет"] and view.hand_prices[0] == 0 and view.free_deck_bottom == 2
+    client.force_login(users["Вася"])
+    with translation.override("en"):
+        page = client.get(reverse("games:cards", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "cards-free-bottom" in page
+    assert 'data-card="Запрет"' in page and "Free for you" in page
+
+
+@pytest.mark.django_db
+def test_the_cultists_two_hand_cards_a_phase_count_over_both_his_plays():
+    """«до двух карт в фазу»: with two Hand cards standing for his Hand play, a Sleeve play paid with one
+    more Hand card is refused when sent (and the close would refuse it too)."""
+    game, _gm, users, seats = cards_game(overt={"Вася": "Культист"}, sleeve={"Вася": ["Дробовик"]})
+    from games.engine.state import GameState
+
+    state = GameState.from_json(game.state)
+    key = str(seats["Вася"].pk)
+    players = dict(state.memory["players"])
+    players[key] = {**players[key], "hand": ["Снайперская винтовка", "Кофе", "Бункер", "Письмо", "Совет", "Запрет"]}
+    Game.objects.filter(pk=game.pk).update(state=state.to_json() | {"memory": {**state.memory, "players": players}})
+    game.refresh_from_db()
+    first = submit(game, users["Вася"], "play", card="Снайперская винтовка", target=seats["Петя"].pk,
+                   pay_hand=["Кофе", "Бункер"], **{"from": "hand"})[1]
+    assert first.accepted
+    second = submit(game, users["Вася"], "play", card="Дробовик", target=seats["Петя"].pk,
+                    pay_hand=["Письмо"], **{"from": "sleeve"})[1]
+    assert second.reason == "hand_pay_limit"
+    assert submit(game, users["Вася"], "play", card="Дробовик", target=seats["Петя"].pk,
+                  **{"from": "sleeve"})[1].reason == "cannot_pay"  # his Sleeve holds only the card itself

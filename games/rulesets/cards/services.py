@@ -236,6 +236,14 @@ def _check(state: GameState, phase: Phase, seat: Seat, action: str, detail: dict
         if seat.pk in standing["discards"]:
             actions.add("discard")
         reason = CARDS.check_together(actions, action) or ""
+        other = standing["plays"].get((seat.pk, "sleeve" if detail.get("from") == "hand" else "hand"))
+        if not reason and action == "play" and other and CARDS.hand_pay_left(state, seat.pk):
+            # Культист: «до двух карт в фазу» over both his plays, and never the cards his other play
+            # plays or pays with (the close checks it again).
+            held = ([other["card"]] if other.get("from") == "hand" else []) + list(other.get("pay_hand") or [])
+            payment = CARDS.payment_for(state, seat.pk, detail, reserved=held,
+                                        used=len(other.get("pay_hand") or []))
+            reason = payment if isinstance(payment, str) else ""
     return reason, []
 
 

@@ -411,6 +411,8 @@ def _play_outcome(play: dict, *, reason_only_if_refused: bool) -> str:
         text += f" ({_card_reason(play['reason'])})"
     if play.get("paid"):
         text += "; " + _("paid with %(cards)s") % {"cards": _cards(play["paid"])}
+    if play.get("paid_hand"):  # Культист
+        text += "; " + _("paid from the Hand with %(cards)s") % {"cards": _cards(play["paid_hand"])}
     effects = [effect_text(e) for e in play.get("effects") or () if isinstance(e, dict)]
     if effects:
         text += "; " + "; ".join(effects)

@@ -169,7 +169,13 @@ class PipelineMixin:
                 continue
             card = play.card
             # The payment is settled before the card leaves its zone (a Free card's mark is on it there).
-            paying, paying_hand = self._payment(state, table, by, card, zone, play.pay, item.get("pay_hand"))
+            reserved, used = self._other_play_holds(standing.get((by, HAND))) if zone == SLEEVE else ([], 0)
+            payment = self._payment(state, table, by, card, zone, play.pay, item.get("pay_hand"),
+                                    reserved=reserved, used=used)
+            if isinstance(payment, str):  # not payable with his Hand play in mind (Культист)
+                play.refuse(payment)
+                continue
+            paying, paying_hand = payment
             if card.price and not self.price_of(state, table, by, card, zone) \
                     and card.name in table.free_marks(by, zone):
                 table.use_free_mark(by, zone, card.name)
@@ -214,6 +220,15 @@ class PipelineMixin:
             for effect in play.card.effect:
                 ctx.instances.append(Instance.from_effect(effect, play=play.index, actor=play.by, target=play.target,
                                                           target2=play.target2, text=play.message))
+
+    @staticmethod
+    def _other_play_holds(other: Any) -> tuple[list[str], int]:
+        """The Hand cards a player's Hand play of this phase plays and pays with, and how many Hand cards
+        it pays with (Культист): the Sleeve play, taken first, leaves them to it."""
+        if not isinstance(other, Mapping):
+            return [], 0
+        named = [str(c) for c in other.get("pay_hand") or () if isinstance(c, str)]
+        return [str(other.get("card"))] + named, len(named)
 
     def _gm_instances(self, ctx: _Close) -> None:
         """The GM's hand-resolution, «applied as if a card had done it»: `gm.damage` and `gm.armour`

@@ -231,8 +231,20 @@ class PlaysMixin:
         record = table.player(seat).get("hand_paid") or {}
         return int(record.get("n", 0)) if record.get("phase") == state.phase else 0
 
+    def payment_for(self, state: GameState, seat: int, play: Mapping[str, Any], *, reserved: Any = (),
+                    used: int = 0) -> tuple[list[str], list[str]] | str:
+        """How this play would be paid now (the Sleeve cards, the Hand cards), or a REASONS code, with the
+        player's other play of the phase in mind: `reserved` Hand cards it plays or pays with, `used` the
+        Hand cards it pays with (Культист: «до двух карт в фазу» over both plays)."""
+        table = Table(copy.deepcopy(dict(state.memory)), collection_of(state))
+        card = table.collection.get(play.get("card")) if isinstance(play.get("card"), str) else None
+        if card is None:
+            return "unknown_card"
+        return self._payment(state, table, seat, card, str(play.get("from")), play.get("pay"), play.get("pay_hand"),
+                             reserved=reserved, used=used)
+
     def _payment(self, state: GameState, table: Table, seat: int, card: Card, zone: str, pay: Any,
-                 pay_hand: Any = None) -> tuple[list[str], list[str]] | str:
+                 pay_hand: Any = None, *, reserved: Any = (), used: int = 0) -> tuple[list[str], list[str]] | str:
         """«Цена»: that many Sleeve cards discarded to play the card; (the Sleeve cards, the Hand cards)
         that pay it, or a REASONS code. «Культист: Сбрасывая карты на оплату Цены, может сбросить до двух
         карт в фазу из Руки вместо Рукава»: `pay_hand` names them; without a choice, a Культист whose
@@ -240,10 +252,13 @@ class PlaysMixin:
         price = self.price_of(state, table, seat, card, zone)
         payable = table.payable(seat, exclude_one=card.name if zone == SLEEVE else None)
         hook = overt_role(self.overt_of(state, seat))
-        may_hand = max((hook.hand_pay if hook is not None else 0) - self.hand_paid(state, table, seat), 0)
+        may_hand = max((hook.hand_pay if hook is not None else 0) - self.hand_paid(state, table, seat) - used, 0)
         hand = list(table.hand(seat))
         if zone == HAND and card.name in hand:
             hand.remove(card.name)
+        for name in reserved or ():  # what his other play of the phase plays or pays with
+            if name in hand:
+                hand.remove(name)
         from_hand: list[str] = []
         if pay_hand not in (None, []):
             if hook is None or not hook.hand_pay:
