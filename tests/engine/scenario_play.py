@@ -22,10 +22,10 @@ from games.wording import order_vocabulary
 NOW = datetime(2024, 3, 1, 20, 0, tzinfo=UTC)
 # `refused` is computed by the site's ledgers (posts and orders refused as they come in).
 SITE_ONLY_KEYS = {"refused"}
-PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder", "abilities"}
+PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder", "abilities", "decks"}
 # Fields of an `abilities` item that name players (turned into seat ids); `roles` maps names to roles.
 ABILITY_SEAT_FIELDS = ("target", "target2")
-GM_KEYS = {"forum": {"tie_break"}, "club": {"fouls", "forfeit"}, "cards": {"damage", "armour"}}
+GM_KEYS = {"forum": {"tie_break"}, "club": {"fouls", "forfeit"}, "cards": {"damage", "armour", "tie_break"}}
 # Players' keys besides name and role that a rule set's new_game takes as `seat_data` (cards).
 SEAT_DATA_KEYS = ("overt", "deck", "hand", "sleeve")
 
@@ -102,6 +102,9 @@ def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> Phase
         extra["discards"] = {state.by_name(item["by"]).id: list(item["cards"]) for item in phase["discards"]}
     if phase.get("reorder"):
         extra["reorders"] = {state.by_name(item["by"]).id: list(item["hand"]) for item in phase["reorder"]}
+    if phase.get("decks"):  # cards deck building (docs/rulesets/cards.md, "Part 2 (b)"): the deck standing
+        extra["decks"] = {state.by_name(item["by"]).id: {k: list(item[k]) for k in ("cards", "colours", "picks")
+                                                          if item.get(k)} for item in phase["decks"]}
     # A phase-end ability refused when it is sent (the site's ledger keeps it as refused) does not
     # reach the close.
     closing = [data for data in (ability_input(state, item) for item in phase.get("abilities") or ()

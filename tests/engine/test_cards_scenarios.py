@@ -20,7 +20,8 @@ OURS = sorted((ROOT / "tests" / "scenarios" / "cards").glob("*.yaml"))
 SHARED = sorted((ROOT.parent / "shared" / "scenarios" / "cards").glob("*.yaml"))
 PLAYER_KEYS = {"name", "secret", "overt", "deck", "hand", "sleeve"}
 # `abilities` (issue 17) is documented in docs/rulesets/cards.md, "Part 2 (a)".
-PHASE_KEYS = {"phase", "posts", "plays", "discards", "reorder", "gm", "expect", "abilities"}
+# `decks` (a deck-building phase's decks) and gm `tie_break`: docs/rulesets/cards.md, "Part 2 (b)".
+PHASE_KEYS = {"phase", "posts", "plays", "discards", "reorder", "gm", "expect", "abilities", "decks"}
 OUTCOME_KEYS = {"votes", "tally", "alive", "refused", "over", "hands", "sleeves", "hand_sizes", "damage", "armour",
                 "dead", "executed", "imprisoned", "measure", "peace", "abilities"}
 
@@ -50,7 +51,9 @@ def test_scenario_uses_only_the_cards_keys_of_the_format(path):
         assert set(player) <= PLAYER_KEYS and {"name", "secret"} <= set(player)
     for phase in data["phases"]:
         assert set(phase) <= PHASE_KEYS
-        assert set(phase.get("gm") or {}) <= {"damage", "armour"}
+        assert set(phase.get("gm") or {}) <= {"damage", "armour", "tie_break"}
+        for item in phase.get("decks") or ():
+            assert set(item) <= {"by", "cards", "colours", "picks"} and phase["phase"] == "deckbuilding"
         assert set((phase.get("expect") or {})) <= OUTCOME_KEYS
         for item in phase.get("plays") or ():
             assert set(item) <= {"by", "card", "from", "target"} and item["from"] in ("hand", "sleeve")

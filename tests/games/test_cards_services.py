@@ -356,7 +356,8 @@ def test_the_new_game_form_offers_the_cards_rule_set(client):
                                                        "phase_hours": 24, "hero": "on", "extra_neutral": "traitor"})
     assert response.status_code == 302
     game = Game.objects.get(title="Карточная")
-    assert game.ruleset == "cards" and game.options == {"hero": True, "extra_neutral": "traitor"}
+    assert game.ruleset == "cards" and game.options == {"hero": True, "extra_neutral": "traitor", "tie_break": "overt",
+                                                        "measure_weight": True, "illegal_deck": "random"}
 
 
 # --- Talking ---------------------------------------------------------------------------------------

@@ -24,9 +24,26 @@ def option_fields() -> dict[str, forms.Field]:
             label=_("The extra neutral at 13-14 players (cards)"), initial="random", required=False,
             choices=[("random", _("the joker or the traitor, at random")), ("joker", _("the joker")),
                      ("traitor", _("the traitor"))]),
+        # Part 2 (b): where the seed leaves a choice open, the GM decides (docs/rulesets/cards.md).
+        "tie_break": forms.ChoiceField(
+            label=_("A tied vote (cards)"), initial="overt", required=False,
+            help_text=_("«Приоритет повешения - по алфавиту»: which alphabet breaks a tie for the lead of the Veche."),
+            choices=[("overt", _("the alphabet of the classes (overt roles)")),
+                     ("name", _("the alphabet of the characters' names")), ("gm", _("the GM picks"))]),
+        "measure_weight": forms.ChoiceField(
+            label=_("The measure vote (cards)"), initial="weighted", required=False,
+            choices=[("weighted", _("vote strength weighs the measure vote too")),
+                     ("plain", _("every measure vote counts 1"))]),
+        "illegal_deck": forms.ChoiceField(
+            label=_("No legal deck at the deadline (cards)"), initial="random", required=False,
+            choices=[("random", _("a random legal deck is dealt")), ("gm", _("the GM builds the deck"))]),
     }
 
 
 def options_from(cleaned: dict) -> dict:
-    """Whether a hero is dealt, and which extra neutral a game of 13-14 players gets."""
-    return {"hero": bool(cleaned.get("hero")), "extra_neutral": cleaned.get("extra_neutral") or "random"}
+    """Whether a hero is dealt, which extra neutral a game of 13-14 players gets, and the GM's readings
+    of what the seed leaves open (the tie-break, the measure's weights, the deck at the deadline)."""
+    return {"hero": bool(cleaned.get("hero")), "extra_neutral": cleaned.get("extra_neutral") or "random",
+            "tie_break": cleaned.get("tie_break") or "overt",
+            "measure_weight": (cleaned.get("measure_weight") or "weighted") == "weighted",
+            "illegal_deck": cleaned.get("illegal_deck") or "random"}

@@ -35,6 +35,9 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
                   "target2": seat_of(item.get("target2")), "message": item.get("message"), "pay": item.get("pay")}
         card_input_submit(game=game, user=user_of(item["by"]), action="play",
                           detail={k: v for k, v in detail.items() if v is not None}, now=now, confirm=False)
+    for item in phase_spec.get("decks") or []:  # deck building: the deck (colours, the Engineer's picks)
+        detail = {k: list(item[k]) for k in ("cards", "colours", "picks") if item.get(k)}
+        card_input_submit(game=game, user=user_of(item["by"]), action="deck", detail=detail, now=now, confirm=False)
     for item in phase_spec.get("discards") or []:
         card_input_submit(game=game, user=user_of(item["by"]), action="discard", detail={"cards": item.get("cards")},
                           now=now, confirm=False)

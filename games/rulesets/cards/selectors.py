@@ -24,9 +24,9 @@ from games.rulesets.cards.engine.collection import (
     parse_collection,
 )
 from games.rulesets.cards.engine.decks import deck_rules_for
-from games.rulesets.cards.engine.roles import SECRET_ROLES, SIX_COLOURS
+from games.rulesets.cards.engine.roles import OVERT_ROLES, SECRET_ROLES, SIX_COLOURS, overt_role
 from games.rulesets.cards.engine.ruleset import CARDS, GM_OPS, collection_of
-from games.rulesets.cards.wording import GM_OP_LABELS, TARGET_LABELS, WHEN_LABELS
+from games.rulesets.cards.wording import GM_OP_LABELS, OVERT_SUMMARIES, TARGET_LABELS, WHEN_LABELS
 from games.selectors.state import game_state
 from games.wording import role_label
 
@@ -35,6 +35,19 @@ from games.wording import role_label
 # since the dashboard was built (it has no label in GM_OP_LABELS); the service and the engine still
 # take it, from a scenario file or a hand-written POST. The offered set stays what it was.
 FORM_GM_OPS: tuple[str, ...] = tuple(op for op in GM_OPS if op != "break_armour")
+
+
+def overt_summary(name) -> str:
+    """The one-line ability of an overt role as written in an application («Класс»), from the engine's
+    registry (aliases, case and «ё» alike), or "" for a name of the player's own («В таком случае - не
+    обладает дополнительными способностями»)."""
+    role = overt_role(name)
+    return str(OVERT_SUMMARIES.get(role.name, "")) if role is not None else ""
+
+
+def overt_role_list() -> list[dict]:
+    """The «Класс» list at signup: every overt role of the engine with its one-line ability, by name."""
+    return [{"name": key, "summary": str(OVERT_SUMMARIES.get(key, ""))} for key in sorted(OVERT_ROLES)]
 
 
 # The events a player reads on his cards page: his own results of past phases.
@@ -158,6 +171,11 @@ def deck_figures(game: Game, seat: Seat, view, counts: Counter, colours: list[st
             non_free += 1
         if card.colour != NEUTRAL and card.colour not in role_colours:
             off += 1
+    if rules is not None and rules.flex_price_min is not None:
+        # Мот: his cards of Price 2+ count as free where the non-free are over (as validate_deck does).
+        flex = sum(1 for name in cards if not collection[name].free and collection[name].price >= rules.flex_price_min)
+        moved = min(max(non_free - rules.non_free, 0), flex)
+        non_free, free = non_free - moved, free + moved
     index = {name: i for i, name in enumerate(names)}
     groups = []
     for colour in COLOURS:
@@ -178,6 +196,9 @@ def deck_figures(game: Game, seat: Seat, view, counts: Counter, colours: list[st
     return {
         "groups": groups, "summary": summary, "refusals": refusals, "chooses": chooses,
         "colour_choices": [(c, COLOUR_LABELS[c]) for c in SIX_COLOURS],
+        # Инженер: «Собирая Колоду, может выбрать из нее две карты» — the cards of this deck to choose from.
+        "deck_picks": overt_role(overt).deck_picks if overt_role(overt) is not None else 0,
+        "deck_cards": sorted(set(cards)),
         "role_colours": [COLOUR_LABELS[c] for c in COLOURS if c in role_colours],
     }
 

@@ -103,6 +103,10 @@ def card_order_text(order: Order, names: dict[int, str] | None = None, *, with_t
         parts.append(f"«{detail.get('message') or detail.get('text')}»")
     if detail.get("pay"):
         parts.append(str(_("pays with %(cards)s")) % {"cards": ", ".join(map(str, detail["pay"]))})
+    if detail.get("pay_hand"):
+        parts.append(str(_("pays from the Hand with %(cards)s")) % {"cards": ", ".join(map(str, detail["pay_hand"]))})
+    if detail.get("picks"):
+        parts.append(str(_("dealt among the first six: %(cards)s")) % {"cards": ", ".join(map(str, detail["picks"]))})
     if detail.get("measure"):
         parts.append(measure_label(detail["measure"]))
     if detail.get("colours"):
@@ -212,6 +216,8 @@ def _check(state: GameState, phase: Phase, seat: Seat, action: str, detail: dict
                 return "wrong_phase", []
             return ("deck_not_empty" if action == "rebuild" else "not_your_action"), []
         refusals = CARDS.check_deck(state, seat.pk, detail.get("cards"), detail.get("colours"))
+        if not refusals and action == "deck" and detail.get("picks"):
+            return CARDS.check_picks(state, seat.pk, detail.get("cards"), detail.get("picks")) or "", []
         return ("bad_deck" if refusals else ""), list(refusals)
     if action == "mafia_message":
         if not str(detail.get("text") or "").strip():
@@ -230,6 +236,14 @@ def _check(state: GameState, phase: Phase, seat: Seat, action: str, detail: dict
         if seat.pk in standing["discards"]:
             actions.add("discard")
         reason = CARDS.check_together(actions, action) or ""
+        other = standing["plays"].get((seat.pk, "sleeve" if detail.get("from") == "hand" else "hand"))
+        if not reason and action == "play" and other and CARDS.hand_pay_left(state, seat.pk):
+            # Культист: «до двух карт в фазу» over both his plays, and never the cards his other play
+            # plays or pays with (the close checks it again).
+            held = ([other["card"]] if other.get("from") == "hand" else []) + list(other.get("pay_hand") or [])
+            payment = CARDS.payment_for(state, seat.pk, detail, reserved=held,
+                                        used=len(other.get("pay_hand") or []))
+            reason = payment if isinstance(payment, str) else ""
     return reason, []
 
 
@@ -325,13 +339,16 @@ def _standing_rows(phase: Phase, *, seat_pk: int | None = None) -> dict:
         if row.action in ("deck", "rebuild"):
             cards = list(detail.get("cards") or [])
             value = {"cards": cards, "colours": list(detail["colours"])} if detail.get("colours") else cards
+            if detail.get("picks"):  # Инженер: the two cards dealt among the opening six
+                value = {**(value if isinstance(value, dict) else {"cards": cards}), "picks": list(detail["picks"])}
             standing["decks" if row.action == "deck" else "rebuilds"][actor] = value
         elif row.action == "play":
             zone = detail.get("from")
             standing["plays"][(actor, zone)] = {
                 "by": actor, "card": detail.get("card"), "from": zone, "target": row.target_id,
                 "target2": detail.get("target2"), "message": detail.get("message") or None,
-                "pay": list(detail["pay"]) if isinstance(detail.get("pay"), list) else None}
+                "pay": list(detail["pay"]) if isinstance(detail.get("pay"), list) else None,
+                **({"pay_hand": list(detail["pay_hand"])} if isinstance(detail.get("pay_hand"), list) else {})}
         elif row.action == "withdraw":
             what = detail.get("what")
             if what == "play":
@@ -390,6 +407,14 @@ class CardView:
     overt_role: str = ""
     standing: dict = field(default_factory=dict)
     allowed: tuple = ()
+    # Part 2 (b): the Price each card costs this player now (Мот, Фокусник: Free cards cost none), the
+    # cards marked Free (Фокусник), and how many Hand cards he may still pay a Price with (Культист).
+    hand_prices: list = field(default_factory=list)
+    sleeve_prices: list = field(default_factory=list)
+    free_hand: list = field(default_factory=list)
+    free_sleeve: list = field(default_factory=list)
+    free_deck_bottom: int = 0
+    hand_pay: int = 0
 
 
 def card_view(*, game: Game, seat: Seat) -> CardView:
@@ -407,6 +432,7 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
     hand = [card(n) for n in player.get("hand", [])]
     sleeve = [(card(item.get("card")), bool(item.get("overt"))) for item in player.get("sleeve", [])]
     role = state.seat(seat.pk).role
+    own = CARDS.player_view(state, seat.pk)
     standing_rows = _standing_rows(game.current_phase, seat_pk=seat.pk) if game.current_phase else None
     standing: dict[str, Any] = {"hand": None, "sleeve": None, "discard": None, "reorder": None, "measure": None,
                                 "deck": None}
@@ -419,6 +445,7 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
         deck = standing_rows["decks"].get(seat.pk) or standing_rows["rebuilds"].get(seat.pk)
         standing["deck"] = deck.get("cards") if isinstance(deck, dict) else deck
         standing["colours"] = deck.get("colours") if isinstance(deck, dict) else None
+        standing["picks"] = deck.get("picks") if isinstance(deck, dict) else None
         standing["mafia_message"] = standing_rows["mafia_messages"].get(seat.pk)
         standing["prison_keep"] = standing_rows["prison_keep"].get(seat.pk)
         standing["joker_guess"] = standing_rows["joker_guess"].get(seat.pk)
@@ -429,6 +456,10 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
         colours=list(colours_of(role, player.get("colours") or [])) if role in SECRET_ROLES else [],
         secret_role=role, overt_role=CARDS.overt_of(state, seat.pk), standing=standing,
         allowed=tuple(CARDS.allowed_actions(state, seat.pk)),
+        hand_prices=[CARDS.price_for(state, seat.pk, c.name, "hand") or 0 for c in hand],
+        sleeve_prices=[CARDS.price_for(state, seat.pk, c.name, "sleeve") or 0 for c, _overt in sleeve],
+        free_hand=list(own.get("free_hand") or []), free_sleeve=list(own.get("free_sleeve") or []),
+        free_deck_bottom=int(own.get("free_deck_bottom") or 0), hand_pay=CARDS.hand_pay_left(state, seat.pk),
     )
 
 
@@ -550,6 +581,65 @@ def card_gm_effect_remove(*, phase: Phase, gm, index: int, now: datetime | None 
         phase.gm_decisions = decisions
         gm_log(game=game, user=gm, action="card_effect_remove", data={"phase": phase.pk, "effect": removed},
                now=now)
+
+
+def _gm_decision_set(phase: Phase, gm, key: str, value: Any, *, now: datetime | None, log: str) -> None:
+    game = phase.game
+    with transaction.atomic():
+        locked = Phase.objects.select_for_update().get(pk=phase.pk)
+        if locked.closed_at is not None:
+            raise ActionRefused(_("The phase is closed."), code="closed")
+        decisions = dict(locked.gm_decisions or {})
+        if value is None:
+            decisions.pop(key, None)
+        else:
+            decisions[key] = value
+        locked.gm_decisions = decisions
+        locked.save(update_fields=["gm_decisions"])
+        phase.gm_decisions = decisions
+        gm_log(game=game, user=gm, action=log, data={"phase": phase.pk, key: value}, now=now)
+
+
+def card_gm_tie_break_set(*, phase: Phase, gm, seat_pk: int | None, now: datetime | None = None) -> None:
+    """The GM's option `tie_break` = `gm` («Приоритет повешения - по алфавиту», the GM picks): the
+    character the GM punishes if the day's lead is tied (gm_decisions["tie_break"]); None takes it
+    back. A pick outside the tied leaders is told to the GM at the close and the classes decide."""
+    game = _gm_phase_check(phase, gm)
+    state = _state(game)
+    if state is None or CARDS.option(state, "tie_break") != "gm":
+        raise ActionRefused(_("In this game the alphabet breaks a tied vote, not the GM."), code="no_gm_tie_break")
+    if phase.kind != "day":
+        raise ActionRefused(_("A tied vote is broken by day."), code="wrong_phase")
+    if seat_pk is not None and (not state.has_seat(seat_pk) or not state.seat(seat_pk).is_active):
+        raise ActionRefused(_("Pick a living character."), code="bad_target")
+    _gm_decision_set(phase, gm, "tie_break", seat_pk, now=now, log="card_tie_break")
+
+
+def card_gm_deck_set(*, phase: Phase, gm, seat: Seat, cards: list[str] | None,
+                     now: datetime | None = None) -> list[str]:
+    """The GM's option `illegal_deck` = `gm`: the deck the GM builds for a player, dealt to him at the
+    close of deck building if he has no legal deck of his own then (gm_decisions["decks"][seat]).
+    Checked with the deck rules of the player's roles; the refusals in words (nothing stored) or []."""
+    game = _gm_phase_check(phase, gm)
+    state = _state(game)
+    if state is None or CARDS.option(state, "illegal_deck") != "gm":
+        raise ActionRefused(_("In this game a player with no legal deck is dealt a random one."), code="no_gm_deck")
+    if phase.kind != DECKBUILDING or not state.has_seat(seat.pk):
+        raise ActionRefused(_("The GM builds a player's deck during deck building."), code="wrong_phase")
+    if SECRET_ROLES[state.seat(seat.pk).role].chooses_colours:
+        raise ActionRefused(_("The joker chooses his own colours: without a legal deck he is dealt a random one."),
+                            code="joker_colours")
+    decks = {str(k): v for k, v in dict((phase.gm_decisions or {}).get("decks") or {}).items()}
+    if cards is None:
+        decks.pop(str(seat.pk), None)
+    else:
+        player = state.memory.get("players", {}).get(str(seat.pk), {})
+        refusals = CARDS.check_deck(state, seat.pk, cards, player.get("colours") or None)
+        if refusals:
+            return deck_refusal_texts(refusals)
+        decks[str(seat.pk)] = list(cards)
+    _gm_decision_set(phase, gm, "decks", decks or None, now=now, log="card_gm_deck")
+    return []
 
 
 def colour_choices() -> list[str]:

@@ -26,9 +26,12 @@ class CardsSite(SiteRuleset):
     # plays, discards and reorders as the card forms send them, and each player's deck, Hand and
     # Sleeve handed to the start.
     scenario = ScenarioSpec(
-        gm={"damage": "seat_map", "armour": "seat_map"},
+        # docs/rulesets/cards.md, "Part 2 (b)": the GM's pick for a tied vote (option tie_break: gm).
+        gm={"damage": "seat_map", "armour": "seat_map", "tie_break": "seat"},
         inputs={"plays": frozenset({"by", "card", "from", "target", "target2", "message", "pay"}),
                 "discards": frozenset({"by", "cards"}), "reorder": frozenset({"by", "hand"}),
+                # docs/rulesets/cards.md, "Part 2 (b)": a deck-building phase's decks (the Engineer's picks)
+                "decks": frozenset({"by", "cards", "colours", "picks"}),
                 # docs/rulesets/cards.md, "Part 2 (a)": {by, ability, <the ability's own inputs>}
                 "abilities": frozenset({"by", "ability", "target", "target2", "card", "sleeve_card", "cards", "zone",
                                         "mode", "roles"})},
@@ -56,15 +59,22 @@ class CardsSite(SiteRuleset):
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
-        if place == "game.signup":  # the seed's overt roles, offered in the «Класс» field
-            return {"overt_role_names": sorted(OVERT_ROLES)}
-        if place == "game.public":
-            return {"hand_sizes": self._hand_sizes(context)}
-        if place == "role.links":  # what his overt role does, and the abilities he holds
-            # The pages load the models: imported when a page asks, not at registration.
+        if place == "game.signup":  # the seed's overt roles, offered in the «Класс» field with their abilities
+            # The selectors load the models: imported when a page asks, not at registration.
+            from games.rulesets.cards.selectors import overt_role_list
+
+            return {"overt_role_names": sorted(OVERT_ROLES), "overt_roles": overt_role_list()}
+        if place == "role.links":  # the player's overt role, what it does, and the abilities he holds
+            # The selectors and pages load the models: imported when a page asks, not at registration.
+            from games.rulesets.cards.selectors import overt_summary
             from games.rulesets.cards.views import role_abilities_context
 
-            return role_abilities_context(context.get("game"), context.get("seat"))
+            seat = context.get("seat")
+            overt = str(getattr(seat, "overt_role", "") or "")
+            return {"overt_role": overt, "overt_summary": overt_summary(overt),
+                    **role_abilities_context(context.get("game"), seat)}
+        if place == "game.public":
+            return {"hand_sizes": self._hand_sizes(context)}
         return {}
 
     @staticmethod

@@ -35,6 +35,7 @@ from games.rulesets.cards.selectors import (
     gm_op_choices,
     hand_size_events,
     is_cards_game,
+    overt_summary,
     prison_keep_cards,
     result_events,
     rules_collection,
@@ -57,8 +58,10 @@ from games.rulesets.cards.ability_services import (
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
+    card_gm_deck_set,
     card_gm_effect_add,
     card_gm_effect_remove,
+    card_gm_tie_break_set,
     card_hand_sizes,
     card_input_submit,
     card_order_text,
@@ -186,6 +189,26 @@ def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[s
     }
 
 
+def deck_from_text(text: str) -> list[str]:
+    """A deck the GM writes: one card a line, «Пистолет x2» (or ×2, х2) for copies."""
+    import re
+
+    cards: list[str] = []
+    for line in text.splitlines():
+        line = line.strip().strip("-•* ").strip()
+        if not line:
+            continue
+        match = re.match(r"^(.*?)\s*[xх×]\s*(\d+)$", line)
+        name, n = (match.group(1).strip(), min(int(match.group(2)), 9)) if match else (line, 1)
+        cards += [name] * n
+    return cards
+
+
+def _picks(post) -> list[str]:
+    """Инженер's chosen cards («может выбрать из нее две карты»), from the deck page's two choices."""
+    return [str(c) for c in (post.get("pick1", ""), post.get("pick2", "")) if c]
+
+
 def _chosen_colours(post) -> list[str]:
     return [c for c in (post.get("colour1", ""), post.get("colour2", "")) if c]
 
@@ -210,9 +233,12 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
             try:
                 if action is None:
                     raise ActionRefused(_("You cannot build a deck now."), code="no_deck")
+                detail = {"cards": deck_list(counts, names), "colours": colours or None}
+                picks = _picks(request.POST)
+                if picks and action == "deck":
+                    detail["picks"] = picks  # Инженер: dealt among the opening six
                 _order, confirmation = card_input_submit(
-                    game=game, user=request.user, action=action,
-                    detail={"cards": deck_list(counts, names), "colours": colours or None})
+                    game=game, user=request.user, action=action, detail=detail)
             except ActionRefused as refused:
                 messages.error(request, refused.message)
             else:
@@ -227,7 +253,9 @@ def deck_page(request: HttpRequest, pk: int) -> HttpResponse:
         colours = colours or list(standing.get("colours") or [])
         counts = Counter(c for c in cards if c in names)
         colours = colours or (list(view.colours) if chooses_colours(seat) else [])
+    picks = _picks(request.POST) if request.method == "POST" else list((view.standing or {}).get("picks") or [])
     context = _deck_context(game, seat, view, counts, colours, refusal_texts=refusal_texts, confirmation=confirmation)
+    context["picks"] = picks + [""] * (2 - len(picks))
     return render(request, "games/cards_deck.html", context, status=status)
 
 
@@ -249,6 +277,8 @@ def deck_check(request: HttpRequest, pk: int) -> HttpResponse:
     names = game_deckable_names(game)
     counts = _counts_from_post(request.POST, names)
     context = _deck_context(game, seat, view, counts, _chosen_colours(request.POST))
+    picks = _picks(request.POST)
+    context["picks"] = picks + [""] * (2 - len(picks))
     region = "deck-region" if request.POST.get("adjust") or (request.htmx and request.htmx.target == "deck-region") \
         else "deck-status"
     return render(request, f"games/cards_deck.html#{region}", context)
@@ -296,7 +326,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         return ([_seat_option(by_pk[i]) for i in first if i in by_pk],
                 [_seat_option(by_pk[i]) for i in second if i in by_pk])
 
-    def why_not(card, zone: str) -> str:
+    def why_not(card, zone: str, price: int) -> str:
         """Why this card cannot be played now, said before the player tries (the service checks
         it all again); empty when it may be."""
         if kind not in ("night", "day"):
@@ -312,18 +342,38 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         if card.target in ("other", "two") and not targets(card)[0]:
             return _("Nobody to target.")
         means = len(payable) - (1 if zone == "sleeve" and card in payable else 0)
-        if card.price > means:
+        # Культист: up to two Hand cards a phase pay too (the played one excepted).
+        means += min(view.hand_pay, len(view.hand) - (1 if zone == "hand" else 0))
+        if price > means:
             return _("Not enough cards in the Sleeve to pay the Price.")
         return ""
 
+    def priced(card, zone: str, position: int) -> dict:
+        """card_info with the Price this player pays (Мот, Фокусник: none for a Free card) and the
+        Free mark on the card («На карте видно, является ли она Свободной»)."""
+        prices = view.hand_prices if zone == "hand" else view.sleeve_prices
+        price = prices[position] if position < len(prices) else card.price
+        info = {**card_info(card), "price": price}
+        marks = list(view.free_hand if zone == "hand" else view.free_sleeve)
+        earlier = [c.name for c in (view.hand if zone == "hand" else [c for c, _o in view.sleeve])][:position]
+        for name in earlier:  # the marks go to the first copies of a card
+            if name in marks:
+                marks.remove(name)
+        if card.name in marks or (card.price and not price):
+            info.update(free=True, free_play=True)
+        return info
+
     return {
         "game": game, "seat": seat, "pov_seat": pov_seat, "view": view, "phase": phase,
-        "hand": [{**card_info(c), "position": i, "why_not": why_not(c, "hand"), "targets": targets(c)[0],
-                  "targets2": targets(c)[1]} for i, c in enumerate(view.hand)],
+        "hand": [{**priced(c, "hand", i), "position": i, "targets": targets(c)[0], "targets2": targets(c)[1],
+                  "why_not": why_not(c, "hand", priced(c, "hand", i)["price"])} for i, c in enumerate(view.hand)],
         "order": [card_row(collection, name) for name in order],
-        "sleeve": [{**card_info(c), "overt": overt, "position": i, "why_not": why_not(c, "sleeve"),
-                    "targets": targets(c)[0], "targets2": targets(c)[1]} for i, (c, overt) in enumerate(view.sleeve)],
+        "sleeve": [{**priced(c, "sleeve", i), "overt": overt, "position": i, "targets": targets(c)[0],
+                    "targets2": targets(c)[1], "why_not": why_not(c, "sleeve", priced(c, "sleeve", i)["price"])}
+                   for i, (c, overt) in enumerate(view.sleeve)],
         "payable": [c.name for c in payable],
+        "hand_pay": view.hand_pay, "hand_names": [c.name for c in view.hand],
+        "free_deck_bottom": view.free_deck_bottom, "overt_summary": overt_summary(view.overt_role),
         "others": others, "dead": dead, "mafia_mates": mafia_mates, "plays": plays,
         "discard": standing.get("discard"), "reordered": bool(standing.get("reorder")),
         "can_play": "play" in allowed, "can_discard": "discard" in allowed, "can_reorder": "reorder" in allowed,
@@ -427,9 +477,12 @@ def card_detail_from_post(post, view) -> tuple[str, dict]:
     action = str(post.get("action", ""))
     if action == "play":
         pay = [str(c) for c in post.getlist("pay") if c]
+        pay_hand = [str(c) for c in post.getlist("pay_hand") if c]  # Культист
         detail = {"card": str(post.get("card", "")), "from": str(post.get("from", "")),
                   "target": _target(post.get("target")), "target2": _target(post.get("target2")),
                   "message": str(post.get("message", "")).strip() or None, "pay": pay or None}
+        if pay_hand:
+            detail["pay_hand"] = pay_hand  # the Sleeve pays the rest (the first payable cards) unless named
     elif action == "withdraw":
         what = str(post.get("what", "play"))
         detail = {"what": what} if what == "discard" else {"what": "play", "from": str(post.get("from", ""))}
@@ -616,6 +669,11 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
         "cards": list(collection.names),
         "open": phase is not None and phase.is_open and game.status == Game.Status.RUNNING,
         "close_question": confirm.close_question(phase, _public_outcome(preview_events)),
+        # The GM's options (docs/rulesets/cards.md, "Part 2 (b)"): his pick for a tied vote, his decks.
+        "gm_tie_break": state.options.get("tie_break") == "gm" and phase is not None and phase.kind == "day",
+        "tie_pick": names.get(_int(decisions.get("tie_break"), -1), ""),
+        "gm_decks": state.options.get("illegal_deck") == "gm" and phase is not None and phase.kind == "deckbuilding",
+        "gm_deck_rows": [{"seat": s, "cards": (decisions.get("decks") or {}).get(str(s.pk))} for s in seats],
     })
 
 
@@ -702,6 +760,21 @@ def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
         elif action == "remove":
             card_gm_effect_remove(phase=phase, gm=request.user, index=_int(request.POST.get("index"), -1))
             messages.success(request, _("The effect is removed."))
+        elif action == "tie_break":
+            pick = _int(request.POST.get("seat"), -1)
+            card_gm_tie_break_set(phase=phase, gm=request.user, seat_pk=pick if pick >= 0 else None)
+            messages.success(request, _("Your pick for a tied vote is kept; it applies at the close of the day."))
+        elif action == "gm_deck":
+            seat = game.seats.filter(pk=_int(request.POST.get("seat"), -1)).first()
+            if seat is None:
+                raise ActionRefused(_("Pick a player."), code="bad_target")
+            cards = deck_from_text(str(request.POST.get("cards", ""))) if request.POST.get("cards", "").strip() else None
+            problems = card_gm_deck_set(phase=phase, gm=request.user, seat=seat, cards=cards)
+            if problems:
+                raise ActionRefused(_("The deck breaks the deck rules: %(why)s") % {"why": "; ".join(problems)},
+                                    code="bad_deck")
+            messages.success(request, _("The deck is kept: the player gets it if he has no legal deck at the deadline.")
+                             if cards else _("The deck you built for the player is removed."))
         elif action == "close":
             if not phase_close(phase_id=phase.pk, now=timezone.now(), by=request.user):
                 raise ActionRefused(_("The phase is already closed."), code="closed")

@@ -43,6 +43,52 @@ FACTION_NAMES = {
     "hero": gettext_lazy("the hero"),
 }
 
+# One line per overt role («Класс»), keyed by the engine's OVERT_ROLES keys: the signup's list,
+# the role page and «My cards» show it (a test checks every key has its line).
+OVERT_SUMMARIES = {
+    "Здоровяк": gettext_lazy("At the start of the first night draws 1 extra card from his deck into his Hand."),
+    "Гик": gettext_lazy("Draws 5 cards into his Hand at the start instead of 6; once a game, at any moment, gets any card of the collection into his Sleeve."),
+    "Культист": gettext_lazy("Pays a Price with up to two cards a phase from his Hand instead of his Sleeve."),
+    "Инженер": gettext_lazy("Chooses two cards of his deck when building it: they are sure to be among the 6 cards dealt."),
+    "Прокурор": gettext_lazy("Once a game, when voting, gets +2 vote strength for that day."),
+    "Авторитет": gettext_lazy("+1 vote strength: his vote counts as 2."),
+    "Менеджер": gettext_lazy("May create chat rooms of two or four characters."),
+    "Заговорщик": gettext_lazy("Once a game creates a day chat room of any size that lasts to the end of the game."),
+    "Сплетник": gettext_lazy("Starts with the card «Безлимитный тариф» in his Sleeve."),
+    "Патрульный": gettext_lazy("Starts with the card «Свидетель» in his Sleeve."),
+    "Богач": gettext_lazy("Starts with the card «Пустышка» in his Sleeve; it may pay a Price."),
+    "Мародер": gettext_lazy("Once a game, at once, copies every Sleeve card of a dead character into his own Sleeve."),
+    "Горец": gettext_lazy("Takes at most 6 damage a night from other players' cards."),
+    "Параноик": gettext_lazy("Starts with the card «Бункер» in his Sleeve."),
+    "Секретарша": gettext_lazy("Starts with the card «Кофе» in her Sleeve."),
+    "Охранник": gettext_lazy("Starts with the card «Камера наблюдения» in his Sleeve."),
+    "Качок": gettext_lazy("Starts with the card «Из последних сил» in his Sleeve."),
+    "Шулер": gettext_lazy("At the start draws 1 card from his deck into his Sleeve."),
+    "Мот": gettext_lazy("His cards of Price 2 or more are Free (played without paying the Price); he may still build them as non-free."),
+    "Везунчик": gettext_lazy("On the first night may twice send back his 6 dealt cards, reshuffle his deck and draw 6 again."),
+    "Воин": gettext_lazy("The first two cards a game he discards from his Hand by damage go to his Sleeve instead."),
+    "Крупье": gettext_lazy("Up to 4 off-colour cards in his deck instead of 2; as the Traitor, up to 4 cards of each colour."),
+    "Гадалка": gettext_lazy("Starts with the card «Оракул» in her Sleeve."),
+    "Почтальон": gettext_lazy("Once a day sends a private message by day to any player, naming the recipient publicly."),
+    "Фокусник": gettext_lazy("After his first deck rebuild the bottom two cards of the deck become Free, and his cards show it."),
+    "Пришелец": gettext_lazy("Starts with the card «Супергерой» in his Sleeve."),
+    "Лентяй": gettext_lazy("Gets 3 armour on a night he plays no card."),
+    "Учёный": gettext_lazy("Once a game, at night, discards two Hand cards and draws replacements, even while playing cards."),
+    "Оператор": gettext_lazy("Starts with the card «Письмо» in his Sleeve."),
+    "Банкир": gettext_lazy("Each time he rebuilds an exhausted deck, draws one card of it into his Sleeve in that phase."),
+    "Гений": gettext_lazy("His deck holds 12 non-free cards and up to 5 free ones."),
+    "Экстрасенс": gettext_lazy("Always sees the top 3 cards of his deck."),
+    "Монах": gettext_lazy("Ending a phase with 1 or 2 cards in Hand, draws a card from his deck into his Hand."),
+    "Убийца": gettext_lazy("Once a game kills a player who has exactly 1 card in Hand."),
+    "Гробовщик": gettext_lazy("Starts with the card «Аутопсия» in his Sleeve."),
+    "Джедай": gettext_lazy("Starts with the card «Пролом» in his Sleeve."),
+    "Боец": gettext_lazy("Starts with the card «Боевое искусство» in his Sleeve."),
+    "Наркоман": gettext_lazy("Starts with the card «Укол стимулятора» in his Sleeve."),
+    "Политик": gettext_lazy("+0.5 vote strength (his vote counts as 1.5); the first time he leads the vote he goes to prison instead of execution."),
+    "Социопат": gettext_lazy("Cannot be the target of cards or votes in the first night and day."),
+    "Мститель": gettext_lazy("Dead, keeps talking publicly and in chat rooms; if the whole town dies, his team wins."),
+}
+
 # The engine's reason codes (REASONS, VOTE_REASONS) and the site's own, translated.
 CARD_REASONS = {
     # games.rulesets.cards.engine.ruleset.REASONS
@@ -86,10 +132,17 @@ CARD_REASONS = {
     "not_joker": gettext_lazy("only the joker names everybody's roles"),
     "bad_guess": gettext_lazy("the joker's list must give a secret role for every other player"),
     "cards_inputs_are_in_extra": gettext_lazy("a cards game takes card plays, not orders"),
+    "no_hand_pay": gettext_lazy("only the Cultist pays a Price with cards from his Hand"),
+    "hand_pay_limit": gettext_lazy("the Cultist pays at most two cards a phase from his Hand"),
+    "bad_picks": gettext_lazy("the Engineer chooses at most two cards, and only cards of his deck"),
     # GM_EFFECT_REASONS (an effect applied by the GM that the close skipped)
     "unknown_op": gettext_lazy("no such effect"),
     "bad_n": gettext_lazy("the number must be a whole number, zero or more"),
     "bad_reveal": gettext_lazy("a reveal names what is shown and to whom"),
+    "no_tie_pick": gettext_lazy("the GM picked none of the tied leaders, so the alphabet of the classes decided"),
+    "bad_gm_deck": gettext_lazy("the deck the GM built for the player breaks the deck rules, so a random legal one "
+                                "was dealt"),
+    "no_gm_deck": gettext_lazy("the GM built no deck for the player, so a random legal one was dealt"),
     # VOTE_REASONS
     "not_a_voter": gettext_lazy("only a living character votes, and only in the Veche (by day)"),
     "peace_not_allowed": gettext_lazy("there is no vote for peace now"),
@@ -317,6 +370,13 @@ def _role_label(role: str) -> str:
 
 
 # The public events of a close that its results post shows (hand sizes last).
+# «Приоритет повешения - по алфавиту», as the GM's option `tie_break` reads it (the tie_break event's `by`).
+TIE_BREAK_RULES = {
+    "overt_alphabet": gettext_lazy("by the alphabet of the classes"),
+    "name_alphabet": gettext_lazy("by the alphabet of the characters' names"),
+    "gm": gettext_lazy("by the GM's choice"),
+}
+
 RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "joker_won", "joker_left", "died",
                 "hand_sizes", "game_over")
 
@@ -351,6 +411,8 @@ def _play_outcome(play: dict, *, reason_only_if_refused: bool) -> str:
         text += f" ({_card_reason(play['reason'])})"
     if play.get("paid"):
         text += "; " + _("paid with %(cards)s") % {"cards": _cards(play["paid"])}
+    if play.get("paid_hand"):  # Культист
+        text += "; " + _("paid from the Hand with %(cards)s") % {"cards": _cards(play["paid_hand"])}
     effects = [effect_text(e) for e in play.get("effects") or () if isinstance(e, dict)]
     if effects:
         text += "; " + "; ".join(effects)
@@ -532,10 +594,15 @@ def _cards_text(kind: str, data: dict) -> str | None:
     if kind == "deck_refused":
         return _("The deck of %(name)s breaks the deck rules: %(reasons)s.") % {
             "name": name, "reasons": "; ".join(deck_refusal_texts(data.get("refusals") or ()))}
-    if kind == "deck_auto":
+    if kind == "deck_auto" and data.get("by") == "gm":
+        # The GM's option illegal_deck = gm: the GM built the deck.
+        text = _("%(name)s had no legal deck at the deadline; as this game's rules say, the GM built his deck: "
+                 "%(cards)s.") % {"name": name, "cards": _deck_contents(data.get("deck"))}
+    elif kind == "deck_auto":
         text = _("%(name)s had no legal deck at the deadline and was dealt a random legal one, of his colours and "
                  "Neutral: %(cards)s.") % {
             "name": name, "cards": _deck_contents(data.get("deck"))}
+    if kind == "deck_auto":
         if data.get("colours"):
             text += " " + _("Colours: %(colours)s.") % {"colours": ", ".join(colour_label(c) for c in data["colours"])}
         return text
@@ -579,9 +646,10 @@ def _cards_text(kind: str, data: dict) -> str | None:
     if kind == "veche_result":
         return _veche_text(data)
     if kind == "tie_break":
-        return _("The lead was tied between %(names)s; by the alphabet of the classes, %(name)s is chosen.") % {
+        rule = TIE_BREAK_RULES.get(data.get("by"), TIE_BREAK_RULES["overt_alphabet"])
+        return _("The lead was tied between %(names)s; %(rule)s, %(name)s is chosen.") % {
             "names": ", ".join(f"{p.get('name')} ({p.get('overt') or '—'})" for p in data.get("leaders") or ()),
-            "name": name}
+            "rule": rule, "name": name}
     if kind == "executed":
         return _("%(name)s is executed by the Veche: %(n)s damage.") % {"name": name, "n": data.get("damage", 6)}
     if kind == "imprisoned":

@@ -29,7 +29,7 @@ class ClosingMixin:
             ctx.report(play.by).setdefault("plays", []).append({
                 "card": play.name, "from": play.zone, "target_name": ctx.name(play.target),
                 "target2_name": ctx.name(play.target2), "result": play.result, "reason": play.reason,
-                "paid": list(play.paid),
+                "paid": list(play.paid), **({"paid_hand": list(play.paid_hand)} if play.paid_hand else {}),
             })
         if ctx.kind == DECKBUILDING:
             return

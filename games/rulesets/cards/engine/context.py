@@ -30,7 +30,15 @@ PRISON_PHASES = 4  # «в следующие 4 фазы не может игра
 NIGHT_DISCARD = 2  # «Ночью, вместо того, чтобы играть карты, можно сбросить две карты из Руки.»
 HAND, SLEEVE = "hand", "sleeve"
 
-OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType({"hero": False, "extra_neutral": "random"})
+OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType({
+    "hero": False, "extra_neutral": "random",
+    # Part 2 (b): the GM's readings of what the seed leaves open (docs/rulesets/cards.md, "Part 2 (b)").
+    "tie_break": "overt",  # «Приоритет повешения - по алфавиту»: overt (role name) | name (character) | gm
+    "measure_weight": True,  # the vote strengths weigh the measure vote too
+    "illegal_deck": "random",  # no legal deck at the deadline: random (a legal one dealt) | gm (the GM's)
+})
+TIE_BREAKS = ("overt", "name", "gm")
+ILLEGAL_DECKS = ("random", "gm")
 
 REASONS: Mapping[str, str] = MappingProxyType(
     {
@@ -58,6 +66,8 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "message_link": "a card message may not contain links",
         "cannot_pay": "not enough Sleeve cards to pay the Price (cards given by an overt role do not pay)",
         "bad_payment": "the cards named to pay the Price are not payable cards of the Sleeve",
+        "no_hand_pay": "only the Cultist pays a Price with cards from the Hand",
+        "hand_pay_limit": "the Cultist pays at most two cards a phase from the Hand",
         "discard_count": "a night discard is exactly two cards from the Hand",
         "discard_not_in_hand": "the cards to discard are not in the Hand",
         "discard_by_day": "the two-card discard is a night action",
@@ -67,6 +77,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "deck_not_empty": "a deck is rebuilt only when it is empty",
         "already_built": "the deck has been built",
         "bad_deck": "the deck breaks the deck rules",
+        "bad_picks": "the Engineer chooses at most two cards, and only cards of his deck",
         "not_mafia": "only a mafioso sends the mafia's message, and only to another living mafioso",
         "message_used": "the mafia message has been used (it recharges when the deck is rebuilt)",
         "not_joker": "only the joker names everybody's roles",
@@ -90,6 +101,9 @@ GM_EFFECT_REASONS: Mapping[str, str] = MappingProxyType(
         "bad_reveal": "a reveal names what is shown and to whom",
         "unknown_card": "no such card in this game's collection",
         "bad_zone": "no such container",
+        "no_tie_pick": "the GM picked none of the tied leaders: the overt role names decided",
+        "bad_gm_deck": "the GM's deck for the player breaks the deck rules: a legal one was dealt at random",
+        "no_gm_deck": "the GM built no deck for the player: a legal one was dealt at random",
     }
 )
 
@@ -191,6 +205,7 @@ class _Play:
     result: str = "done"  # done | refused | blocked
     reason: str | None = None
     paid: list[str] = field(default_factory=list)
+    paid_hand: list[str] = field(default_factory=list)  # Культист: Price cards paid from the Hand
     effects: dict[str, Any] = field(default_factory=dict)
 
     def refuse(self, reason: str) -> None:
@@ -205,6 +220,7 @@ class _Play:
             "target": self.target, "target_name": name(self.target),
             "target2": self.target2, "target2_name": name(self.target2),
             "result": self.result, "reason": self.reason, "paid": list(self.paid),
+            **({"paid_hand": list(self.paid_hand)} if self.paid_hand else {}),
             "resolved_by_gm": bool(self.card and self.card.resolved_by_gm), **self.effects,
         }
 

@@ -14,7 +14,14 @@ from games.engine.rulesets.common import pick_seat, scalar
 from games.engine.rulesets.common import ref as _ref
 from games.engine.rulesets.common import seat_id as _seat_id
 from games.engine.state import GameState
-from games.rulesets.cards.engine.context import DAY, EXECUTION_DAMAGE, PRISON_PHASES, _Close, _mapping_by_seat
+from games.rulesets.cards.engine.context import (
+    DAY,
+    EXECUTION_DAMAGE,
+    OPTION_DEFAULTS,
+    PRISON_PHASES,
+    _Close,
+    _mapping_by_seat,
+)
 from games.rulesets.cards.engine.roles import overt_key, overt_role
 from games.rulesets.cards.engine.veche import EXECUTION, MEASURES, count_veche
 
@@ -88,10 +95,13 @@ class DayMixin:
                 continue
             measures[voter] = measure
         alive = [s.id for s in state.active()]
+        tie_break = self.option(state, "tie_break")
+        gm_pick = pick_seat(state, (ctx.inputs.gm or {}).get("tie_break")) if tie_break == "gm" else None
         result = count_veche(
             voters=voters, alive=alive, votes=votes, measures=measures,
             weight=lambda seat: self.vote_weight(state, seat),
-            tie_key=lambda seat: self._tie_key(state, seat),
+            tie_key=lambda seat: self._tie_key(state, seat, gm_pick),
+            weigh_measure=bool(self.option(state, "measure_weight")),
         )
         if result.leader is not None:
             measure = self.veche_measure(state, result.leader, result.measure)
@@ -115,10 +125,16 @@ class DayMixin:
         if result.leader is None:
             return
         if len(result.leaders) > 1:
-            # «Приоритет повешения - по алфавиту»: by overt role name.
+            # «Приоритет повешения - по алфавиту»: by overt role name, by character name, or the GM's
+            # pick (the GM's option `tie_break`); a GM who picked none of the tied falls back to the
+            # overt role names, and is told so.
+            by = {"overt": "overt_alphabet", "name": "name_alphabet", "gm": "gm"}[tie_break]
+            if tie_break == "gm" and gm_pick not in result.leaders:
+                by = "overt_alphabet"
+                ctx.gm_note("gm_effect_ignored", op="tie_break", reason="no_tie_pick")
             ctx.events.append(Event("tie_break", PUBLIC, {
                 "leaders": [{**_ref(ctx.seat(i)), "overt": self.overt_of(state, i)} for i in result.leaders],
-                **_ref(ctx.seat(result.leader)), "by": "overt_alphabet",
+                **_ref(ctx.seat(result.leader)), "by": by,
             }))
         leader = ctx.seat(result.leader)
         if result.measure == EXECUTION:
@@ -134,6 +150,18 @@ class DayMixin:
         тюрьму вместо казни»)."""
         return measure
 
-    def _tie_key(self, state: GameState, seat: int) -> tuple:
+    def option(self, state: GameState, key: str) -> Any:
+        """A game option, with its default for a game begun before the option existed."""
+        return state.options.get(key, OPTION_DEFAULTS[key])
+
+    def _tie_key(self, state: GameState, seat: int, gm_pick: int | None = None) -> tuple:
+        """«Приоритет повешения - по алфавиту», as the GM's option `tie_break` reads it: the overt
+        role's name (no overt role last), the character's name, or the GM's pick first (then the
+        overt names)."""
+        if self.option(state, "tie_break") == "name":
+            return (0, overt_key(state.seat(seat).name))
         overt = self.overt_of(state, seat)
-        return (0, overt_key(overt)) if overt else (1, "")
+        key = (0, overt_key(overt)) if overt else (1, "")
+        if self.option(state, "tie_break") == "gm":
+            return (0 if seat == gm_pick else 1, *key)
+        return key

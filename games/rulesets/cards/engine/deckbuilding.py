@@ -12,7 +12,7 @@ from games.engine.state import GameState
 from games.rulesets.cards.engine.collection import COLOURS, NEUTRAL
 from games.rulesets.cards.engine.context import _Close, _deck_input, _mapping_by_seat, collection_of
 from games.rulesets.cards.engine.decks import Refusal, starter_deck, validate_deck
-from games.rulesets.cards.engine.roles import SECRET_ROLES, valid_chosen_colours
+from games.rulesets.cards.engine.roles import SECRET_ROLES, overt_role, valid_chosen_colours
 
 
 class DeckbuildingMixin:
@@ -26,6 +26,39 @@ class DeckbuildingMixin:
         return validate_deck(cards, role=seat_state.role, collection=collection_of(state),
                              colours=list(colours) if isinstance(colours, (list, tuple)) else colours,
                              overt=self.overt_of(state, seat))
+
+    def check_picks(self, state: GameState, seat: int, cards: Any, picks: Any) -> str | None:
+        """«Инженер/Механик: Собирая Колоду, может выбрать из нее две карты. Эти карты гарантированно
+        будут среди 6 сданных карт.» None if `picks` (up to the role's number of cards, each a card of
+        `cards`, copies counted) may stand with this deck, else `bad_picks`."""
+        if picks in (None, []):
+            return None
+        hook = overt_role(self.overt_of(state, seat))
+        allowed = hook.deck_picks if hook is not None else 0
+        if not isinstance(picks, list) or not isinstance(cards, (list, tuple)) or len(picks) > allowed:
+            return "bad_picks"
+        left = list(cards)
+        for name in picks:
+            if name not in left:
+                return "bad_picks"
+            left.remove(name)
+        return None
+
+    def _gm_deck(self, ctx: _Close, seat: Any, player: dict) -> list[str] | None:
+        """The GM's option `illegal_deck` = `gm`: the deck the GM built for a player who has no legal
+        one at the deadline (`PhaseInputs.gm["decks"][seat]`, checked with the same deck rules); None
+        (a random legal deck, and the GM told why) when the GM built none or an illegal one."""
+        if ctx.state.options.get("illegal_deck", "random") != "gm":
+            return None
+        given = _mapping_by_seat(ctx.state, (ctx.inputs.gm or {}).get("decks")).get(seat.id)
+        if given is None:
+            ctx.gm_note("gm_effect_ignored", op="deck", seat=seat.id, name=seat.name, reason="no_gm_deck")
+            return None
+        cards, _colours = _deck_input(given)
+        if self.check_deck(ctx.state, seat.id, cards, player.get("colours") or None):
+            ctx.gm_note("gm_effect_ignored", op="deck", seat=seat.id, name=seat.name, reason="bad_gm_deck")
+            return None
+        return list(cards)
 
     def _close_deckbuilding(self, ctx: _Close) -> None:
         """«Во время набора колоды должно поддерживаться радиомолчание. ... После сборки колода
@@ -43,8 +76,11 @@ class DeckbuildingMixin:
                 continue
             cards, colours = _deck_input(decks.get(seat.id))
             refusals = self.check_deck(state, seat.id, cards, colours) if cards is not None else None
+            picks = decks.get(seat.id, {}).get("picks") if isinstance(decks.get(seat.id), dict) else None
             if refusals == []:
                 deck = list(cards)
+                if picks and self.check_picks(state, seat.id, deck, picks) is None:
+                    player["picks"] = list(picks)
                 if SECRET_ROLES[seat.role].chooses_colours:
                     player["colours"] = list(colours)
             else:
@@ -59,9 +95,11 @@ class DeckbuildingMixin:
                 if spec.chooses_colours and not valid_chosen_colours(seat.role, player.get("colours")):
                     player["colours"] = sorted(ctx.rng.sample([c for c in COLOURS if c != NEUTRAL],
                                                               spec.chooses_colours), key=COLOURS.index)
-                deck = starter_deck(seat.role, table.collection, ctx.rng, colours=player["colours"] or None,
-                                    overt=self.overt_of(state, seat.id))
-                data = {**_ref(seat), "deck": sorted(deck), "colours": list(player["colours"])}
+                deck, by = self._gm_deck(ctx, seat, player), "gm"
+                if deck is None:
+                    deck, by = starter_deck(seat.role, table.collection, ctx.rng, colours=player["colours"] or None,
+                                            overt=self.overt_of(state, seat.id)), "random"
+                data = {**_ref(seat), "deck": sorted(deck), "colours": list(player["colours"]), "by": by}
                 ctx.events.append(Event("deck_auto", seat_audience(seat.id), data))
                 ctx.events.append(Event("deck_auto", GM, data))
             ctx.rng.shuffle(deck)

@@ -52,6 +52,9 @@ class DeckRules:
     off_colour_max: int = 2
     per_colour_max: int | None = None
     banned_colours: tuple[str, ...] = ()
+    # Мот: «Его карты с ценой 2 и более являются Свободными. (Набирать их можно как несвободные)» —
+    # a non-free card of this Price or more may count as free or as non-free, as the deck needs.
+    flex_price_min: int | None = None
 
 
 def deck_rules_for(role: str, overt: str | None = None) -> DeckRules:
@@ -64,7 +67,21 @@ def deck_rules_for(role: str, overt: str | None = None) -> DeckRules:
                       banned_colours=spec.banned_colours)
     hook = overt_role(overt)
     if hook is not None and hook.deck_rules:
-        rules = replace(rules, **{k: v for k, v in hook.deck_rules.items() if hasattr(rules, k)})
+        # «Крупье: Лимит карт не своего цвета в колоде - 4, вместо 2. Если является Предателем, может
+        # брать до 4 карт каждого цвета.» A pair (from, to) replaces the limit only where it is
+        # `from`: the policeman's «нельзя брать карты других цветов» (0) stays 0.
+        changes = {}
+        for key, value in hook.deck_rules.items():
+            if not hasattr(rules, key):
+                continue
+            if isinstance(value, tuple):
+                if getattr(rules, key) == value[0]:
+                    changes[key] = value[1]
+            else:
+                changes[key] = value
+        rules = replace(rules, **changes)
+    if hook is not None and hook.free_price_min is not None:
+        rules = replace(rules, flex_price_min=hook.free_price_min)
     return rules
 
 
@@ -109,6 +126,15 @@ def validate_deck(
             refusals.append(Refusal("too_many_copies", (name,), {"count": counts[name], "max": rules.copies}))
     non_free = [c for c in known if not collection[c].free]
     free = [c for c in known if collection[c].free]
+    if rules.flex_price_min is not None:
+        # Мот's priced cards count as non-free or as free, whichever makes the deck: as many of them
+        # move to the free side as the non-free count is over, never more than there are.
+        flex = [c for c in non_free if collection[c].price >= rules.flex_price_min]
+        moved = min(max(len(non_free) - rules.non_free, 0), len(flex))
+        if moved:
+            for name in flex[len(flex) - moved:]:
+                non_free.remove(name)
+            free = free + flex[len(flex) - moved:]
     if len(non_free) != rules.non_free:
         refusals.append(Refusal("non_free_count", (), {"count": len(non_free), "needed": rules.non_free}))
     if len(free) > rules.free_max:

@@ -63,9 +63,37 @@ class Table:
         """«Всякий раз, как правила диктуют тянуть карту из колоды, тянется верхняя.» From an empty
         deck: «вытягивают вместо этого карту "Маллиган"»."""
         deck = self.deck(seat)
+        player = self.player(seat)
+        bottom = int(player.get("free_bottom", 0))
+        if deck and bottom and len(deck) <= bottom:
+            # Фокусник: one of the Free bottom cards of his deck is drawn, and stays Free.
+            player["free_bottom"] = bottom - 1
+            player.setdefault("free_marks", {}).setdefault(to, []).append(deck[0])
         card = deck.pop(0) if deck else MULLIGAN
         self.put(seat, card, to)
         return card
+
+    def free_marks(self, seat: int, zone: str) -> list[str]:
+        """The cards of a zone marked Free (Фокусник: «После первой пересборки Колоды нижние две карты
+        в ней становятся Свободными»): the marks of that zone, as far as the zone still holds such
+        cards (copies of one card are alike: a mark is on one of them)."""
+        marks = self.player(seat).get("free_marks", {}).get(zone, [])
+        left = list(self.hand(seat)) if zone == "hand" else self.sleeve_names(seat)
+        out = []
+        for name in marks:
+            if name in left:
+                left.remove(name)
+                out.append(name)
+        return out
+
+    def use_free_mark(self, seat: int, zone: str, card: str) -> None:
+        marks = self.player(seat).get("free_marks", {}).get(zone, [])
+        if card in marks:
+            marks.remove(card)
+
+    def free_bottom(self, seat: int) -> int:
+        """How many cards at the bottom of the deck are Free (Фокусник), as far as the deck holds them."""
+        return min(int(self.player(seat).get("free_bottom", 0)), len(self.deck(seat)))
 
     def put(self, seat: int, card: str, to: str, *, overt: bool = False) -> None:
         if to == "sleeve":
@@ -92,6 +120,9 @@ class Table:
         deck = self.deck(seat)
         gone = deck[:n]
         del deck[:n]
+        player = self.player(seat)
+        if int(player.get("free_bottom", 0)) > len(deck):
+            player["free_bottom"] = len(deck)
         self.graveyard(seat).extend(gone)
         return gone
 
@@ -166,7 +197,7 @@ class Table:
     def view(self, seat: int) -> dict[str, Any]:
         """What the owner sees of his containers (deck size only: the order is secret even to him)."""
         player = self.player(seat)
-        return {
+        view = {
             "hand": list(player["hand"]),
             "sleeve": [item["card"] for item in player["sleeve"]],
             "sleeve_from_overt": [item["card"] for item in player["sleeve"] if item.get("overt")],
@@ -174,6 +205,11 @@ class Table:
             "can_rebuild": not player["deck"],
             "restricted": int(player.get("restricted", 0)),
         }
+        if "free_marks" in player or "free_bottom" in player:
+            # Фокусник: «На карте видно, является ли она Свободной».
+            view.update(free_hand=self.free_marks(seat, "hand"), free_sleeve=self.free_marks(seat, "sleeve"),
+                        free_deck_bottom=self.free_bottom(seat))
+        return view
 
 
 @dataclass

@@ -14,7 +14,15 @@ from games.engine.rulesets.common import pick_seat
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState, SeatState
 from games.rulesets.cards.engine.collection import default_collection, parse_collection
-from games.rulesets.cards.engine.context import DECKBUILDING, HAND, OPENING_HAND, OPTION_DEFAULTS, SLEEVE
+from games.rulesets.cards.engine.context import (
+    DECKBUILDING,
+    HAND,
+    ILLEGAL_DECKS,
+    OPENING_HAND,
+    OPTION_DEFAULTS,
+    SLEEVE,
+    TIE_BREAKS,
+)
 from games.rulesets.cards.engine.effects import Table
 from games.rulesets.cards.engine.roles import (
     MAFIA,
@@ -72,6 +80,12 @@ class OpeningMixin:
             raise ValueError("option hero must be true or false")
         if merged["extra_neutral"] not in ("random", "joker", "traitor"):
             raise ValueError("option extra_neutral must be random, joker or traitor")
+        if merged["tie_break"] not in TIE_BREAKS:
+            raise ValueError("option tie_break must be overt, name or gm")
+        if not isinstance(merged["measure_weight"], bool):
+            raise ValueError("option measure_weight must be true or false")
+        if merged["illegal_deck"] not in ILLEGAL_DECKS:
+            raise ValueError("option illegal_deck must be random or gm")
         collection = parse_collection(raw_collection, source="option collection") if raw_collection is not None \
             else default_collection()
         rng = random.Random(seed if seed is not None else 0)
@@ -177,8 +191,18 @@ class OpeningMixin:
         начале игры тянет 1 карту из Колоды в Рукав»."""
         hook = overt_role(overt)
         size = hook.opening_hand if hook is not None and hook.opening_hand is not None else OPENING_HAND
-        for _ in range(size):
+        # «Инженер/Механик: Собирая Колоду, может выбрать из нее две карты. Эти карты гарантированно
+        # будут среди 6 сданных карт.» The chosen cards are taken out of the shuffled deck; the rest of
+        # the Hand is drawn from its top; the chosen cards go to the end of the Hand (its order is his).
+        player = table.player(seat.id)
+        chosen = []
+        for name in player.pop("picks", None) or ():
+            if name in player["deck"] and len(chosen) < size:
+                player["deck"].remove(name)
+                chosen.append(name)
+        for _ in range(size - len(chosen)):
             table.draw(seat.id, HAND)
+        player["hand"].extend(chosen)
         for _ in range(SECRET_ROLES[seat.role].opening_sleeve_draws):
             table.draw(seat.id, SLEEVE)
 

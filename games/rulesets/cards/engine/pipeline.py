@@ -26,7 +26,7 @@ from games.rulesets.cards.engine.context import (
 )
 from games.rulesets.cards.engine.abilities_a import maniac_kill_draw
 from games.rulesets.cards.engine.effects import Instance
-from games.rulesets.cards.engine.roles import JOKER, SECRET_ROLES
+from games.rulesets.cards.engine.roles import JOKER, SECRET_ROLES, overt_role
 
 
 class PipelineMixin:
@@ -109,6 +109,10 @@ class PipelineMixin:
             ctx.rng.shuffle(deck)
             player["deck"] = deck
             player["rebuilds"] = int(player.get("rebuilds", 0)) + 1
+            hook = overt_role(self.overt_of(state, seat_id))
+            if hook is not None and hook.free_after_rebuild:
+                # «Фокусник: После первой пересборки Колоды нижние две карты в ней становятся Свободными.»
+                player["free_bottom"] = hook.free_after_rebuild if player["rebuilds"] == 1 else 0
             player["mafia_message"] = True
             if SECRET_ROLES[seat.role].chooses_colours:
                 player["colours"] = list(colours)
@@ -164,6 +168,17 @@ class PipelineMixin:
                 play.refuse(reason)
                 continue
             card = play.card
+            # The payment is settled before the card leaves its zone (a Free card's mark is on it there).
+            reserved, used = self._other_play_holds(standing.get((by, HAND))) if zone == SLEEVE else ([], 0)
+            payment = self._payment(state, table, by, card, zone, play.pay, item.get("pay_hand"),
+                                    reserved=reserved, used=used)
+            if isinstance(payment, str):  # not payable with his Hand play in mind (Культист)
+                play.refuse(payment)
+                continue
+            paying, paying_hand = payment
+            if card.price and not self.price_of(state, table, by, card, zone) \
+                    and card.name in table.free_marks(by, zone):
+                table.use_free_mark(by, zone, card.name)
             if not card.reusable:
                 if zone == HAND:
                     table.remove_from_hand(by, card.name)
@@ -171,10 +186,16 @@ class PipelineMixin:
                 else:
                     table.remove_from_sleeve(by, card.name)
                 table.graveyard(by).append(card.name)
-            if card.price:
-                paying = play.pay if play.pay is not None else table.payable(by)[: card.price]
+            if paying:
                 table.pay(by, paying)
                 play.paid = list(paying)
+            if paying_hand:
+                for name in paying_hand:
+                    table.remove_from_hand(by, name)
+                    table.graveyard(by).append(name)
+                done = self.hand_paid(state, table, by) + len(paying_hand)
+                table.player(by)["hand_paid"] = {"phase": state.phase, "n": done}
+                play.paid_hand = list(paying_hand)
         played = {p.by for p in ctx.plays if p.result == "done"}
         for seat_id, cards in _mapping_by_seat(state, extra.get("discards")).items():
             data = {**_ref(ctx.seat(seat_id)), "cards": cards if isinstance(cards, list) else scalar(cards)}
@@ -199,6 +220,15 @@ class PipelineMixin:
             for effect in play.card.effect:
                 ctx.instances.append(Instance.from_effect(effect, play=play.index, actor=play.by, target=play.target,
                                                           target2=play.target2, text=play.message))
+
+    @staticmethod
+    def _other_play_holds(other: Any) -> tuple[list[str], int]:
+        """The Hand cards a player's Hand play of this phase plays and pays with, and how many Hand cards
+        it pays with (Культист): the Sleeve play, taken first, leaves them to it."""
+        if not isinstance(other, Mapping):
+            return [], 0
+        named = [str(c) for c in other.get("pay_hand") or () if isinstance(c, str)]
+        return [str(other.get("card"))] + named, len(named)
 
     def _gm_instances(self, ctx: _Close) -> None:
         """The GM's hand-resolution, «applied as if a card had done it»: `gm.damage` and `gm.armour`

@@ -25,7 +25,7 @@ from games.rulesets.cards.engine.context import (
     has_link,
 )
 from games.rulesets.cards.engine.effects import Table
-from games.rulesets.cards.engine.roles import JOKER, MAFIA, SECRET_ROLES
+from games.rulesets.cards.engine.roles import JOKER, MAFIA, SECRET_ROLES, overt_role
 
 
 class PlaysMixin:
@@ -139,7 +139,8 @@ class PlaysMixin:
             return "restricted"  # «в следующие 4 фазы не может играть целевых карт»
         if any(e.op == "message" for e in card.effect) and has_link(str(play.get("message") or "")):
             return "message_link"
-        return self._check_price(table, seat, card, zone, play.get("pay"))
+        payment = self._payment(state, table, seat, card, zone, play.get("pay"), play.get("pay_hand"))
+        return payment if isinstance(payment, str) else None
 
     def check_together(self, standing: Any, action: str) -> str | None:
         """May `action` ("play" or "discard") stand beside the player's other standing inputs of
@@ -201,19 +202,94 @@ class PlaysMixin:
             return "unexpected_target"
         return None
 
-    def _check_price(self, table: Table, seat: int, card: Card, zone: str, pay: Any) -> str | None:
-        """«Цена»: that many Sleeve cards discarded to play the card."""
+    def price_of(self, state: GameState, table: Table, seat: int, card: Card, zone: str) -> int:
+        """The Price this player pays for this card: none for a Free one. Read (docs/rulesets/cards.md,
+        "Part 2 (b)"): a Free card («Свободная») is played without paying its Price. «Мот: Его карты с
+        ценой 2 и более являются Свободными»; Фокусник: «После первой пересборки Колоды нижние две
+        карты в ней становятся Свободными»."""
+        hook = overt_role(self.overt_of(state, seat))
+        if hook is not None and hook.free_price_min is not None and card.price >= hook.free_price_min:
+            return 0
+        if card.price and card.name in table.free_marks(seat, zone):
+            return 0
+        return card.price
+
+    def price_for(self, state: GameState, seat: int, card_name: str, zone: str) -> int | None:
+        """The Price this player pays now for this card of his zone (for the pages), None if unknown."""
+        table = Table(copy.deepcopy(dict(state.memory)), collection_of(state))
+        card = table.collection.get(card_name)
+        return None if card is None else self.price_of(state, table, seat, card, zone)
+
+    def hand_pay_left(self, state: GameState, seat: int) -> int:
+        """How many cards this player may still pay from his Hand this phase (Культист: two)."""
+        hook = overt_role(self.overt_of(state, seat))
+        table = Table(copy.deepcopy(dict(state.memory)), collection_of(state))
+        return max((hook.hand_pay if hook is not None else 0) - self.hand_paid(state, table, seat), 0)
+
+    def hand_paid(self, state: GameState, table: Table, seat: int) -> int:
+        """How many cards this player has paid from his Hand in the current phase (Культист)."""
+        record = table.player(seat).get("hand_paid") or {}
+        return int(record.get("n", 0)) if record.get("phase") == state.phase else 0
+
+    def payment_for(self, state: GameState, seat: int, play: Mapping[str, Any], *, reserved: Any = (),
+                    used: int = 0) -> tuple[list[str], list[str]] | str:
+        """How this play would be paid now (the Sleeve cards, the Hand cards), or a REASONS code, with the
+        player's other play of the phase in mind: `reserved` Hand cards it plays or pays with, `used` the
+        Hand cards it pays with (Культист: «до двух карт в фазу» over both plays)."""
+        table = Table(copy.deepcopy(dict(state.memory)), collection_of(state))
+        card = table.collection.get(play.get("card")) if isinstance(play.get("card"), str) else None
+        if card is None:
+            return "unknown_card"
+        return self._payment(state, table, seat, card, str(play.get("from")), play.get("pay"), play.get("pay_hand"),
+                             reserved=reserved, used=used)
+
+    def _payment(self, state: GameState, table: Table, seat: int, card: Card, zone: str, pay: Any,
+                 pay_hand: Any = None, *, reserved: Any = (), used: int = 0) -> tuple[list[str], list[str]] | str:
+        """«Цена»: that many Sleeve cards discarded to play the card; (the Sleeve cards, the Hand cards)
+        that pay it, or a REASONS code. «Культист: Сбрасывая карты на оплату Цены, может сбросить до двух
+        карт в фазу из Руки вместо Рукава»: `pay_hand` names them; without a choice, a Культист whose
+        Sleeve is short pays the rest with the first cards of his Hand (the played card excepted)."""
+        price = self.price_of(state, table, seat, card, zone)
         payable = table.payable(seat, exclude_one=card.name if zone == SLEEVE else None)
+        hook = overt_role(self.overt_of(state, seat))
+        may_hand = max((hook.hand_pay if hook is not None else 0) - self.hand_paid(state, table, seat) - used, 0)
+        hand = list(table.hand(seat))
+        if zone == HAND and card.name in hand:
+            hand.remove(card.name)
+        for name in reserved or ():  # what his other play of the phase plays or pays with
+            if name in hand:
+                hand.remove(name)
+        from_hand: list[str] = []
+        if pay_hand not in (None, []):
+            if hook is None or not hook.hand_pay:
+                return "no_hand_pay"
+            if not isinstance(pay_hand, list) or not all(isinstance(c, str) for c in pay_hand):
+                return "bad_payment"
+            if len(pay_hand) > may_hand:
+                return "hand_pay_limit"
+            if len(pay_hand) > price:
+                return "bad_payment"
+            for name in pay_hand:
+                if name not in hand:
+                    return "bad_payment"
+                hand.remove(name)
+            from_hand = list(pay_hand)
+        owed = price - len(from_hand)
         if pay is not None:
-            if not isinstance(pay, list) or len(pay) != card.price:
+            if not isinstance(pay, list) or len(pay) != owed:
                 return "bad_payment"
             left = list(payable)
             for name in pay:
                 if name not in left:
                     return "bad_payment"
                 left.remove(name)
-            return None
-        return "cannot_pay" if len(payable) < card.price else None
+            return list(pay), from_hand
+        if len(payable) >= owed:
+            return payable[:owed], from_hand
+        short = owed - len(payable)
+        if pay_hand is None and short <= may_hand and short <= len(hand):
+            return list(payable), hand[:short]
+        return "cannot_pay"
 
     def _check_discard(self, state: GameState, table: Table, seat: int, cards: Any) -> str | None:
         if self._phase(state)[0] != NIGHT:

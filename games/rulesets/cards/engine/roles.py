@@ -136,16 +136,22 @@ class OvertRole:
     start_sleeve: tuple[str, ...] = ()  # «В начале игры получает 1 карту "X" в Рукав»
     vote_weight: float = 1.0  # Авторитет 2, Политик 1.5 (his first-time prison is part 2)
     opening_hand: int | None = None  # part 2: Здоровяк 7, Гик 5
-    deck_rules: Mapping[str, Any] = field(default_factory=dict)  # part 2: Крупье, Гений, Мот
+    # Deck limits: a number replaces the secret role's limit (Гений), a pair (from, to) replaces it
+    # only where it is `from` (Крупье: off-colour 2 -> 4, the traitor's 3 per colour -> 4).
+    deck_rules: Mapping[str, Any] = field(default_factory=dict)
+    free_price_min: int | None = None  # Мот: his cards of this Price or more are Free
+    deck_picks: int = 0  # Инженер: cards of his deck chosen to be among the opening Hand
+    hand_pay: int = 0  # Культист: Price cards a phase he may discard from the Hand instead of the Sleeve
+    free_after_rebuild: int = 0  # Фокусник: the bottom cards of his first rebuilt deck become Free
     implemented: bool = False  # True once every part of the ability is in the engine
 
 
 def _overt(name: str, seed: str, *, sleeve: Iterable[str] = (), aliases: Iterable[str] = (),
-           vote_weight: float = 1.0, implemented: bool | None = None, opening_hand: int | None = None) -> OvertRole:
+           vote_weight: float = 1.0, implemented: bool | None = None, **hooks: Any) -> OvertRole:
+    """`hooks`: the other OvertRole fields (opening_hand, deck_rules, free_price_min, deck_picks, ...)."""
     sleeve = tuple(sleeve)
     done = bool(sleeve) if implemented is None else implemented
-    return OvertRole(name, seed, tuple(aliases), sleeve, vote_weight=vote_weight, implemented=done,
-                     opening_hand=opening_hand)
+    return OvertRole(name, seed, tuple(aliases), sleeve, vote_weight=vote_weight, implemented=done, **hooks)
 
 
 OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
@@ -156,9 +162,11 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
             # Гик: 5 cards at the opening draw; his card of choice is the ability `geek_card` (abilities_a.py).
             _overt("Гик", "В начале первой ночи набирает в Руку 5 карт, вместо 6. Один раз за игру в любой момент "
                           "может получить в Рукав любую карту, на выбор.", opening_hand=5, implemented=True),
-            _overt("Культист", "Сбрасывая карты на оплату Цены, может сбросить до двух карт в фазу из Руки вместо Рукава."),
+            _overt("Культист", "Сбрасывая карты на оплату Цены, может сбросить до двух карт в фазу из Руки вместо Рукава.",
+                   hand_pay=2, implemented=True),
             _overt("Инженер", "Собирая Колоду, может выбрать из нее две карты. Эти карты гарантированно будут среди "
-                              "6 сданных карт.", aliases=("Механик", "Инженер/Механик")),
+                              "6 сданных карт.", aliases=("Механик", "Инженер/Механик"), deck_picks=2,
+                   implemented=True),
             _overt("Прокурор", "Один раз за игру, голосуя, может получить на этот день +2 к силе голоса."),
             _overt("Авторитет", "+1 к силе голоса (голос считается за 2)", vote_weight=2.0, implemented=True),
             _overt("Менеджер", "Может создавать чат-комнаты на двух или четырех персонажей."),
@@ -178,16 +186,19 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
                    sleeve=("Камера наблюдения",)),
             _overt("Качок", "В начале игры получает 1 карту \"Из последних сил\" в Рукав", sleeve=("Из последних сил",)),
             _overt("Шулер", "В начале игры тянет 1 карту из колоды в Рукав"),
-            _overt("Мот", "Его карты с ценой 2 и более являются Свободными. (Набирать их можно как несвободные)"),
+            _overt("Мот", "Его карты с ценой 2 и более являются Свободными. (Набирать их можно как несвободные)",
+                   free_price_min=2, implemented=True),
             _overt("Везунчик", "В первую ночь может до двух раз отменить пришедшие ему 6 карт, перемешать колоду, и "
                                "набрать 6 карт снова"),
             _overt("Воин", "Первые две карты за игру, которые сбрасывает из Руки из-за урона, вместо этого переносит в Рукав"),
             _overt("Крупье", "Лимит карт не своего цвета в колоде - 4, вместо 2. Если является Предателем, может брать "
-                             "до 4 карт каждого цвета."),
+                             "до 4 карт каждого цвета.",
+                   deck_rules=MappingProxyType({"off_colour_max": (2, 4), "per_colour_max": (3, 4)}), implemented=True),
             _overt("Гадалка", "В начале игры получает 1 карту \"Оракул\" в Рукав", sleeve=("Оракул",)),
             _overt("Почтальон", "Раз в день может отправить днём приватное сообщение любому игроку, указав публично "
                                 "получателя."),
-            _overt("Фокусник", "После первой пересборки Колоды нижние две карты в ней становятся Свободными."),
+            _overt("Фокусник", "После первой пересборки Колоды нижние две карты в ней становятся Свободными. На карте "
+                               "видно, является ли она Свободной.", free_after_rebuild=2, implemented=True),
             _overt("Пришелец", "В начале игры получает 1 карту \"Супергерой\" в Рукав.", sleeve=("Супергерой",)),
             _overt("Лентяй", "Если не играет карт ночью, получает 3 брони"),
             _overt("Учёный", "Раз за игру, ночью может сбросить две карты из руки, добирая на замену, даже если играет "
@@ -195,7 +206,8 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
             _overt("Оператор", "В начале игры получает 1 карту \"Письмо\" в Рукав", sleeve=("Письмо",)),
             _overt("Банкир", "Каждый раз, как пересобирает Колоду взамен закончившейся, в эту же фазу тянет одну карту "
                              "из нее в Рукав."),
-            _overt("Гений", "Его колода должна содержать 12 несвободных карт и до 5 свободных."),
+            _overt("Гений", "Его колода должна содержать 12 несвободных карт и до 5 свободных.",
+                   deck_rules=MappingProxyType({"non_free": 12, "free_max": 5}), implemented=True),
             _overt("Экстрасенс", "Всегда видит верхние 3 карты в своей Колоде"),
             _overt("Монах", "Если по итогам фазы имеет 1 или 2 карты в Руке, тянет карту из Колоды в Руку"),
             _overt("Убийца", "Раз за игру может убить одного игрока, имеющего ровно 1 карту в руке."),

@@ -48,6 +48,7 @@ def count_veche(
     measures: Mapping[int, str | None],
     weight: Callable[[int], float],
     tie_key: Callable[[int], tuple],
+    weigh_measure: bool = True,
 ) -> VecheResult:
     """Count one day. `voters` and `alive` in seating order; `weight(seat)` is the strength of a
     seat's vote; `tie_key(seat)` orders tied leaders (the first is punished).
@@ -57,7 +58,9 @@ def count_veche(
     - «Также их не происходит, если остались два игрока, независимо от силы голоса.»
     - Otherwise the character with the most votes is the leader, whatever the peace wagon holds.
     - The measure: execution only when it has strictly more weight than prison («При равенстве
-      голосов побеждает тюрьма», so no measure vote at all is prison too)."""
+      голосов побеждает тюрьма», so no measure vote at all is prison too). The measure votes count
+      with the vote strengths unless `weigh_measure` is false (the GM's option `measure_weight`):
+      then every measure vote counts 1."""
     weights = {v: float(weight(v)) for v in voters}
     ballots = []
     standing: dict[int, int | str | None] = {}
@@ -84,7 +87,7 @@ def count_veche(
         measure = measure if measure in MEASURES else None
         standing_measures[voter] = measure
         if measure is not None:
-            measure_weights[measure] += weights[voter]
+            measure_weights[measure] += weights[voter] if weigh_measure else 1.0
     measure_tally = {k: _number(v) for k, v in measure_weights.items()}
     result = dict(votes=standing, measures=standing_measures, tally=table, measure_tally=measure_tally,
                   weights={k: _number(v) for k, v in weights.items()})
