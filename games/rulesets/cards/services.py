@@ -380,6 +380,7 @@ class CardView:
     overt_role: str = ""
     standing: dict = field(default_factory=dict)
     allowed: tuple = ()
+    deck_top: list = field(default_factory=list)  # Экстрасенс: «Всегда видит верхние 3 карты в своей Колоде»
 
 
 def card_view(*, game: Game, seat: Seat) -> CardView:
@@ -418,7 +419,7 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
         restricted=int(player.get("restricted", 0)), built=bool(player.get("built")),
         colours=list(colours_of(role, player.get("colours") or [])) if role in SECRET_ROLES else [],
         secret_role=role, overt_role=CARDS.overt_of(state, seat.pk), standing=standing,
-        allowed=tuple(CARDS.allowed_actions(state, seat.pk)),
+        allowed=tuple(CARDS.allowed_actions(state, seat.pk)), deck_top=CARDS.deck_top_seen(state, seat.pk),
     )
 
 

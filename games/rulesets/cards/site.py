@@ -57,6 +57,11 @@ class CardsSite(SiteRuleset):
             return {"overt_role_names": sorted(OVERT_ROLES)}
         if place == "game.public":
             return {"hand_sizes": self._hand_sizes(context)}
+        if place == "role.links" and context.get("seat") is not None and context.get("game") is not None:
+            # The pages load the models: imported when a page asks, not at registration.
+            from games.rulesets.cards.selectors import overt_ability
+
+            return {"overt_ability": overt_ability(context["game"], context["seat"])}
         return {}
 
     @staticmethod

@@ -339,14 +339,26 @@ def _phase_report(data: dict) -> str:
             parts.append(_("your discard was refused (%(reason)s)") % {"reason": _card_reason(discard.get("reason"))})
     if data.get("rebuilt"):
         parts.append(_("your deck was rebuilt"))
+    if data.get("rebuild_draw"):  # Банкир
+        parts.append(_("as the Banker, you drew %(cards)s from your new deck into your Sleeve") % {
+            "cards": _cards(data["rebuild_draw"])})
     if data.get("damage"):
         parts.append(_("damage taken: %(n)s") % {"n": data["damage"]})
+    if data.get("damage_capped"):  # Горец
+        parts.append(_("as the Highlander, you took no more than 6 damage from others' cards this night "
+                       "(%(n)s more did not reach you)") % {"n": data["damage_capped"]})
+    if data.get("idle_armour"):  # Лентяй
+        parts.append(_("as the Idler, you played no card this night and got %(n)s armour") % {
+            "n": data["idle_armour"]})
     if data.get("armour"):
         parts.append(_("armour: %(n)s") % {"n": data["armour"]})
     if data.get("armour_broken"):
         parts.append(_("your armour was broken"))
     if data.get("absorbed"):
         parts.append(_("cards not replaced because of damage: %(n)s") % {"n": data["absorbed"]})
+    if data.get("to_sleeve"):  # Воин
+        parts.append(_("as the Warrior, you moved %(cards)s from your Hand into your Sleeve instead of "
+                       "discarding them") % {"cards": _cards(data["to_sleeve"])})
     if data.get("discarded"):
         parts.append(_("discarded from the Hand: %(cards)s") % {"cards": _cards(data["discarded"])})
     if data.get("lost"):
@@ -358,6 +370,9 @@ def _phase_report(data: dict) -> str:
         parts.append(_("gained: %(cards)s") % {"cards": _cards(data["gained"])})
     if data.get("drawn"):
         parts.append(_("drawn into the Hand: %(cards)s") % {"cards": _cards(data["drawn"])})
+    if data.get("low_hand_draw"):  # Монах
+        parts.append(_("as the Monk, you had one or two cards left and drew %(card)s") % {
+            "card": data["low_hand_draw"]})
     if data.get("restricted") and not isinstance(data.get("prison"), dict):  # prison says it already
         parts.append(_("no targeted cards for %(n)s phases") % {"n": data["restricted"]})
     if not parts:
@@ -442,6 +457,8 @@ def _cards_text(kind: str, data: dict) -> str | None:
             "hand": _cards(data.get("hand")), "sleeve": _cards(data.get("sleeve")), "deck": data.get("deck_size", 0)}
         if data.get("can_rebuild"):
             text += " " + _("Your deck is empty: you may rebuild it.")
+        if data.get("deck_top"):  # Экстрасенс
+            text += " " + _("The top of your deck: %(cards)s.") % {"cards": _cards(data["deck_top"])}
         return text
     if kind == "phase_report":
         return _phase_report(data)
@@ -629,3 +646,14 @@ class CardsWording(RulesetWording):
 
 
 WORDING = CardsWording()
+
+
+def overt_ability_notes(role, player: dict) -> list[str]:
+    """What is left of an overt role's limited ability, from the player's memory (the role page):
+    Воин's two cards a game moved to the Sleeve instead of discarded."""
+    notes = []
+    if role.damage_to_sleeve:
+        left = max(0, role.damage_to_sleeve - int(player.get("to_sleeve", 0)))
+        notes.append(_("Cards you may still move into your Sleeve instead of discarding them because of damage: "
+                       "%(left)s of %(total)s.") % {"left": left, "total": role.damage_to_sleeve})
+    return notes
