@@ -72,6 +72,11 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "not_joker": "only the joker names everybody's roles",
         "bad_guess": "the joker's list must give a secret role for every other player",
         "cards_inputs_are_in_extra": "a cards game takes its inputs as plays, discards and the like, not orders",
+        # abilities (abilities.py)
+        "no_such_ability": "there is no such ability",
+        "not_your_ability": "the player's roles do not have this ability",
+        "used_up": "the ability has been used as many times as a game allows",
+        "used_this_phase": "the ability has been used as many times as a phase allows",
     }
 )
 
@@ -97,7 +102,7 @@ EVENT_KINDS: tuple[str, ...] = (
     "game_started", "role", "team", "deck_refused", "deck_auto", "mafia_decks", "deck_order", "containers",
     "phase_report", "reveal", "message", "mafia_message", "hand_sizes", "veche_result", "tie_break", "executed",
     "imprisoned", "died", "joker_won", "joker_left", "game_over", "play", "gm_resolve", "phase_summary", "discard",
-    "deck_rebuilt", "joker_guess", "input_ignored", "vote_dropped", "measure_dropped", "gm_effect_ignored",
+    "deck_rebuilt", "joker_guess", "input_ignored", "ability", "vote_dropped", "measure_dropped", "gm_effect_ignored",
 )
 
 VOTE_REASONS: Mapping[str, str] = MappingProxyType(
@@ -226,6 +231,8 @@ class _Close:
     start_sleeves: dict[int, list[str]] = field(default_factory=dict)
     joker_won: int | None = None
     reports: dict[int, dict[str, Any]] = field(default_factory=dict)  # per seat, for his phase report
+    # What a phase-end ability's close tells its player, by (seat, ability key) (abilities.py).
+    ability_notes: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
 
     def seat(self, seat_id: int) -> SeatState:
         return self.state.seat(seat_id)
