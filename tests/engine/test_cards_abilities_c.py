@@ -364,3 +364,148 @@ def test_warrior_whose_hand_empties_dies_though_the_cards_went_to_the_sleeve():
 def test_these_overt_roles_are_marked_implemented(name):
     """«Каждая Явная роль получает особое игровое преимущество» — these eight are in the engine."""
     assert OVERT_ROLES[name].implemented
+
+
+# -- Везунчик (at once) -----------------------------------------------------------------------------
+
+
+def lucky_table():
+    return table(player("Вася", "sheriff", overt="Везунчик", deck=list(LONG_DECK)), *FIVE[1:])
+
+
+def test_lucky_sends_back_his_six_reshuffles_and_draws_six_again_at_once():
+    """Везунчик: «В первую ночь может до двух раз отменить пришедшие ему 6 карт, перемешать колоду, и
+    набрать 6 карт снова» — at once: his Hand goes back into his deck, the deck is shuffled with the
+    seed, and he draws six; the same seed gives the same Hand."""
+    state = lucky_table()
+    vasya = sid(state, "Вася")
+    before = hand(state, "Вася") + deck(state, "Вася")
+    acted = CARDS.act_now(state, vasya, "lucky_redraw", {}, seed=5)
+    assert acted.reason is None
+    after = acted.state
+    assert len(hand(after, "Вася")) == 6
+    assert Counter(hand(after, "Вася") + deck(after, "Вася")) == Counter(before)
+    assert acted.result["returned"] == HAND and acted.result["hand"] == hand(after, "Вася")
+    assert acted.result["left"] == 1
+    again = CARDS.act_now(state, vasya, "lucky_redraw", {}, seed=5)
+    assert hand(again.state, "Вася") == hand(after, "Вася") and deck(again.state, "Вася") == deck(after, "Вася")
+    other = CARDS.act_now(state, vasya, "lucky_redraw", {}, seed=6)
+    assert (hand(other.state, "Вася"), deck(other.state, "Вася")) != (hand(after, "Вася"), deck(after, "Вася"))
+    # The player is told, and the GM's log says it acted at once.
+    assert {e.audience for e in acted.events if e.kind == "ability"} == {seat_audience(vasya), "gm"}
+    assert all(e.data["at_once"] for e in acted.events if e.kind == "ability")
+
+
+def test_lucky_redraws_at_most_twice():
+    """Везунчик: «до двух раз» — the third is refused and changes nothing."""
+    state = lucky_table()
+    vasya = sid(state, "Вася")
+    for seed in (1, 2):
+        acted = CARDS.act_now(state, vasya, "lucky_redraw", {}, seed=seed)
+        assert acted.reason is None
+        state = acted.state
+    third = CARDS.act_now(state, vasya, "lucky_redraw", {}, seed=3)
+    assert third.reason == "used_up" and third.state is state and third.events == ()
+    assert "lucky_redraw" not in CARDS.abilities_available(state, vasya)
+
+
+def test_lucky_redraws_only_on_the_first_night():
+    """Везунчик: «В первую ночь» — by day 1 and on night 2 it is refused; nobody else has it."""
+    state = lucky_table()
+    vasya = sid(state, "Вася")
+    assert "lucky_redraw" in CARDS.abilities_available(state, vasya)
+    assert "lucky_redraw" not in CARDS.abilities_available(state, sid(state, "Петя"))
+    assert CARDS.check_ability(state, sid(state, "Петя"), "lucky_redraw", {}) == "not_your_ability"
+    day = close(state).state
+    assert CARDS.check_ability(day, vasya, "lucky_redraw", {}) == "wrong_phase"
+    night2 = close(day).state
+    assert CARDS.check_ability(night2, vasya, "lucky_redraw", {}) == "first_night_only"
+    assert "lucky_redraw" not in CARDS.abilities_available(night2, vasya)
+
+
+def test_lucky_redraw_leaves_a_stale_play_refused_at_the_close():
+    """«Заявки на игру карт можно менять сколько угодно, вплоть до наступления дедлайна» — a play of a
+    card that the redraw took out of his Hand no longer stands: the close refuses it."""
+    state = lucky_table()
+    vasya = sid(state, "Вася")
+    after = CARDS.act_now(state, vasya, "lucky_redraw", {}, seed=5).state
+    gone = next(c for c in HAND if c not in hand(after, "Вася") and c in ("Бункер", "Кофе", "Совет"))
+    target = {"Совет": "Петя"}.get(gone)
+    resolution = close(after, plays=[{"by": "Вася", "card": gone, "from": "hand",
+                                      **({"target": target} if target else {})}])
+    play = [e for e in resolution.events if e.kind == "play"][0].data
+    assert play["result"] == "refused" and play["reason"] == "not_in_hand"
+    assert resolution.outcome["abilities"] == {"Вася": ["lucky_redraw"]}
+
+
+# -- Учёный (at the close) --------------------------------------------------------------------------
+
+
+def scientist_table(**kw):
+    return table(player("Вася", "sheriff", overt="Учёный", deck=list(LONG_DECK), **kw),
+                 player("Петя", "boss", sleeve=["Нож"]), *FIVE[2:])
+
+
+def test_scientist_discards_two_and_redraws_even_while_playing():
+    """Учёный: «Раз за игру, ночью может сбросить две карты из руки, добирая на замену, даже если
+    играет какие-нибудь карты.» He plays Бункер and discards Совет and Кофе: three replacements."""
+    state = scientist_table()
+    resolution = close(state, plays=[{"by": "Вася", "card": "Бункер", "from": "hand"}],
+                       abilities=[{"by": sid(state, "Вася"), "ability": "scientist_discard",
+                                   "cards": ["Совет", "Кофе"]}])
+    after = resolution.state
+    assert hand(after, "Вася") == ["Пистолет", "Свидетель", "Камера наблюдения", *LONG_DECK[:3]]
+    assert resolution.outcome["armour"] == {"Вася": 2}
+    assert resolution.outcome["abilities"] == {"Вася": ["scientist_discard"]}
+    (report,) = [e for e in events(resolution, "phase_report") if e.audience == seat_audience(sid(state, "Вася"))]
+    assert report.data["abilities"] == [{"ability": "scientist_discard", "result": "done", "reason": None,
+                                         "cards": ["Совет", "Кофе"]}]
+
+
+def test_the_ordinary_night_discard_still_excludes_playing():
+    """«Ночью, вместо того, чтобы играть карты, можно сбросить две карты из Руки» — for everybody else
+    (and for the Учёный's ordinary discard) a play and the discard never stand together."""
+    state = scientist_table()
+    resolution = close(state, plays=[{"by": "Вася", "card": "Бункер", "from": "hand"}],
+                       discards={"Вася": ["Совет", "Кофе"]})
+    assert "Совет" in hand(resolution.state, "Вася")
+    discard = [e for e in resolution.events if e.kind == "discard"][0].data
+    assert discard["result"] == "refused" and discard["reason"] == "played_instead"
+
+
+def test_scientist_discards_once_a_game_and_only_at_night():
+    """Учёный: «Раз за игру, ночью»."""
+    state = scientist_table()
+    vasya = sid(state, "Вася")
+    use = [{"by": vasya, "ability": "scientist_discard", "cards": ["Совет", "Кофе"]}]
+    night1 = close(state, abilities=use).state
+    assert CARDS.check_ability(night1, vasya, "scientist_discard", {"cards": ["Пистолет", "Бункер"]}) == "wrong_phase"
+    night2 = close(night1).state
+    assert CARDS.check_ability(night2, vasya, "scientist_discard", {"cards": ["Пистолет", "Бункер"]}) == "used_up"
+    again = close(night2, abilities=[{"by": vasya, "ability": "scientist_discard", "cards": ["Пистолет", "Бункер"]}])
+    assert "Пистолет" in hand(again.state, "Вася")
+    assert again.outcome["abilities"] == {"Вася": ["scientist_discard: used_up"]}
+
+
+def test_scientist_cannot_discard_the_card_he_plays_from_the_hand():
+    """The Hand card he plays has left his Hand when the discard is taken: naming it refuses the
+    discard (`discard_not_in_hand`), and the play stands."""
+    state = scientist_table()
+    resolution = close(state, plays=[{"by": "Вася", "card": "Бункер", "from": "hand"}],
+                       abilities=[{"by": sid(state, "Вася"), "ability": "scientist_discard",
+                                   "cards": ["Бункер", "Кофе"]}])
+    assert resolution.outcome["abilities"] == {"Вася": ["scientist_discard: discard_not_in_hand"]}
+    assert "Кофе" in hand(resolution.state, "Вася") and resolution.outcome["armour"] == {"Вася": 2}
+    # and the use is not spent
+    assert CARDS.check_ability(close(resolution.state).state, sid(state, "Вася"), "scientist_discard",
+                               {"cards": ["Кофе", "Свидетель"]}) is None
+
+
+def test_scientists_replacements_are_cancelled_first_by_damage():
+    """«Если он играет карты из Руки в эту фазу, то вместо сброса карт он просто не добирает новых»:
+    his two discarded cards count as already discarded, so Петя's Нож (1) takes one replacement."""
+    state = scientist_table()
+    resolution = close(state, plays=[{"by": "Петя", "card": "Нож", "from": "sleeve", "target": "Вася"}],
+                       abilities=[{"by": sid(state, "Вася"), "ability": "scientist_discard",
+                                   "cards": ["Совет", "Кофе"]}])
+    assert hand(resolution.state, "Вася") == ["Пистолет", "Бункер", "Свидетель", "Камера наблюдения", LONG_DECK[0]]

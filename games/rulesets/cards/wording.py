@@ -72,6 +72,8 @@ CARD_REASONS = {
     "bad_payment": gettext_lazy("the cards named to pay the Price are not payable cards of your Sleeve"),
     "discard_count": gettext_lazy("a night discard is exactly two cards from the Hand"),
     "discard_not_in_hand": gettext_lazy("the cards to discard are not in your Hand"),
+    "first_night_only": gettext_lazy("this is done only on the first night"),
+    "empty_hand": gettext_lazy("your Hand is empty"),
     "discard_by_day": gettext_lazy("the two-card discard is a night action"),
     "played_instead": gettext_lazy("a card play of yours stands this phase, and the two-card discard is instead of "
                                    "playing: your play stands; withdraw it first to discard"),
