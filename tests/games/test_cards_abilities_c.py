@@ -164,3 +164,72 @@ def test_the_psychics_containers_tell_him_the_top_in_words():
         text = event_text("cards", "containers", {"hand": ["Кофе"], "sleeve": [], "deck_size": 5,
                                                   "deck_top": ["Нож", "Бункер", "Совет"]})
     assert "The top of your deck: Нож, Бункер, Совет." in text
+
+
+# --- Везунчик and Учёный through the page a player uses --------------------------------------------
+from games.models import Post  # noqa: E402
+from tests.games.test_cards_abilities_a import cards_game, memory_of  # noqa: E402
+from tests.conftest import client_for  # noqa: E402
+
+
+def en_client(user):
+    from django.conf import settings
+
+    client = client_for(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def test_the_lucky_redraws_from_my_cards_at_once_and_is_told_in_words():
+    """Везунчик: «В первую ночь может до двух раз отменить пришедшие ему 6 карт, перемешать колоду, и
+    набрать 6 карт снова» — a button on «My cards» on night 1; the Hand is redrawn at once, the player
+    reads his new Hand in words (the page's message and his letters to the GM), the GM's log says it
+    acted at once, and his role page counts the redraws left; the third is refused in words."""
+    game, gm, users, seats = cards_game(overt={"Вася": "Везунчик"})
+    client = en_client(users["Вася"])
+    cards_url = reverse("games:cards", args=[game.pk])
+    page = client.get(cards_url).content.decode()
+    assert 'value="lucky_redraw"' in page and "Send back your six cards" in page
+    before = memory_of(game, "Вася", seats)
+    response = client.post(reverse("games:card_ability", args=[game.pk]),
+                           {"seat": seats["Вася"].pk, "ability": "lucky_redraw"}, follow=True)
+    after = memory_of(game, "Вася", seats)
+    assert sorted(after["hand"] + after["deck"]) == sorted(before["hand"] + before["deck"])
+    body = response.content.decode()
+    assert "your Hand went back into your deck, the deck was shuffled and you drew six" in body
+    assert "Redraws left this night: 1." in body
+    letters = Post.objects.filter(thread__kind="gm_chat", thread__seat=seats["Вася"])
+    assert any(after["hand"][0] in p.body for p in letters)  # his confirmation names the new Hand
+    log = GameEvent.objects.filter(game=game, kind="ability", audience="gm").latest("pk")
+    assert log.data["at_once"] is True and log.data["ability"] == "lucky_redraw"
+    role = client.get(reverse("games:role", args=[game.pk])).content.decode()
+    assert "1 of 2 uses left." in role
+    client.post(reverse("games:card_ability", args=[game.pk]), {"seat": seats["Вася"].pk, "ability": "lucky_redraw"})
+    third = client.post(reverse("games:card_ability", args=[game.pk]),
+                        {"seat": seats["Вася"].pk, "ability": "lucky_redraw"}, follow=True).content.decode()
+    assert "you have used this ability as many times as a game allows" in third
+    assert 'value="lucky_redraw"' not in third
+    # another player has no such button, and cannot use it
+    assert 'value="lucky_redraw"' not in en_client(users["Петя"]).get(cards_url).content.decode()
+
+
+def test_the_scientist_discards_two_from_my_cards_beside_a_play():
+    """Учёный: «Раз за игру, ночью может сбросить две карты из руки, добирая на замену, даже если
+    играет какие-нибудь карты» — chosen on «My cards» beside a standing play; at the close the two go,
+    three cards are drawn, and the phase report says so in words."""
+    game, gm, users, seats = cards_game(overt={"Вася": "Учёный"})
+    client = en_client(users["Вася"])
+    client.post(reverse("games:card_input", args=[game.pk]),
+                {"seat": seats["Вася"].pk, "action": "play", "card": "Бункер", "from": "hand"})
+    response = client.post(reverse("games:card_ability", args=[game.pk]),
+                           {"seat": seats["Вася"].pk, "ability": "scientist_discard", "f_cards": ["Письмо", "Совет"]},
+                           follow=True)
+    assert "it acts at the end of the phase" in response.content.decode()
+    game.refresh_from_db()
+    assert phase_close(phase_id=game.current_phase.pk, by=gm)
+    after = memory_of(game, "Вася", seats)
+    assert after["hand"] == ["Пистолет", "Кофе", "Запрет", "Анонимка", "Тайник", "Сделка"]
+    page = client.get(reverse("games:cards", args=[game.pk])).content.decode()
+    assert "you discarded Письмо, Совет and draw replacements" in page
+    role = client.get(reverse("games:role", args=[game.pk])).content.decode()
+    assert "0 of 1 uses left." in role

@@ -24,7 +24,7 @@ from games.rulesets.cards.engine.collection import (
     parse_collection,
 )
 from games.rulesets.cards.engine.decks import deck_rules_for
-from games.rulesets.cards.engine.roles import SECRET_ROLES, SIX_COLOURS, overt_role
+from games.rulesets.cards.engine.roles import SECRET_ROLES, SIX_COLOURS, overt_key, overt_role
 from games.rulesets.cards.engine.ruleset import CARDS, GM_OPS, collection_of
 from games.rulesets.cards.wording import GM_OP_LABELS, TARGET_LABELS, WHEN_LABELS, overt_ability_notes
 from games.selectors.state import game_state
@@ -221,4 +221,8 @@ def overt_ability(game: Game, seat: Seat) -> dict | None:
     if role is None:
         return {"name": name, "seed": "", "notes": []}
     player = state.memory.get("players", {}).get(str(seat.pk), {}) if in_game else {}
-    return {"name": role.name, "seed": role.seed, "notes": overt_ability_notes(role, player)}
+    used = state.memory.get("abilities", {}).get(str(seat.pk), {}) if in_game else {}
+    limited = [(key, max(0, spec.per_game - int((used.get(key) or {}).get("game", 0))), spec.per_game)
+               for key, spec in CARDS.abilities.items()
+               if spec.overt and overt_key(spec.overt) == overt_key(role.name) and spec.per_game]
+    return {"name": role.name, "seed": role.seed, "notes": overt_ability_notes(role, player, limited)}

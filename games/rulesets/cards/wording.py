@@ -227,6 +227,8 @@ CARDS_FACTION_GOALS = {
 # and what the player is told when one acts (one function per key, from the `ability` event's data).
 ABILITY_LABELS = {
     "maniac_swap": gettext_lazy("Swap a Hand card and a Sleeve card"),
+    "lucky_redraw": gettext_lazy("Send back your six cards, reshuffle and draw six again"),
+    "scientist_discard": gettext_lazy("Discard two cards and draw replacements, even while playing"),
 }
 ABILITY_FIELD_LABELS = {
     "target": gettext_lazy("target"), "target2": gettext_lazy("second target"),
@@ -250,8 +252,23 @@ def _swap_text(data: dict) -> str:
         "sleeve": _cards(data.get("sleeve"))}
 
 
+def _lucky_text(data: dict) -> str:
+    if "hand" not in data:
+        return ""
+    return _("your Hand went back into your deck, the deck was shuffled and you drew six: %(hand)s. Redraws left "
+             "this night: %(left)s.") % {"hand": _cards(data.get("hand")), "left": data.get("left", 0)}
+
+
+def _scientist_text(data: dict) -> str:
+    if not data.get("cards"):
+        return ""
+    return _("you discarded %(cards)s and draw replacements") % {"cards": _cards(data.get("cards"))}
+
+
 ABILITY_RESULT_TEXTS = {
     "maniac_swap": _swap_text,
+    "lucky_redraw": _lucky_text,
+    "scientist_discard": _scientist_text,
 }
 
 
@@ -719,12 +736,16 @@ class CardsWording(RulesetWording):
 WORDING = CardsWording()
 
 
-def overt_ability_notes(role, player: dict) -> list[str]:
-    """What is left of an overt role's limited ability, from the player's memory (the role page):
-    Воин's two cards a game moved to the Sleeve instead of discarded."""
+def overt_ability_notes(role, player: dict, limited: list[tuple[str, int, int]]) -> list[str]:
+    """What is left of an overt role's limited ability (the role page): Воин's two cards a game moved
+    to the Sleeve (from the player's memory), and for each ability of the role used so many times a
+    game, (key, uses left, uses a game) — Везунчик's two redraws, Учёный's one discard of two."""
     notes = []
     if role.damage_to_sleeve:
         left = max(0, role.damage_to_sleeve - int(player.get("to_sleeve", 0)))
         notes.append(_("Cards you may still move into your Sleeve instead of discarding them because of damage: "
                        "%(left)s of %(total)s.") % {"left": left, "total": role.damage_to_sleeve})
+    for key, left, total in limited:
+        notes.append(_("«%(ability)s»: %(left)s of %(total)s uses left.") % {
+            "ability": ability_label(key), "left": left, "total": total})
     return notes
