@@ -509,3 +509,15 @@ def test_scientists_replacements_are_cancelled_first_by_damage():
                        abilities=[{"by": sid(state, "Вася"), "ability": "scientist_discard",
                                    "cards": ["Совет", "Кофе"]}])
     assert hand(resolution.state, "Вася") == ["Пистолет", "Бункер", "Свидетель", "Камера наблюдения", LONG_DECK[0]]
+
+
+def test_scientist_may_add_his_discard_to_the_ordinary_one():
+    """Учёный's discard is his own («даже если играет»), beside the ordinary one («Ночью, вместо того,
+    чтобы играть карты, можно сбросить две карты из Руки»): on a night he plays nothing he may make
+    both, four cards, each replaced."""
+    state = scientist_table()
+    resolution = close(state, discards={"Вася": ["Пистолет", "Бункер"]},
+                       abilities=[{"by": sid(state, "Вася"), "ability": "scientist_discard",
+                                   "cards": ["Совет", "Кофе"]}])
+    assert hand(resolution.state, "Вася") == ["Свидетель", "Камера наблюдения", *LONG_DECK[:4]]
+    assert resolution.outcome["abilities"] == {"Вася": ["scientist_discard"]}
