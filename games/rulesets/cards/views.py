@@ -48,6 +48,7 @@ from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
 from games.rulesets.cards.ability_services import abilities_offered, card_ability_submit
+from games.rulesets.cards.engine.ruleset import CARDS
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -65,6 +66,7 @@ from games.rulesets.cards.services import (
 from games.rulesets.cards.wording import (
     REVEAL_LABELS,
     ability_field_label,
+    ability_mode_label,
     ZONE_LABELS,
     effect_text,
     measure_label,
@@ -320,7 +322,9 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         "can_play": "play" in allowed, "can_discard": "discard" in allowed, "can_reorder": "reorder" in allowed,
         "can_rebuild": "rebuild" in allowed, "can_build": "deck" in allowed,
         "can_mafia_message": "mafia_message" in allowed and bool(mafia_mates),
-        "joker_guess": _joker_guess_rows(seats, seat, standing) if "joker_guess" in allowed else None,
+        "joker_guess": _joker_guess_rows(seats, seat, standing)
+        if not pov_seat and state.has_seat(seat.pk) and "joker_list" in CARDS.abilities_available(state, seat.pk)
+        else None,
         "secret_roles": [(key, role_label(game.ruleset, key)) for key in secret_role_keys()],
         "prison_keep": _prison_keep_choices(view, standing)
         if not pov_seat and seat.role == "maniac" and seat.status == "active" and phase is not None
@@ -335,11 +339,13 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
 
 def _ability_forms(game: Game, seat: Seat) -> list[dict]:
     """The abilities the player may use now, each with its inputs' labels and choices (only valid
-    ones: the engine's own choices)."""
-    forms = abilities_offered(game=game, seat=seat)
+    ones: the engine's own choices). The joker's list has its own form (a role for every player)."""
+    forms = [f for f in abilities_offered(game=game, seat=seat) if all(x["name"] != "roles" for x in f["fields"])]
     for form in forms:
         for field in form["fields"]:
             field["label"] = ability_field_label(field["name"])
+            if field["name"] == "mode":
+                field["options"] = [(value, ability_mode_label(value)) for value, _label in field["options"]]
     return forms
 
 
@@ -473,6 +479,9 @@ def card_ability(request: HttpRequest, pk: int) -> HttpResponse:
         if claimed is not None and str(claimed) != str(seat.pk):
             raise ActionRefused(_("You play only your own cards."), code="not_your_seat")
         key, data = ability_data_from_post(request.POST)
+        spec = CARDS.abilities.get(key)
+        if spec is not None and spec.confirm and request.POST.get("confirm") != "on":
+            raise ActionRefused(_("Confirm that a wrong list takes you out of the game."), code="not_confirmed")
         _order, confirmation = card_ability_submit(game=game, user=request.user, ability=key, data=data)
     except ActionRefused as refused:
         messages.error(request, refused.message)

@@ -104,7 +104,9 @@ EVENT_KINDS: tuple[str, ...] = (
     "game_started", "role", "team", "deck_refused", "deck_auto", "mafia_decks", "deck_order", "containers",
     "phase_report", "reveal", "message", "mafia_message", "hand_sizes", "veche_result", "tie_break", "executed",
     "imprisoned", "died", "joker_won", "joker_left", "game_over", "play", "gm_resolve", "phase_summary", "discard",
-    "deck_rebuilt", "joker_guess", "input_ignored", "ability", "vote_dropped", "measure_dropped", "gm_effect_ignored",
+    "deck_rebuilt", "joker_guess", "input_ignored", "vote_dropped", "measure_dropped", "gm_effect_ignored",
+    # issue 17, abilities (abilities.py, abilities_a.py)
+    "ability", "maniac_kill_draw",
 )
 
 VOTE_REASONS: Mapping[str, str] = MappingProxyType(
