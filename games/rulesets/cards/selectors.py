@@ -24,9 +24,9 @@ from games.rulesets.cards.engine.collection import (
     parse_collection,
 )
 from games.rulesets.cards.engine.decks import deck_rules_for
-from games.rulesets.cards.engine.roles import OVERT_ROLES, SECRET_ROLES, SIX_COLOURS, overt_role
+from games.rulesets.cards.engine.roles import OVERT_ROLES, SECRET_ROLES, SIX_COLOURS, overt_key, overt_role
 from games.rulesets.cards.engine.ruleset import CARDS, GM_OPS, collection_of
-from games.rulesets.cards.wording import GM_OP_LABELS, OVERT_SUMMARIES, TARGET_LABELS, WHEN_LABELS
+from games.rulesets.cards.wording import GM_OP_LABELS, OVERT_SUMMARIES, TARGET_LABELS, WHEN_LABELS, overt_ability_notes
 from games.selectors.state import game_state
 from games.wording import role_label
 
@@ -226,3 +226,24 @@ def hand_size_events(user, game: Game) -> QuerySet[GameEvent]:
     """The public Hand sizes after each past phase, oldest first (the game page's table)."""
     return permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase")).filter(
         kind="hand_sizes", audience="public").order_by("created_at", "pk")
+
+
+# --- The overt role ("My role") -------------------------------------------------------------------
+def overt_ability(game: Game, seat: Seat) -> dict | None:
+    """The seat's overt role as his role page tells it: the name, the seed's sentence of what it
+    does (the engine's OVERT_ROLES; empty for a name of the player's own, which «не обладает
+    дополнительными способностями»), and what is left of a limited ability. None without a role."""
+    state = game_state(game)
+    in_game = state is not None and state.has_seat(seat.pk)
+    name = CARDS.overt_of(state, seat.pk) if in_game else seat.overt_role
+    if not name:
+        return None
+    role = overt_role(name)
+    if role is None:
+        return {"name": name, "seed": "", "notes": []}
+    player = state.memory.get("players", {}).get(str(seat.pk), {}) if in_game else {}
+    used = state.memory.get("abilities", {}).get(str(seat.pk), {}) if in_game else {}
+    limited = [(key, max(0, spec.per_game - int((used.get(key) or {}).get("game", 0))), spec.per_game)
+               for key, spec in CARDS.abilities.items()
+               if spec.overt and overt_key(spec.overt) == overt_key(role.name) and spec.per_game]
+    return {"name": role.name, "seed": role.seed, "notes": overt_ability_notes(role, player, limited)}

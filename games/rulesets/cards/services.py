@@ -415,6 +415,7 @@ class CardView:
     free_sleeve: list = field(default_factory=list)
     free_deck_bottom: int = 0
     hand_pay: int = 0
+    deck_top: list = field(default_factory=list)  # Экстрасенс: «Всегда видит верхние 3 карты в своей Колоде»
 
 
 def card_view(*, game: Game, seat: Seat) -> CardView:
@@ -455,7 +456,7 @@ def card_view(*, game: Game, seat: Seat) -> CardView:
         restricted=int(player.get("restricted", 0)), built=bool(player.get("built")),
         colours=list(colours_of(role, player.get("colours") or [])) if role in SECRET_ROLES else [],
         secret_role=role, overt_role=CARDS.overt_of(state, seat.pk), standing=standing,
-        allowed=tuple(CARDS.allowed_actions(state, seat.pk)),
+        allowed=tuple(CARDS.allowed_actions(state, seat.pk)), deck_top=CARDS.deck_top_seen(state, seat.pk),
         hand_prices=[CARDS.price_for(state, seat.pk, c.name, "hand") or 0 for c in hand],
         sleeve_prices=[CARDS.price_for(state, seat.pk, c.name, "sleeve") or 0 for c, _overt in sleeve],
         free_hand=list(own.get("free_hand") or []), free_sleeve=list(own.get("free_sleeve") or []),

@@ -64,15 +64,16 @@ class CardsSite(SiteRuleset):
             from games.rulesets.cards.selectors import overt_role_list
 
             return {"overt_role_names": sorted(OVERT_ROLES), "overt_roles": overt_role_list()}
-        if place == "role.links":  # the player's overt role, what it does, and the abilities he holds
+        if place == "role.links":  # the player's overt role, what it does, what is left of it, his abilities
             # The selectors and pages load the models: imported when a page asks, not at registration.
-            from games.rulesets.cards.selectors import overt_summary
+            from games.rulesets.cards.selectors import overt_ability, overt_summary
             from games.rulesets.cards.views import role_abilities_context
 
-            seat = context.get("seat")
+            game, seat = context.get("game"), context.get("seat")
             overt = str(getattr(seat, "overt_role", "") or "")
-            return {"overt_role": overt, "overt_summary": overt_summary(overt),
-                    **role_abilities_context(context.get("game"), seat)}
+            ability = overt_ability(game, seat) if game is not None and seat is not None else None
+            return {"overt_role": ability["name"] if ability else overt, "overt_summary": overt_summary(overt),
+                    "overt_notes": ability["notes"] if ability else [], **role_abilities_context(game, seat)}
         if place == "game.public":
             return {"hand_sizes": self._hand_sizes(context)}
         return {}

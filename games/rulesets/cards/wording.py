@@ -118,6 +118,8 @@ CARD_REASONS = {
     "bad_payment": gettext_lazy("the cards named to pay the Price are not payable cards of your Sleeve"),
     "discard_count": gettext_lazy("a night discard is exactly two cards from the Hand"),
     "discard_not_in_hand": gettext_lazy("the cards to discard are not in your Hand"),
+    "first_night_only": gettext_lazy("this is done only on the first night"),
+    "empty_hand": gettext_lazy("your Hand is empty"),
     "discard_by_day": gettext_lazy("the two-card discard is a night action"),
     "played_instead": gettext_lazy("a card play of yours stands this phase, and the two-card discard is instead of "
                                    "playing: your play stands; withdraw it first to discard"),
@@ -278,6 +280,8 @@ CARDS_FACTION_GOALS = {
 # and what the player is told when one acts (one function per key, from the `ability` event's data).
 ABILITY_LABELS = {
     "maniac_swap": gettext_lazy("Swap a Hand card and a Sleeve card"),
+    "lucky_redraw": gettext_lazy("Send back your six cards, reshuffle and draw six again"),
+    "scientist_discard": gettext_lazy("Discard two cards and draw replacements, even while playing"),
     "maniac_strike": gettext_lazy("Discard a Sleeve card: 2 damage or 3 armour"),
     "geek_card": gettext_lazy("Any card into the Sleeve"),
     "marauder_copy": gettext_lazy("Copy a dead character's Sleeve"),
@@ -311,6 +315,19 @@ def _swap_text(data: dict) -> str:
         "sleeve": _cards(data.get("sleeve"))}
 
 
+def _lucky_text(data: dict) -> str:
+    if "hand" not in data:
+        return ""
+    return _("your Hand went back into your deck, the deck was shuffled and you drew six: %(hand)s. Redraws left "
+             "this night: %(left)s.") % {"hand": _cards(data.get("hand")), "left": data.get("left", 0)}
+
+
+def _scientist_text(data: dict) -> str:
+    if not data.get("cards"):
+        return ""
+    return _("you discarded %(cards)s and draw replacements") % {"cards": _cards(data.get("cards"))}
+
+
 def _strike_text(data: dict) -> str:
     if data.get("mode") == "armour":
         return _("discarded %(card)s from the Sleeve for %(n)s armour") % {"card": data.get("card"), "n": data.get("n", 3)}
@@ -338,6 +355,8 @@ def _list_text(data: dict) -> str:
 
 ABILITY_RESULT_TEXTS = {
     "maniac_swap": _swap_text,
+    "lucky_redraw": _lucky_text,
+    "scientist_discard": _scientist_text,
     "maniac_strike": _strike_text,
     "geek_card": _geek_text,
     "marauder_copy": _marauder_text,
@@ -510,14 +529,26 @@ def _phase_report(data: dict) -> str:
             "name": draw.get("victim"), "cards": _cards(draw.get("cards"))})
     if data.get("rebuilt"):
         parts.append(_("your deck was rebuilt"))
+    if data.get("rebuild_draw"):  # Банкир
+        parts.append(_("as the Banker, you drew %(cards)s from your new deck into your Sleeve") % {
+            "cards": _cards(data["rebuild_draw"])})
     if data.get("damage"):
         parts.append(_("damage taken: %(n)s") % {"n": data["damage"]})
+    if data.get("damage_capped"):  # Горец
+        parts.append(_("as the Highlander, you took no more than 6 damage from others' cards this night "
+                       "(%(n)s more did not reach you)") % {"n": data["damage_capped"]})
+    if data.get("idle_armour"):  # Лентяй
+        parts.append(_("as the Idler, you played no card this night and got %(n)s armour") % {
+            "n": data["idle_armour"]})
     if data.get("armour"):
         parts.append(_("armour: %(n)s") % {"n": data["armour"]})
     if data.get("armour_broken"):
         parts.append(_("your armour was broken"))
     if data.get("absorbed"):
         parts.append(_("cards not replaced because of damage: %(n)s") % {"n": data["absorbed"]})
+    if data.get("to_sleeve"):  # Воин
+        parts.append(_("as the Warrior, you moved %(cards)s from your Hand into your Sleeve instead of "
+                       "discarding them") % {"cards": _cards(data["to_sleeve"])})
     if data.get("discarded"):
         parts.append(_("discarded from the Hand: %(cards)s") % {"cards": _cards(data["discarded"])})
     if data.get("lost"):
@@ -529,6 +560,9 @@ def _phase_report(data: dict) -> str:
         parts.append(_("gained: %(cards)s") % {"cards": _cards(data["gained"])})
     if data.get("drawn"):
         parts.append(_("drawn into the Hand: %(cards)s") % {"cards": _cards(data["drawn"])})
+    if data.get("low_hand_draw"):  # Монах
+        parts.append(_("as the Monk, you had one or two cards left and drew %(card)s") % {
+            "card": data["low_hand_draw"]})
     if data.get("restricted") and not isinstance(data.get("prison"), dict):  # prison says it already
         parts.append(_("no targeted cards for %(n)s phases") % {"n": data["restricted"]})
     if not parts:
@@ -618,6 +652,8 @@ def _cards_text(kind: str, data: dict) -> str | None:
             "hand": _cards(data.get("hand")), "sleeve": _cards(data.get("sleeve")), "deck": data.get("deck_size", 0)}
         if data.get("can_rebuild"):
             text += " " + _("Your deck is empty: you may rebuild it.")
+        if data.get("deck_top"):  # Экстрасенс
+            text += " " + _("The top of your deck: %(cards)s.") % {"cards": _cards(data["deck_top"])}
         return text
     if kind == "phase_report":
         return _phase_report(data)
@@ -811,3 +847,18 @@ class CardsWording(RulesetWording):
 
 
 WORDING = CardsWording()
+
+
+def overt_ability_notes(role, player: dict, limited: list[tuple[str, int, int]]) -> list[str]:
+    """What is left of an overt role's limited ability (the role page): Воин's two cards a game moved
+    to the Sleeve (from the player's memory), and for each ability of the role used so many times a
+    game, (key, uses left, uses a game) — Везунчик's two redraws, Учёный's one discard of two."""
+    notes = []
+    if role.damage_to_sleeve:
+        left = max(0, role.damage_to_sleeve - int(player.get("to_sleeve", 0)))
+        notes.append(_("Cards you may still move into your Sleeve instead of discarding them because of damage: "
+                       "%(left)s of %(total)s.") % {"left": left, "total": role.damage_to_sleeve})
+    for key, left, total in limited:
+        notes.append(_("«%(ability)s»: %(left)s of %(total)s uses left.") % {
+            "ability": ability_label(key), "left": left, "total": total})
+    return notes

@@ -48,7 +48,7 @@ class ClosingMixin:
         for seat in ctx.alive_at_start:
             ref = _ref(ctx.seat(seat))
             ctx.events.append(Event("phase_report", seat_audience(seat), {**ref, **ctx.report(seat)}))
-            ctx.events.append(Event("containers", seat_audience(seat), {**ref, **table.view(seat)}))
+            ctx.events.append(Event("containers", seat_audience(seat), {**ref, **self.own_view(new_state, table, seat)}))
         ctx.events.append(Event("phase_summary", GM, {
             "damage": {str(k): v for k, v in ledger.damage.items()},
             "armour": {str(k): v for k, v in ledger.armour.items()},

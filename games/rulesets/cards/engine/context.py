@@ -70,6 +70,8 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "hand_pay_limit": "the Cultist pays at most two cards a phase from the Hand",
         "discard_count": "a night discard is exactly two cards from the Hand",
         "discard_not_in_hand": "the cards to discard are not in the Hand",
+        "first_night_only": "this is done only on the first night",
+        "empty_hand": "the Hand is empty",
         "discard_by_day": "the two-card discard is a night action",
         "played_instead": "the two-card discard is instead of playing: the player played a card",
         "discard_instead": "the player discards two cards this night instead of playing",

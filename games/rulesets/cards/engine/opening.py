@@ -187,8 +187,11 @@ class OpeningMixin:
 
     def _opening_draw(self, overt: str, table: Table, seat: SeatState) -> None:
         """«Как только все выбрали себе колоду каждый игрок набирает себе 6 карт из колоды в руку»
-        (an overt role's `opening_hand` changes the 6: part 2's Здоровяк and Гик); the maniac «В
-        начале игры тянет 1 карту из Колоды в Рукав»."""
+        (an overt role's `opening_hand` changes the 6: Здоровяк 7 — «В начале первой ночи добирает
+        дополнительную 1 карту из Колоды в Руку», drawn with the others, after the sixth —, Гик 5);
+        the maniac «В начале игры тянет 1 карту из Колоды в Рукав», and Шулер the same (after the
+        Hand: «В начале игры тянет 1 карту из колоды в Рукав»; a card of his own deck, so it pays a
+        Price like any)."""
         hook = overt_role(overt)
         size = hook.opening_hand if hook is not None and hook.opening_hand is not None else OPENING_HAND
         # «Инженер/Механик: Собирая Колоду, может выбрать из нее две карты. Эти карты гарантированно
@@ -203,8 +206,8 @@ class OpeningMixin:
         for _ in range(size - len(chosen)):
             table.draw(seat.id, HAND)
         player["hand"].extend(chosen)
-        for _ in range(SECRET_ROLES[seat.role].opening_sleeve_draws):
-            table.draw(seat.id, SLEEVE)
+        for _ in range(SECRET_ROLES[seat.role].opening_sleeve_draws + (hook.opening_sleeve_draws if hook else 0)):
+            table.draw(seat.id, SLEEVE)  # the maniac's, and Шулер's «В начале игры тянет 1 карту из колоды в Рукав»
 
     def _night_one_events(self, state: GameState, table: Table) -> list[Event]:
         """«В начале первой ночи члены Мафии узнают колоды и Руки друг друга.» (the deck as its
@@ -218,7 +221,7 @@ class OpeningMixin:
                 for s in members
             ]}))
         for s in state.seats:
-            events.append(Event("containers", seat_audience(s.id), {**_ref(s), **table.view(s.id)}))
+            events.append(Event("containers", seat_audience(s.id), {**_ref(s), **self.own_view(state, table, s.id)}))
             events.append(Event("deck_order", GM, {**_ref(s), "deck": list(table.deck(s.id))}))
         events.append(Event("hand_sizes", PUBLIC, {"sizes": [
             {**_ref(s), "size": len(table.hand(s.id))} for s in state.seats if s.status == ACTIVE

@@ -118,6 +118,7 @@ class PipelineMixin:
                 player["colours"] = list(colours)
             ctx.report(seat_id)["rebuilt"] = True
             ctx.gm_note("deck_rebuilt", **_ref(seat), deck=list(deck))
+            self._rebuild_draws(ctx, seat_id)  # Банкир (overt.py)
         for seat_id, hand in _mapping_by_seat(state, extra.get("reorders")).items():
             if not ctx.alive(seat_id) or self._check_reorder(table, seat_id, hand) is not None:
                 ctx.gm_note("input_ignored", seat=seat_id, name=ctx.name(seat_id), reason="bad_reorder")

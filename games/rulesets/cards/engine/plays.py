@@ -103,8 +103,9 @@ class PlaysMixin:
         return self._check_play(state, table, seat, play)
 
     def player_view(self, state: GameState, seat: int) -> dict[str, Any]:
-        """A player's own containers, for his pages: Hand (in order), Sleeve, deck size, restrictions."""
-        return Table(copy.deepcopy(dict(state.memory)), collection_of(state)).view(seat)
+        """A player's own containers, for his pages: Hand (in order), Sleeve, deck size, restrictions,
+        and the top of his deck when his overt role sees it (Экстрасенс, overt.py)."""
+        return self.own_view(state, Table(copy.deepcopy(dict(state.memory)), collection_of(state)), seat)
 
     def hand_sizes(self, state: GameState) -> dict[int, int]:
         """What everybody knows: every living player's Hand size."""

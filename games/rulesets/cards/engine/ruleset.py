@@ -14,6 +14,7 @@ by phase into mixins, one module each, which call each other through `self` so t
     pipeline.py      PipelineMixin: a night's or day's close, the steps' order, the inputs taken into effects
     steps.py         StepsMixin: the effects applied step by step
     closing.py       ClosingMixin: the closing events and the outcome
+    overt.py         OvertMixin: the overt roles' hooks on draws, Hands, damage and armour (part 2, c)
 
 This module keeps what ties them together: the class's attributes, the phase, the overt role and
 `resolve` (one phase's close, start to end), and re-exports the shared names it always offered.
@@ -35,6 +36,7 @@ from games.engine.rulesets.base import RoleSpec
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.cards.engine import abilities_a  # noqa: F401  (registers helper A's abilities)
+from games.rulesets.cards.engine import abilities_c  # noqa: F401  (registers helper C's abilities)
 from games.rulesets.cards.engine.abilities import AbilitiesMixin, phase_abilities_outcome
 from games.rulesets.cards.engine.closing import ClosingMixin
 from games.rulesets.cards.engine.context import (  # the shared names are re-exported from here too
@@ -60,6 +62,7 @@ from games.rulesets.cards.engine.deckbuilding import DeckbuildingMixin
 from games.rulesets.cards.engine.decks import DECK_REASONS
 from games.rulesets.cards.engine.effects import Table
 from games.rulesets.cards.engine.opening import OpeningMixin
+from games.rulesets.cards.engine.overt import OvertMixin
 from games.rulesets.cards.engine.pipeline import PipelineMixin
 from games.rulesets.cards.engine.plays import PlaysMixin
 from games.rulesets.cards.engine.roles import (
@@ -94,7 +97,7 @@ __all__ = [
 
 
 class CardsRuleset(OpeningMixin, PlaysMixin, DayMixin, DeckbuildingMixin, PipelineMixin, StepsMixin, ClosingMixin,
-                   AbilitiesMixin):
+                   OvertMixin, AbilitiesMixin):
     key = "cards"
     roles: Mapping[str, RoleSpec] = ROLES
     factions: tuple[str, ...] = FACTIONS

@@ -97,12 +97,16 @@ class StepsMixin:
         ledger, table = ctx.ledger, ctx.table
         for instance in self._live(ctx, "armour"):
             ledger.add(ledger.armour, instance.target, instance.n)
+        self._idle_night_armour(ctx)  # Лентяй (overt.py)
         for instance in self._live(ctx, "break_armour"):
             ledger.broken.add(instance.target)
         for seat in ledger.broken:
             ledger.armour.pop(seat, None)
+        incoming: dict[int, list[tuple[int | None, int]]] = {}
         for instance in self._live(ctx, "damage"):
-            ledger.add(ledger.damage, instance.target, instance.n)
+            incoming.setdefault(instance.target, []).append((instance.actor, instance.n))
+        for seat, dealt in incoming.items():
+            ledger.add(ledger.damage, seat, self._damage_cap(ctx, seat, dealt))  # Горец's cap (overt.py)
         for seat in ctx.executed:
             ledger.add(ledger.damage, seat, EXECUTION_DAMAGE)
         for seat in ctx.alive_at_start:
@@ -113,7 +117,7 @@ class StepsMixin:
             if absorbed:
                 ctx.pending[seat] -= absorbed
                 ledger.absorbed[seat] = absorbed
-            gone = table.discard_hand_front(seat, net - absorbed)
+            gone = self._discard_by_damage(ctx, seat, net - absorbed)  # Воин's two to the Sleeve (overt.py)
             if gone:
                 ledger.discarded[seat] = gone
 
@@ -178,6 +182,7 @@ class StepsMixin:
             else:
                 ledger.add(ledger.gained, instance.target, cards)
             self._note(ctx, instance, n=instance.n, to=instance.to)
+        self._low_hand_draws(ctx)  # Монах, the last draw of the close (overt.py)
 
     def _reveals(self, ctx: _Close) -> None:
         """Information goes to the card's player (or the viewer the GM names), read at the end of
