@@ -24,9 +24,15 @@ def option_fields() -> dict[str, forms.Field]:
             label=_("The extra neutral at 13-14 players (cards)"), initial="random", required=False,
             choices=[("random", _("the joker or the traitor, at random")), ("joker", _("the joker")),
                      ("traitor", _("the traitor"))]),
+        "several_avengers": forms.BooleanField(
+            label=_("Several Avengers (cards)"), required=False,
+            help_text=_("Card mafia: more than one player may take the class «Мститель»; if the whole town dies, the "
+                        "team of the Avenger who died last wins (a dice settles Avengers who died in the same phase).")),
     }
 
 
 def options_from(cleaned: dict) -> dict:
-    """Whether a hero is dealt, and which extra neutral a game of 13-14 players gets."""
-    return {"hero": bool(cleaned.get("hero")), "extra_neutral": cleaned.get("extra_neutral") or "random"}
+    """Whether a hero is dealt, which extra neutral a game of 13-14 players gets, and whether several
+    Avengers are admitted."""
+    return {"hero": bool(cleaned.get("hero")), "extra_neutral": cleaned.get("extra_neutral") or "random",
+            "several_avengers": bool(cleaned.get("several_avengers"))}

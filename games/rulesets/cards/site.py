@@ -6,12 +6,11 @@ from games.rulesets.base import SiteRuleset
 from games.rulesets.base import ScenarioSpec, SeatColumn
 from games.rulesets.cards import forms
 from games.rulesets.cards.engine import CARDS
-from games.rulesets.cards.engine.roles import OVERT_ROLES, overt_role
-from games.rulesets.cards.wording import WORDING
-
 # The overt role «Мститель»: «Будучи мертвым, может продолжать публично общаться с другими игроками
 # и участвовать в старых и новых чат-комнатах».
-AVENGER = "Мститель"
+from games.rulesets.cards.engine.dead import AVENGER
+from games.rulesets.cards.engine.roles import OVERT_ROLES, overt_role
+from games.rulesets.cards.wording import WORDING
 
 
 class CardsSite(SiteRuleset):

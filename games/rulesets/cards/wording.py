@@ -86,6 +86,9 @@ CARD_REASONS = {
     "not_joker": gettext_lazy("only the joker names everybody's roles"),
     "bad_guess": gettext_lazy("the joker's list must give a secret role for every other player"),
     "cards_inputs_are_in_extra": gettext_lazy("a cards game takes card plays, not orders"),
+    "target_protected": gettext_lazy("the Sociopath cannot be the target of cards or votes in the first night and "
+                                     "day"),
+    "hero_no_damage": gettext_lazy("the hero cannot deal damage in any way"),
     # GM_EFFECT_REASONS (an effect applied by the GM that the close skipped)
     "unknown_op": gettext_lazy("no such effect"),
     "bad_n": gettext_lazy("the number must be a whole number, zero or more"),
@@ -215,13 +218,20 @@ CARDS_FACTION_GOALS = {
                          "both goals fulfilled you win and leave the game."),
 }
 
+# The hero's two goals («Имеет две цели, о выполнении которых узнаёт»).
+HERO_GOALS = {
+    "armour": gettext_lazy("at night the armour you gave saved the life of a member of the Law"),
+    "mark": gettext_lazy("by the day's result a mafioso you found, carrying your mark, died"),
+}
+
+
 def _role_label(role: str) -> str:
     return str(ROLE_NAMES.get(role, role))
 
 
 # The public events of a close that its results post shows (hand sizes last).
-RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "joker_won", "joker_left", "died",
-                "hand_sizes", "game_over")
+RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "politician_spared", "joker_won", "joker_left",
+                "died", "hero_left", "avenger_dice", "avenger_team_won", "hand_sizes", "game_over")
 
 def _cards(names) -> str:
     return ", ".join(str(n) for n in (names or ())) or "—"
@@ -281,6 +291,8 @@ def effect_text(effect: dict, names: dict | None = None) -> str:
               "cards": _cards(effect.get("cards")), "viewer": who("viewer"),
               "what": str(REVEALED.get(effect.get("what"), effect.get("what") or "—")),
               "text": effect.get("text") or ""}
+    if op == "damage" and effect.get("reason") == "hero_no_damage":
+        return _("%(name)s: no damage (the hero cannot deal damage in any way)") % values
     if op == "damage":
         return _("%(name)s: %(n)s damage") % values
     if op == "armour":
@@ -339,6 +351,9 @@ def _phase_report(data: dict) -> str:
             parts.append(_("your discard was refused (%(reason)s)") % {"reason": _card_reason(discard.get("reason"))})
     if data.get("rebuilt"):
         parts.append(_("your deck was rebuilt"))
+    if data.get("no_damage"):
+        parts.append(_("%(cards)s dealt no damage: the hero cannot deal damage in any way") % {
+            "cards": _cards(data["no_damage"])})
     if data.get("damage"):
         parts.append(_("damage taken: %(n)s") % {"n": data["damage"]})
     if data.get("armour"):
@@ -480,6 +495,29 @@ def _cards_text(kind: str, data: dict) -> str | None:
                  "%(n)s phases.") % {"name": name, "n": data.get("phases", 4)}
     if kind == "died":
         return _("%(name)s has no cards left in his Hand and dies.") % {"name": name}
+    if kind == "politician_spared":
+        return _("%(name)s, the Politician, leads the Veche for the first time: he goes to prison instead of "
+                 "execution.") % {"name": name}
+    if kind == "hero_goal":
+        text = str(HERO_GOALS.get(data.get("goal"), data.get("goal")))
+        return _("Your goal is fulfilled: %(goal)s (%(seat)s).") % {"goal": text, "seat": data.get("seat_name", "?")}
+    if kind == "hero_goal_void":
+        return _("The hero %(name)s would have fulfilled a goal (%(goal)s: %(seat)s), but it does not count: the "
+                 "living Mafia and Traitor were not fewer than the other living characters.") % {
+            "name": name, "goal": str(HERO_GOALS.get(data.get("goal"), data.get("goal"))),
+            "seat": data.get("seat_name", "?")}
+    if kind == "hero_left":
+        return _("%(name)s has fulfilled both of his goals: he wins and leaves the game. The game goes on.") % {
+            "name": name}
+    if kind == "dead_role":
+        return _("You know the secret roles of the dead: %(name)s was %(role)s.") % {
+            "name": name, "role": _role_label(data.get("role", ""))}
+    if kind == "avenger_dice":
+        return _("The Avengers %(names)s died together; the dice picks %(name)s.") % {
+            "names": ", ".join(str(a.get("name")) for a in data.get("avengers") or ()), "name": name}
+    if kind == "avenger_team_won":
+        return _("The whole town has died: the team of the Avenger %(name)s wins (%(winner)s).") % {
+            "name": name, "winner": faction_label(data.get("winner") or "none")}
     if kind == "joker_won":
         return _("The joker %(name)s named everybody's roles and wins.") % {"name": name}
     if kind == "joker_left":

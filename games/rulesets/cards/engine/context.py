@@ -30,7 +30,9 @@ PRISON_PHASES = 4  # «в следующие 4 фазы не может игра
 NIGHT_DISCARD = 2  # «Ночью, вместо того, чтобы играть карты, можно сбросить две карты из Руки.»
 HAND, SLEEVE = "hand", "sleeve"
 
-OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType({"hero": False, "extra_neutral": "random"})
+# several_avengers: the GM admits more than one «Мститель» («если до игры допущено несколько мстителей»).
+OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType({"hero": False, "extra_neutral": "random",
+                                                       "several_avengers": False})
 
 REASONS: Mapping[str, str] = MappingProxyType(
     {
@@ -72,6 +74,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "not_joker": "only the joker names everybody's roles",
         "bad_guess": "the joker's list must give a secret role for every other player",
         "cards_inputs_are_in_extra": "a cards game takes its inputs as plays, discards and the like, not orders",
+        "target_protected": "the Sociopath cannot be the target of cards or votes in the first night and day",
     }
 )
 
@@ -98,6 +101,8 @@ EVENT_KINDS: tuple[str, ...] = (
     "phase_report", "reveal", "message", "mafia_message", "hand_sizes", "veche_result", "tie_break", "executed",
     "imprisoned", "died", "joker_won", "joker_left", "game_over", "play", "gm_resolve", "phase_summary", "discard",
     "deck_rebuilt", "joker_guess", "input_ignored", "vote_dropped", "measure_dropped", "gm_effect_ignored",
+    # part 2 (d): the Politician, the Hero, the Joker's knowledge of the dead, the Avenger
+    "politician_spared", "hero_goal", "hero_goal_void", "hero_left", "dead_role", "avenger_dice", "avenger_team_won",
 )
 
 VOTE_REASONS: Mapping[str, str] = MappingProxyType(
@@ -105,6 +110,7 @@ VOTE_REASONS: Mapping[str, str] = MappingProxyType(
         "not_a_voter": "only a living character votes, and only in the Veche (by day)",
         "bad_target": "the vote is for a living character or for peace",
         "peace_not_allowed": "there is no vote for peace now",
+        "target_protected": "the Sociopath cannot be the target of cards or votes in the first night and day",
     }
 )
 
@@ -226,6 +232,10 @@ class _Close:
     start_sleeves: dict[int, list[str]] = field(default_factory=dict)
     joker_won: int | None = None
     reports: dict[int, dict[str, Any]] = field(default_factory=dict)  # per seat, for his phase report
+    # The hero's armour that stopped damage this night: seat -> (Hand size and replacements owed
+    # before the damage, the damage that got through, the damage that would have without it).
+    hero_saves: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    avenger: int | None = None  # the Avenger whose team won when the whole town died
 
     def seat(self, seat_id: int) -> SeatState:
         return self.state.seat(seat_id)
