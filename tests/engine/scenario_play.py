@@ -22,7 +22,9 @@ from games.wording import order_vocabulary
 NOW = datetime(2024, 3, 1, 20, 0, tzinfo=UTC)
 # `refused` is computed by the site's ledgers (posts and orders refused as they come in).
 SITE_ONLY_KEYS = {"refused"}
-PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder"}
+PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder", "abilities"}
+# Fields of an `abilities` item that name players (turned into seat ids); `roles` maps names to roles.
+ABILITY_SEAT_FIELDS = ("target", "target2")
 GM_KEYS = {"forum": {"tie_break"}, "club": {"fouls", "forfeit"}, "cards": {"damage", "armour"}}
 # Players' keys besides name and role that a rule set's new_game takes as `seat_data` (cards).
 SEAT_DATA_KEYS = ("overt", "deck", "hand", "sleeve")
@@ -100,7 +102,41 @@ def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> Phase
         extra["discards"] = {state.by_name(item["by"]).id: list(item["cards"]) for item in phase["discards"]}
     if phase.get("reorder"):
         extra["reorders"] = {state.by_name(item["by"]).id: list(item["hand"]) for item in phase["reorder"]}
+    closing = [ability_input(state, item) for item in phase.get("abilities") or ()
+               if not _at_once(state, item)]
+    if closing:
+        extra["abilities"] = closing
     return PhaseInputs(votes=votes, orders=orders, gm=gm, extra=extra)
+
+
+def ability_input(state: GameState, item: dict) -> dict:
+    """An `abilities` item with its players' names as seat ids (`roles`: {name: role} too)."""
+    out = {**item, "by": state.by_name(item["by"]).id}
+    for key in ABILITY_SEAT_FIELDS:
+        if item.get(key) is not None:
+            out[key] = state.by_name(item[key]).id
+    if isinstance(item.get("roles"), dict):
+        out["roles"] = {str(state.by_name(name).id): role for name, role in item["roles"].items()}
+    return out
+
+
+def _at_once(state: GameState, item: dict) -> bool:
+    ruleset = get_ruleset(state.ruleset)
+    ability = getattr(ruleset, "abilities", {}).get(item.get("ability"))
+    return ability is not None and ability.when == "now"
+
+
+def act_at_once(state: GameState, phase: dict, seed: int) -> GameState:
+    """The phase's at-once abilities, in the listed order, applied before the close (a refused one
+    changes nothing, as on the site). The seed of the n-th is the scenario's seed plus n."""
+    ruleset = get_ruleset(state.ruleset)
+    for n, item in enumerate(i for i in phase.get("abilities") or () if _at_once(state, i)):
+        if state.over:
+            break
+        data = ability_input(state, item)
+        by, key = data.pop("by"), data.pop("ability")
+        state = ruleset.act_now(state, by, key, data, seed=seed + n).state
+    return state
 
 
 def same(expected, actual) -> bool:
@@ -126,6 +162,10 @@ def play(path: Path):
         assert set(phase) <= PHASE_KEYS, set(phase) - PHASE_KEYS
         assert state.phase == phase["phase"], (state.phase, phase["phase"])
         assert not state.over, phase["phase"]
+        state = act_at_once(state, phase, scenario["rng_seed"])
+        if state.over:  # an at-once ability ended the game (the joker's list): no close
+            results.append((phase, None))
+            break
         resolution = ruleset.resolve(state, phase_inputs(state, phase, matcher), seed=scenario["rng_seed"], now=NOW)
         results.append((phase, resolution))
         state = resolution.state
@@ -137,6 +177,11 @@ def mismatches(scenario, state, results) -> list[str]:
     allowed = set(get_ruleset(scenario["ruleset"]).outcome_keys) | {"winner", "refused"}
     diffs = []
     for phase, resolution in results:
+        if resolution is None:  # ended at once, with no close: only `over` is known
+            expected = (phase.get("expect") or {}).get("over")
+            if expected is not None and expected is not True:
+                diffs.append(f"{phase['phase']}: over: expected {expected!r}, got True")
+            continue
         for key, expected in (phase.get("expect") or {}).items():
             assert key in allowed, (phase["phase"], key)
             if key in SITE_ONLY_KEYS:

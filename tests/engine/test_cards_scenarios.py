@@ -19,9 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 OURS = sorted((ROOT / "tests" / "scenarios" / "cards").glob("*.yaml"))
 SHARED = sorted((ROOT.parent / "shared" / "scenarios" / "cards").glob("*.yaml"))
 PLAYER_KEYS = {"name", "secret", "overt", "deck", "hand", "sleeve"}
-PHASE_KEYS = {"phase", "posts", "plays", "discards", "reorder", "gm", "expect"}
+# `abilities` (issue 17) is documented in docs/rulesets/cards.md, "Part 2 (a)".
+PHASE_KEYS = {"phase", "posts", "plays", "discards", "reorder", "gm", "expect", "abilities"}
 OUTCOME_KEYS = {"votes", "tally", "alive", "refused", "over", "hands", "sleeves", "hand_sizes", "damage", "armour",
-                "dead", "executed", "imprisoned", "measure", "peace"}
+                "dead", "executed", "imprisoned", "measure", "peace", "abilities"}
 
 
 def test_there_is_a_scenario_per_rule_and_the_shared_sample_when_the_folders_are_read():
@@ -57,6 +58,8 @@ def test_scenario_uses_only_the_cards_keys_of_the_format(path):
             assert set(item) == {"by", "cards"} and len(item["cards"]) == 2
         for item in phase.get("reorder") or ():
             assert set(item) == {"by", "hand"}
+        for item in phase.get("abilities") or ():
+            assert {"by", "ability"} <= set(item)
     assert set(data.get("expect") or {}) <= {"over", "winner"}
 
 

@@ -39,7 +39,7 @@ FORM_GM_OPS: tuple[str, ...] = tuple(op for op in GM_OPS if op != "break_armour"
 
 # The events a player reads on his cards page: his own results of past phases.
 RESULT_KINDS = ("role", "team", "deck_refused", "deck_auto", "mafia_decks", "containers", "phase_report", "reveal",
-                "message", "mafia_message")
+                "message", "mafia_message", "ability")
 
 
 def is_cards_game(game: Game) -> bool:

@@ -43,6 +43,7 @@ from games.selectors.votes import standing_votes
 from games.rulesets.cards.wording import (
     ACTION_LABELS,
     WITHDRAWN,
+    ability_label,
     ZONE_LABELS,
     card_reason_text,
     colour_label,
@@ -52,7 +53,7 @@ from games.rulesets.cards.wording import (
 
 # The inputs of the ledger (docs/rulesets/cards.md, "Playing").
 CARD_ACTIONS = ("deck", "rebuild", "play", "withdraw", "discard", "reorder", "mafia_message", "joker_guess",
-                "prison_keep", "measure")
+                "prison_keep", "measure", "ability")
 ZONES = ("hand", "sleeve")
 MEASURES = ("execution", "prison")
 # The GM's primitives (GM_OPS) are the engine's, imported above: one definition.
@@ -79,6 +80,8 @@ def card_order_text(order: Order, names: dict[int, str] | None = None, *, with_t
         return seat.user.display_name if seat is not None else "?"
 
     parts = []
+    if order.action == "ability" and detail.get("ability"):
+        parts.append(ability_label(str(detail["ability"])))
     if detail.get("card"):
         parts.append(str(detail["card"]))
     if detail.get("from") in ZONE_LABELS and order.action != "withdraw":
@@ -551,8 +554,14 @@ def colour_choices() -> list[str]:
 def card_phase_inputs(phase: Phase) -> PhaseInputs:
     """The cards rule set reads its ledger as PhaseInputs.extra; its Order rows are card inputs,
     not one order per actor. The votes stand as in every rule set."""
-    return PhaseInputs(votes=standing_votes(phase), orders={}, extra=card_inputs_standing(phase=phase),
-                       gm=dict(phase.gm_decisions or {}))
+    # The abilities' services import the phase services: imported when a phase closes.
+    from games.rulesets.cards.ability_services import abilities_standing
+
+    extra = card_inputs_standing(phase=phase)
+    abilities = abilities_standing(phase)
+    if abilities:
+        extra["abilities"] = abilities
+    return PhaseInputs(votes=standing_votes(phase), orders={}, extra=extra, gm=dict(phase.gm_decisions or {}))
 
 
 # --- The application's «Класс» (SiteRuleset.signup_extras) ---------------------------------------

@@ -27,7 +27,10 @@ class CardsSite(SiteRuleset):
     scenario = ScenarioSpec(
         gm={"damage": "seat_map", "armour": "seat_map"},
         inputs={"plays": frozenset({"by", "card", "from", "target", "target2", "message", "pay"}),
-                "discards": frozenset({"by", "cards"}), "reorder": frozenset({"by", "hand"})},
+                "discards": frozenset({"by", "cards"}), "reorder": frozenset({"by", "hand"}),
+                # docs/rulesets/cards.md, "Part 2 (a)": {by, ability, <the ability's own inputs>}
+                "abilities": frozenset({"by", "ability", "target", "target2", "card", "sleeve_card", "cards", "zone",
+                                        "mode", "roles"})},
         player_keys=frozenset({"deck", "hand", "sleeve"}),
         seat_data=("deck", "hand", "sleeve"),
     )

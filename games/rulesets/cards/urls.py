@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/<int:pk>/cards/deck/", cards.deck_page, name="deck"),
     path("games/<int:pk>/cards/deck/check/", cards.deck_check, name="deck_check"),
     path("games/<int:pk>/cards/input/", cards.card_input, name="card_input"),
+    path("games/<int:pk>/cards/ability/", cards.card_ability, name="card_ability"),
     path("games/<int:pk>/gm/cards/", cards.gm_cards, name="gm_cards"),
     path("games/<int:pk>/gm/cards/effect/", cards.gm_card_effect, name="gm_card_effect"),
     path("games/<int:pk>/cards/collection/", cards.cards_collection, name="cards_collection"),

@@ -47,6 +47,7 @@ from games.models import Game, Order, Seat
 from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
+from games.rulesets.cards.ability_services import abilities_offered, card_ability_submit
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -63,6 +64,7 @@ from games.rulesets.cards.services import (
 )
 from games.rulesets.cards.wording import (
     REVEAL_LABELS,
+    ability_field_label,
     ZONE_LABELS,
     effect_text,
     measure_label,
@@ -324,10 +326,21 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         if not pov_seat and seat.role == "maniac" and seat.status == "active" and phase is not None
         and phase.kind == "day" and phase.is_open else None,
         "alive": seat.status == "active",
+        "abilities": _ability_forms(game, seat) if not pov_seat else [],
         "results": _results(request.user, game, seat),
         "secret_role": role_label(game.ruleset, seat.role), "overt_role": view.overt_role,
         "colours": colour_labels(view.colours),
     }
+
+
+def _ability_forms(game: Game, seat: Seat) -> list[dict]:
+    """The abilities the player may use now, each with its inputs' labels and choices (only valid
+    ones: the engine's own choices)."""
+    forms = abilities_offered(game=game, seat=seat)
+    for form in forms:
+        for field in form["fields"]:
+            field["label"] = ability_field_label(field["name"])
+    return forms
 
 
 def _joker_guess_rows(seats: list[Seat], seat: Seat, standing: dict) -> list[dict]:
@@ -424,6 +437,43 @@ def card_input(request: HttpRequest, pk: int) -> HttpResponse:
             raise ActionRefused(_("You play only your own cards."), code="not_your_seat")
         action, detail = card_detail_from_post(request.POST, card_view(game=game, seat=seat))
         _order, confirmation = card_input_submit(game=game, user=request.user, action=action, detail=detail)
+    except ActionRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
+    return redirect("games:cards", pk=game.pk)
+
+
+def ability_data_from_post(post) -> tuple[str, dict]:
+    """(ability key, its inputs) of an ability form, in the shape card_ability_submit expects:
+    `f_<field>` for each input (`f_cards` may repeat; `role_<seat>` for a list of roles)."""
+    key = str(post.get("ability", ""))
+    data: dict = {}
+    for name in post:
+        if name.startswith("f_"):
+            field = name.removeprefix("f_")
+            values = [str(v) for v in post.getlist(name) if str(v).strip()]
+            if field == "cards":
+                data[field] = values
+            elif values:
+                data[field] = _target(values[-1]) if field in ("target", "target2") else values[-1]
+        elif name.startswith("role_") and post.get(name):
+            data.setdefault("roles", {})[name.removeprefix("role_")] = str(post.get(name))
+    return key, data
+
+
+@login_required
+@require_POST
+def card_ability(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every ability form of the cards page: the acting seat is always the requester's own. An
+    at-once ability acts now; a phase-end one stands until the close."""
+    game, seat = _own_seat(request, pk)
+    try:
+        claimed = request.POST.get("seat")
+        if claimed is not None and str(claimed) != str(seat.pk):
+            raise ActionRefused(_("You play only your own cards."), code="not_your_seat")
+        key, data = ability_data_from_post(request.POST)
+        _order, confirmation = card_ability_submit(game=game, user=request.user, ability=key, data=data)
     except ActionRefused as refused:
         messages.error(request, refused.message)
     else:

@@ -104,6 +104,11 @@ CARD_REASONS = {
     "bad_measure": gettext_lazy("the measure is execution or prison"),
     "not_maniac": gettext_lazy("only the maniac keeps a card of his choice in prison"),
     "empty_message": gettext_lazy("the message is empty"),
+    # abilities (games.rulesets.cards.engine.abilities)
+    "no_such_ability": gettext_lazy("there is no such ability"),
+    "not_your_ability": gettext_lazy("your roles do not have this ability"),
+    "used_up": gettext_lazy("you have used this ability as many times as a game allows"),
+    "used_this_phase": gettext_lazy("you have used this ability as many times as a phase allows"),
 }
 
 # games.rulesets.cards.engine.decks.DECK_REASONS, with their numbers.
@@ -134,6 +139,7 @@ ACTION_LABELS = {
     "joker_guess": gettext_lazy("The joker's list"),
     "prison_keep": gettext_lazy("Card kept in prison"),
     "measure": gettext_lazy("Measure"),
+    "ability": gettext_lazy("Ability"),
 }
 
 
@@ -223,6 +229,58 @@ HERO_GOALS = {
     "armour": gettext_lazy("at night the armour you gave saved the life of a member of the Law"),
     "mark": gettext_lazy("by the day's result a mafioso you found, carrying your mark, died"),
 }
+
+
+# --- Abilities (games.rulesets.cards.engine.abilities): a label per key, the labels of their inputs,
+# and what the player is told when one acts (one function per key, from the `ability` event's data).
+ABILITY_LABELS = {
+    "maniac_swap": gettext_lazy("Swap a Hand card and a Sleeve card"),
+}
+ABILITY_FIELD_LABELS = {
+    "target": gettext_lazy("target"), "target2": gettext_lazy("second target"),
+    "card": gettext_lazy("card"), "sleeve_card": gettext_lazy("Sleeve card"), "cards": gettext_lazy("cards"),
+    "zone": gettext_lazy("zone"), "mode": gettext_lazy("what to do"), "roles": gettext_lazy("roles"),
+}
+
+
+def ability_label(key: str) -> str:
+    return str(ABILITY_LABELS.get(key, key))
+
+
+def ability_field_label(name: str) -> str:
+    return str(ABILITY_FIELD_LABELS.get(name, name))
+
+
+def _swap_text(data: dict) -> str:
+    return _("%(card)s went from the Hand to the Sleeve and %(sleeve_card)s from the Sleeve to the Hand. Hand: "
+             "%(hand)s. Sleeve: %(sleeve)s.") % {
+        "card": data.get("card"), "sleeve_card": data.get("sleeve_card"), "hand": _cards(data.get("hand")),
+        "sleeve": _cards(data.get("sleeve"))}
+
+
+ABILITY_RESULT_TEXTS = {
+    "maniac_swap": _swap_text,
+}
+
+
+def ability_result_text(key: str, data: dict) -> str:
+    """What an ability did, in words, from its event's data (or the service's result)."""
+    text = ABILITY_RESULT_TEXTS.get(key)
+    return text(data) if text is not None else ""
+
+
+def _ability_event_text(data: dict) -> str:
+    name, label = data.get("name", "?"), ability_label(str(data.get("ability", "")))
+    if data.get("at_once"):
+        what = ability_result_text(str(data.get("ability", "")), data)
+        return (_("%(name)s used «%(ability)s» at once: %(what)s") % {"name": name, "ability": label, "what": what}
+                if what else _("%(name)s used «%(ability)s» at once.") % {"name": name, "ability": label})
+    if data.get("result") == "done":
+        what = ability_result_text(str(data.get("ability", "")), data)
+        return _("%(name)s used «%(ability)s» at the end of the phase%(what)s.") % {
+            "name": name, "ability": label, "what": f": {what}" if what else ""}
+    return _("«%(ability)s» of %(name)s was refused at the end of the phase (%(reason)s).") % {
+        "name": name, "ability": label, "reason": _card_reason(data.get("reason"))}
 
 
 def _role_label(role: str) -> str:
@@ -349,6 +407,15 @@ def _phase_report(data: dict) -> str:
             parts.append(_("you discarded %(cards)s") % {"cards": _cards(discard.get("cards"))})
         else:
             parts.append(_("your discard was refused (%(reason)s)") % {"reason": _card_reason(discard.get("reason"))})
+    for used in data.get("abilities") or ():
+        label = ability_label(str(used.get("ability", "")))
+        if used.get("result") == "done":
+            what = ability_result_text(str(used.get("ability", "")), used)
+            parts.append(_("your ability «%(ability)s» acted%(what)s") % {"ability": label,
+                                                                          "what": f" ({what})" if what else ""})
+        else:
+            parts.append(_("your ability «%(ability)s» was refused (%(reason)s)") % {
+                "ability": label, "reason": _card_reason(used.get("reason"))})
     if data.get("rebuilt"):
         parts.append(_("your deck was rebuilt"))
     if data.get("no_damage"):
@@ -563,6 +630,8 @@ def _cards_text(kind: str, data: dict) -> str | None:
         wrong = ", ".join(str(w.get("name")) for w in data.get("wrong") or ())
         return (_("The joker %(name)s named the roles: wrong for %(wrong)s.") % {"name": name, "wrong": wrong}
                 if wrong else _("The joker %(name)s named every role rightly.") % {"name": name})
+    if kind == "ability":
+        return _ability_event_text(data)
     if kind == "input_ignored":
         who = data.get("name") or _("a player")
         return _("An input of %(name)s was ignored: %(reason)s.") % {"name": who,

@@ -75,6 +75,11 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "bad_guess": "the joker's list must give a secret role for every other player",
         "cards_inputs_are_in_extra": "a cards game takes its inputs as plays, discards and the like, not orders",
         "target_protected": "the Sociopath cannot be the target of cards or votes in the first night and day",
+        # abilities (abilities.py)
+        "no_such_ability": "there is no such ability",
+        "not_your_ability": "the player's roles do not have this ability",
+        "used_up": "the ability has been used as many times as a game allows",
+        "used_this_phase": "the ability has been used as many times as a phase allows",
     }
 )
 
@@ -101,6 +106,7 @@ EVENT_KINDS: tuple[str, ...] = (
     "phase_report", "reveal", "message", "mafia_message", "hand_sizes", "veche_result", "tie_break", "executed",
     "imprisoned", "died", "joker_won", "joker_left", "game_over", "play", "gm_resolve", "phase_summary", "discard",
     "deck_rebuilt", "joker_guess", "input_ignored", "vote_dropped", "measure_dropped", "gm_effect_ignored",
+    "ability",
     # part 2 (d): the Politician, the Hero, the Joker's knowledge of the dead, the Avenger
     "politician_spared", "hero_goal", "hero_goal_void", "hero_left", "dead_role", "avenger_dice", "avenger_team_won",
 )
@@ -236,6 +242,8 @@ class _Close:
     # before the damage, the damage that got through, the damage that would have without it).
     hero_saves: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     avenger: int | None = None  # the Avenger whose team won when the whole town died
+    # What a phase-end ability's close tells its player, by (seat, ability key) (abilities.py).
+    ability_notes: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
 
     def seat(self, seat_id: int) -> SeatState:
         return self.state.seat(seat_id)

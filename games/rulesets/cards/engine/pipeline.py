@@ -41,6 +41,7 @@ class PipelineMixin:
         if ctx.kind == DAY:
             self._count_veche(ctx)
         self._take_plays(ctx)
+        self._take_abilities(ctx)
         self._gm_instances(ctx)
         self._blocks(ctx)
         self._redirects(ctx)

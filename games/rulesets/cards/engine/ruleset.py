@@ -34,6 +34,8 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState
+from games.rulesets.cards.engine import abilities_a  # noqa: F401  (registers helper A's abilities)
+from games.rulesets.cards.engine.abilities import AbilitiesMixin, phase_abilities_outcome
 from games.rulesets.cards.engine.closing import ClosingMixin
 from games.rulesets.cards.engine.context import (  # the shared names are re-exported from here too
     CARDS_MAX,
@@ -91,7 +93,8 @@ __all__ = [
 ]
 
 
-class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMixin, DayMixin, DeckbuildingMixin, PipelineMixin, StepsMixin, ClosingMixin):
+class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMixin, DayMixin, DeckbuildingMixin,
+                   PipelineMixin, StepsMixin, ClosingMixin, AbilitiesMixin):
     key = "cards"
     roles: Mapping[str, RoleSpec] = ROLES
     factions: tuple[str, ...] = FACTIONS
@@ -99,7 +102,7 @@ class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMix
     max_players = CARDS_MAX
     outcome_keys: tuple[str, ...] = (
         "votes", "tally", "hands", "sleeves", "hand_sizes", "damage", "armour", "dead", "executed", "imprisoned",
-        "measure", "peace", "alive", "over",
+        "measure", "peace", "alive", "over", "abilities",
     )
     reasons: Mapping[str, str] = REASONS
     vote_reasons: Mapping[str, str] = VOTE_REASONS
@@ -143,6 +146,13 @@ class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMix
         ctx.alive_at_start = [s.id for s in state.seats if s.status == ACTIVE]
         ctx.start_hands = {i: list(ctx.table.hand(i)) for i in ctx.alive_at_start}
         ctx.start_sleeves = {i: ctx.table.sleeve_names(i) for i in ctx.alive_at_start}
+        # The containers before the phase's first at-once ability (abilities.py), so that the
+        # outcome shows everything the phase changed.
+        start = memory.pop("phase_start", None)
+        if start and start.get("phase") == state.phase:
+            for i in ctx.alive_at_start:
+                ctx.start_hands[i] = list(start["hands"].get(str(i), ctx.start_hands[i]))
+                ctx.start_sleeves[i] = list(start["sleeves"].get(str(i), ctx.start_sleeves[i]))
         for key, order in sorted(inputs.orders.items(), key=lambda kv: str(kv[0])):
             ctx.gm_note("input_ignored", given=order.to_json(), reason="cards_inputs_are_in_extra")
 
@@ -153,6 +163,7 @@ class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMix
             self._close_play(ctx)
             next_phase = f"day {number}" if kind == NIGHT else f"night {number + 1}"
 
+        abilities_used = phase_abilities_outcome(memory, state.phase, {s.id: s.name for s in state.seats})
         seats_after = tuple(replace(s, status=ctx.status[s.id]) for s in state.seats)
         winner = self._game_winner(ctx, seats_after)
         over = winner is not None
@@ -169,7 +180,9 @@ class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMix
                 "seats": [{**_ref(s), "role": s.role, "faction": s.faction, "status": s.status,
                            "overt": self.overt_of(state, s.id)} for s in seats_after],
             }))
-        return Resolution(state=new_state, events=tuple(ctx.events), outcome=self._outcome(ctx, new_state))
+        outcome = self._outcome(ctx, new_state)
+        outcome["abilities"] = abilities_used
+        return Resolution(state=new_state, events=tuple(ctx.events), outcome=outcome)
 
 
 CARDS = CardsRuleset()
