@@ -345,3 +345,143 @@ def test_the_hero_wins_with_the_law_alive_or_dead_with_one_goal_but_not_dead_wit
     result = close(replace(with_goal, memory=memory), gm={"damage": {"Вася": 1, "Петя": 1}})
     (over,) = events(result, "game_over")
     assert "Вася" in {w["name"] for w in over.data["winners"]}
+
+
+# -- abilities -------------------------------------------------------------------------------------
+
+
+def ab(state, by, ability, **data):
+    """One phase-end ability as the close takes it, with names for players."""
+    item = {"by": sid(state, by), "ability": ability}
+    for key, value in data.items():
+        item[key] = sid(state, value) if key in ("target", "target2") else value
+    return item
+
+
+def test_prosecutor_adds_two_to_his_vote_once_a_game_on_the_day_he_uses_it():
+    """«Прокурор: Один раз за игру, голосуя, может получить на этот день +2 к силе голоса.» At once
+    (the live count shows it), that day only; a second use is refused."""
+    state = day(table(player("Вася", "sheriff", overt="Прокурор"), player("Петя", "boss", overt="Авторитет"),
+                      player("Маша", "doctor"), player("Глаша", "judge"), player("Паша", "killer")))
+    vasya = sid(state, "Вася")
+    assert CARDS.vote_weight(state, vasya) == 1
+    boosted = CARDS.act_now(state, vasya, "prosecutor_boost", {}, seed=1)
+    assert boosted.reason is None and CARDS.vote_weight(boosted.state, vasya) == 3
+    assert boosted.result == {"weight": 3}
+    assert CARDS.check_ability(boosted.state, vasya, "prosecutor_boost", {}) == "used_up"
+    result = close(boosted.state, votes={"Вася": "Паша", "Петя": "Глаша"}, measures={"Вася": "execution",
+                                                                                     "Петя": "prison"})
+    assert result.outcome["tally"] == {"Паша": 3, "Глаша": 2} and result.outcome["executed"] == ["Паша"]
+    later = day(result.state)
+    assert CARDS.vote_weight(later, vasya) == 1
+    assert CARDS.check_ability(table(*SOCIOPATH_TABLE), sid(state, "Петя"), "prosecutor_boost", {}) \
+        == "not_your_ability"
+    assert CARDS.check_ability(table(player("Вася", "sheriff", overt="Прокурор"), player("Петя", "boss"),
+                                     player("Маша", "doctor")), vasya, "prosecutor_boost", {}) == "wrong_phase"
+
+
+def test_assassin_kills_a_player_with_exactly_one_card_at_the_end_of_the_phase_once_a_game():
+    """«Убийца: Раз за игру может убить одного игрока, имеющего ровно 1 карту в руке.» Only a
+    one-card Hand (as the phase began: what everybody knows) is offered and accepted; the kill
+    acts at the end of the phase with the cards («по окончании фазы»), even if he played his card
+    and would draw a replacement; once a game."""
+    state = table(player("Вася", "sheriff", overt="Убийца"), player("Петя", "boss", hand=["Бункер"]),
+                  player("Маша", "doctor"), player("Глаша", "judge"), player("Паша", "killer"))
+    vasya = sid(state, "Вася")
+    assert CARDS.ability_choices(state, vasya, "assassin_kill") == {"target": [sid(state, "Петя")]}
+    assert CARDS.check_ability(state, vasya, "assassin_kill", {"target": sid(state, "Маша")}) == "not_one_card"
+    assert CARDS.check_ability(state, vasya, "assassin_kill", {"target": vasya}) == "self_target"
+    result = close(state, plays=[{"by": "Петя", "card": "Бункер", "from": "hand"}],
+                   abilities=[ab(state, "Вася", "assassin_kill", target="Петя")])
+    assert result.outcome["dead"] == ["Петя"] and result.outcome["abilities"] == {"Вася": ["assassin_kill"]}
+    (killed,) = events(result, "assassinated")
+    assert killed.audience == "public" and killed.data["name"] == "Петя"
+    assert CARDS.check_ability(day(result.state), vasya, "assassin_kill", {}) == "used_up"
+
+
+def test_heros_night_armour_is_three_to_another_and_can_fulfil_his_goal():
+    """«Ночью, если не применяет карт из Рукава, может дать 3 брони любому другому персонажу»: the
+    armour is his («данная им броня»), so saving a law member's life is his first goal."""
+    state = table(*HERO_TABLE)
+    assert CARDS.check_ability(state, sid(state, "Вася"), "hero_armour", {"target": sid(state, "Вася")}) \
+        == "self_target"
+    result = close(state, abilities=[ab(state, "Вася", "hero_armour", target="Маша")], gm={"damage": {"Маша": 4}})
+    assert result.outcome["armour"] == {"Маша": 3} and "Маша" not in result.outcome["dead"]
+    (goal,) = [e for e in events(result, "hero_goal")]
+    assert goal.data["goal"] == "armour"
+    assert CARDS.check_ability(day(state), sid(state, "Вася"), "hero_armour", {"target": sid(state, "Маша")}) \
+        == "wrong_phase"
+
+
+def test_hero_acts_at_night_only_without_a_sleeve_card_and_only_one_of_his_two_choices():
+    """«Ночью, если не применяет карт из Рукава, может дать 3 брони ... или назвать персонажа и Тайную
+    роль Мафии»: with his Оракул played from the Sleeve the ability is refused; with both choices
+    standing, the later one counts."""
+    state = table(*HERO_TABLE)
+    sleeve_play = close(state, plays=[{"by": "Вася", "card": "Оракул", "from": "sleeve", "target": "Петя"}],
+                        abilities=[ab(state, "Вася", "hero_armour", target="Маша")])
+    assert sleeve_play.outcome["armour"] == {}
+    assert sleeve_play.outcome["abilities"] == {"Вася": ["hero_armour: hero_sleeve_played"]}
+    both = close(state, abilities=[ab(state, "Вася", "hero_armour", target="Маша"),
+                                   ab(state, "Вася", "hero_guess", target="Петя", role="boss")])
+    assert both.outcome["armour"] == {}
+    assert both.outcome["abilities"] == {"Вася": ["hero_armour: hero_other_choice", "hero_guess"]}
+
+
+def test_heros_right_guess_marks_a_mafioso_and_his_death_by_the_day_is_the_second_goal():
+    """«назвать персонажа и Тайную роль Мафии. Если угадывает, персонаж получает метку.» and «По
+    итогам дня погибает найденный им представитель мафии, имеющий его метку.» A wrong role marks
+    nobody; the hero is not told which (the GM is)."""
+    base = (*HERO_TABLE[:2], player("Маша", "doctor"), player("Глаша", "judge"), player("Паша", "sheriff"),
+            player("Саша", "killer"))
+    state = table(*base)
+    hero = sid(state, "Вася")
+    assert CARDS.check_ability(state, hero, "hero_guess", {"target": sid(state, "Петя"), "role": "sheriff"}) \
+        == "bad_role"
+    wrong = close(state, abilities=[ab(state, "Вася", "hero_guess", target="Петя", role="killer")])
+    assert hero_record(wrong.state.memory, hero)["marks"] == []
+    (mark,) = events(wrong, "hero_mark")
+    assert mark.audience == "gm" and mark.data["right"] is False
+    right = close(state, abilities=[ab(state, "Вася", "hero_guess", target="Петя", role="boss")])
+    assert hero_record(right.state.memory, hero)["marks"] == [sid(state, "Петя")]
+    (report,) = [e for e in events(right, "phase_report") if e.data["name"] == "Вася"]
+    assert report.data["abilities"][0]["role"] == "boss" and "right" not in report.data["abilities"][0]
+    day1 = right.state
+    memory = copy.deepcopy(dict(day1.memory))
+    memory["players"][str(sid(day1, "Петя"))]["hand"] = ["Совет"]
+    result = close(replace(day1, memory=memory), votes={"Маша": "Петя", "Глаша": "Петя"},
+                   measures={"Маша": "execution"})
+    (goal,) = events(result, "hero_goal")
+    assert goal.data["goal"] == "mark"
+
+
+def test_joker_uses_the_effect_of_hr_each_night_without_the_card():
+    """«Джокер: Каждую ночь может использовать эффект карты Отдел кадров»: the target's secret role,
+    told to him at the end of the night (no card, no Price); by day he may not."""
+    state = table(player("Вася", "sheriff"), player("Петя", "boss"), player("Маша", "joker", colours=["damage", "recon"]),
+                  player("Глаша", "doctor"))
+    result = close(state, abilities=[ab(state, "Маша", "joker_hr", target="Петя")])
+    (seen,) = events(result, "reveal")
+    assert seen.audience == f"seat:{sid(state, 'Маша')}"
+    assert seen.data == {"card": "Отдел кадров", "target": sid(state, "Петя"), "target_name": "Петя",
+                         "what": "role", "value": "boss"}
+    assert CARDS.check_ability(day(state), sid(state, "Маша"), "joker_hr", {"target": sid(state, "Петя")}) \
+        == "wrong_phase"
+    sociopath = table(player("Вася", "sheriff", overt="Социопат"), player("Петя", "boss"),
+                      player("Маша", "joker", colours=["damage", "recon"]))
+    assert CARDS.check_ability(sociopath, sid(sociopath, "Маша"), "joker_hr", {"target": sid(sociopath, "Вася")}) \
+        == "target_protected"
+
+
+def test_joker_puts_one_ace_a_phase_into_any_ones_sleeve():
+    """«Каждую фазу может добавить одну карту Туз в рукав любой одной цели.» At the end of the
+    phase; once a phase, night or day; the Ace vanishes with the rest when his list is wrong."""
+    state = table(player("Вася", "sheriff"), player("Петя", "boss"), player("Маша", "joker", colours=["damage", "recon"]),
+                  player("Глаша", "doctor"))
+    result = close(state, abilities=[ab(state, "Маша", "joker_ace", target="Вася")])
+    assert result.outcome["sleeves"] == {"Вася": ["Туз"]}
+    by_day = close(result.state, abilities=[ab(state, "Маша", "joker_ace", target="Петя")])
+    assert by_day.outcome["sleeves"] == {"Петя": ["Туз"]}
+    twice = close(state, abilities=[ab(state, "Маша", "joker_ace", target="Вася"),
+                                    ab(state, "Маша", "joker_ace", target="Петя")])
+    assert twice.outcome["sleeves"] == {"Петя": ["Туз"]}  # the last one stands

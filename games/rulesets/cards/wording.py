@@ -289,7 +289,7 @@ def _role_label(role: str) -> str:
 
 # The public events of a close that its results post shows (hand sizes last).
 RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "politician_spared", "joker_won", "joker_left",
-                "died", "hero_left", "avenger_dice", "avenger_team_won", "hand_sizes", "game_over")
+                "assassinated", "died", "hero_left", "avenger_dice", "avenger_team_won", "hand_sizes", "game_over")
 
 def _cards(names) -> str:
     return ", ".join(str(n) for n in (names or ())) or "—"
@@ -720,7 +720,7 @@ class CardsWording(RulesetWording):
         return measure_label(measure)
 
     def event_text(self, kind: str, data: dict) -> str | None:
-        return _cards_text(kind, data)
+        return _cards_text(kind, data) or _part2_d_text(kind, data)
 
     def results_heading(self, phase) -> str | None:
         if phase.kind == "deckbuilding":
@@ -733,6 +733,57 @@ class CardsWording(RulesetWording):
         accusative = inflect_name(name, "accs")
         return [(str(_("Execute %(name)s")) % {"name": name}, self.vote_button_form.format(name=accusative)),
                 (str(_("Prison for %(name)s")) % {"name": name}, self.prison_button_form.format(name=accusative))]
+
+
+# --- Part 2 (d): the Prosecutor, the Assassin, the Hero and the Joker's abilities -------------------
+ABILITY_LABELS.update({
+    "prosecutor_boost": gettext_lazy("+2 to my vote today"),
+    "assassin_kill": gettext_lazy("Kill a player who has exactly one card in Hand"),
+    "hero_armour": gettext_lazy("Give 3 armour to another character"),
+    "hero_guess": gettext_lazy("Name a character and his Mafia role (a right guess marks him)"),
+    "joker_hr": gettext_lazy("The effect of «Отдел кадров»: learn a character's secret role"),
+    "joker_ace": gettext_lazy("Put an Ace into a character's Sleeve"),
+})
+ABILITY_FIELD_LABELS.setdefault("role", gettext_lazy("Mafia role"))
+
+
+def ability_option_label(field: str, value) -> str:
+    """An ability input's option in words: a secret role by its name, anything else as it is."""
+    return _role_label(str(value)) if field == "role" else str(value)
+
+
+ABILITY_RESULT_TEXTS.update({
+    "prosecutor_boost": lambda data: _("your vote weighs %(weight)s today.") % {
+        "weight": _weight(data.get("weight", 3))},
+    "assassin_kill": lambda data: _("%(name)s is killed") % {"name": data.get("target_name", "?")},
+    "hero_armour": lambda data: _("%(name)s gets %(n)s armour") % {"name": data.get("target_name", "?"),
+                                                                     "n": data.get("n", 3)},
+    "hero_guess": lambda data: _("you named %(name)s as %(role)s; a right guess marks him, and you are not told "
+                                 "whether it was") % {"name": data.get("target_name", "?"),
+                                                       "role": _role_label(str(data.get("role", "")))},
+    "joker_hr": lambda data: _("the secret role of %(name)s: %(role)s") % {
+        "name": data.get("target_name", "?"), "role": _role_label(str(data.get("role", "")))},
+    "joker_ace": lambda data: _("an Ace goes into the Sleeve of %(name)s") % {"name": data.get("target_name", "?")},
+})
+CARD_REASONS.update({
+    "not_one_card": gettext_lazy("the Assassin kills only a player who has exactly one card in Hand"),
+    "hero_sleeve_played": gettext_lazy("the hero acts at night only if he plays no Sleeve card, and you played one"),
+    "hero_other_choice": gettext_lazy("you give armour or name a Mafia role at night, not both: the later one "
+                                      "counts"),
+    "bad_role": gettext_lazy("name one of the Mafia's secret roles: the Boss, the Advisor or the Killer"),
+})
+
+
+def _part2_d_text(kind: str, data: dict) -> str | None:
+    name = name_in(data, "name", "target_name")
+    if kind == "hero_mark":
+        return _("The hero %(name)s named %(target)s as %(role)s: %(right)s.") % {
+            "name": name, "target": data.get("target_name", "?"), "role": _role_label(str(data.get("role", ""))),
+            "right": _("right, %(target)s is marked") % {"target": data.get("target_name", "?")}
+            if data.get("right") else _("wrong")}
+    if kind == "assassinated":
+        return _("%(name)s is killed by the Assassin.") % {"name": name}
+    return None
 
 
 WORDING = CardsWording()

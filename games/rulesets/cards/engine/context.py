@@ -75,6 +75,10 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "bad_guess": "the joker's list must give a secret role for every other player",
         "cards_inputs_are_in_extra": "a cards game takes its inputs as plays, discards and the like, not orders",
         "target_protected": "the Sociopath cannot be the target of cards or votes in the first night and day",
+        "not_one_card": "the Assassin kills only a player who has exactly one card in Hand",
+        "hero_sleeve_played": "the hero acts at night only if he plays no Sleeve card",
+        "hero_other_choice": "the hero gives armour or names a mafia role at night, not both: the later one counts",
+        "bad_role": "the hero names one of the Mafia's secret roles: the Boss, the Advisor or the Killer",
         # abilities (abilities.py)
         "no_such_ability": "there is no such ability",
         "not_your_ability": "the player's roles do not have this ability",
@@ -109,6 +113,7 @@ EVENT_KINDS: tuple[str, ...] = (
     "ability",
     # part 2 (d): the Politician, the Hero, the Joker's knowledge of the dead, the Avenger
     "politician_spared", "hero_goal", "hero_goal_void", "hero_left", "dead_role", "avenger_dice", "avenger_team_won",
+    "hero_mark", "assassinated",
 )
 
 VOTE_REASONS: Mapping[str, str] = MappingProxyType(
@@ -242,6 +247,7 @@ class _Close:
     # before the damage, the damage that got through, the damage that would have without it).
     hero_saves: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     avenger: int | None = None  # the Avenger whose team won when the whole town died
+    kills: list[int] = field(default_factory=list)  # the Assassin's target, dead at this close
     # What a phase-end ability's close tells its player, by (seat, ability key) (abilities.py).
     ability_notes: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
 

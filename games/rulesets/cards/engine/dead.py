@@ -1,5 +1,5 @@
-"""What the dead still count for: the Joker learns their secret roles, and the Avenger's team wins
-when the whole town has died. Mixed into CardsRuleset before the phase mixins; each hook wraps the
+"""Death and what the dead still count for: the Assassin's kill, the Joker learns the dead's secret
+roles, and the Avenger's team wins when the whole town has died. Mixed into CardsRuleset before the phase mixins; each hook wraps the
 part-1 step it refines (`super()`).
 
 «Джокер: ... Знает Тайные роли мёртвых персонажей.»
@@ -37,6 +37,15 @@ class DeadMixin:
         with his secret role, if the joker is still in play at the end of the phase (the dead and
         the departed «не получают сообщений»). Nobody else learns it (the public `died` event
         names no role)."""
+        for seat in ctx.kills:
+            # «Убийца: Раз за игру может убить одного игрока, имеющего ровно 1 карту в руке.» Killed:
+            # his Hand goes (nothing stops it) and the empty Hand is his death.
+            if ctx.status[seat] == ACTIVE and ctx.table.hand(seat):
+                gone = list(ctx.table.hand(seat))
+                ctx.table.hand(seat).clear()
+                ctx.table.graveyard(seat).extend(gone)
+                ctx.ledger.add(ctx.ledger.lost, seat, gone)
+                ctx.events.append(Event("assassinated", PUBLIC, _ref(ctx.seat(seat))))
         super()._deaths(ctx)
         jokers = [s.id for s in ctx.state.seats if s.role == JOKER and ctx.status[s.id] == ACTIVE]
         for joker in jokers:

@@ -35,6 +35,7 @@ from games.engine.rulesets.base import RoleSpec
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.cards.engine import abilities_a  # noqa: F401  (registers helper A's abilities)
+from games.rulesets.cards.engine import abilities_d  # noqa: F401  (registers helper D's abilities)
 from games.rulesets.cards.engine.abilities import AbilitiesMixin, phase_abilities_outcome
 from games.rulesets.cards.engine.closing import ClosingMixin
 from games.rulesets.cards.engine.context import (  # the shared names are re-exported from here too

@@ -1,6 +1,6 @@
 """The overt roles that change the Veche and who may be named: the Politician (a vote of 1.5, and
-prison instead of execution the first time he leads the vote) and the Sociopath (no card and no vote
-may name him in the first night and day). Mixed into CardsRuleset before the phase mixins, so each
+prison instead of execution the first time he leads the vote), the Prosecutor's +2 on the day he
+uses it, and the Sociopath (no card and no vote may name him in the first night and day). Mixed into CardsRuleset before the phase mixins, so each
 hook here wraps the part-1 check it refines (`super()`).
 
 «Политик +0,5 к силе голоса (голос считается за 1,5). Если он становится лидером голосования в
@@ -30,6 +30,10 @@ SOCIOPATH_PHASES = ("night 1", "day 1")
 POLITICIAN_LED = "politician_led"
 # The refusal of a card or a vote naming the Sociopath in the first night and day.
 PROTECTED = "target_protected"
+# memory["prosecutor_boost"] = {seat: "day N"}: the day the Prosecutor's vote counts 2 more
+# (his at-once ability, engine/abilities_d.py).
+PROSECUTOR_MEMORY = "prosecutor_boost"
+PROSECUTOR_EXTRA = 2
 
 
 def overt_name(state: GameState, seat: int) -> str:
@@ -67,6 +71,16 @@ class VecheRolesMixin:
                 if named is not None and protected(state, pick_seat(state, named)):
                     return PROTECTED
         return reason
+
+    # -- the Prosecutor ------------------------------------------------------------------------------
+
+    def vote_weight(self, state: GameState, seat: int) -> float:
+        """«Прокурор: Один раз за игру, голосуя, может получить на этот день +2 к силе голоса»: on
+        the day he used it, his vote (and measure vote) weighs 2 more."""
+        weight = super().vote_weight(state, seat)
+        if state.memory.get(PROSECUTOR_MEMORY, {}).get(str(seat)) == state.phase:
+            weight += PROSECUTOR_EXTRA
+        return weight
 
     # -- the Politician ------------------------------------------------------------------------------
 
