@@ -30,7 +30,7 @@ class CardsSite(SiteRuleset):
                 "discards": frozenset({"by", "cards"}), "reorder": frozenset({"by", "hand"}),
                 # docs/rulesets/cards.md, "Part 2 (a)": {by, ability, <the ability's own inputs>}
                 "abilities": frozenset({"by", "ability", "target", "target2", "card", "sleeve_card", "cards", "zone",
-                                        "mode", "roles"})},
+                                        "mode", "roles", "role"})},
         player_keys=frozenset({"deck", "hand", "sleeve"}),
         seat_data=("deck", "hand", "sleeve"),
     )
