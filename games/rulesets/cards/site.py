@@ -50,7 +50,7 @@ class CardsSite(SiteRuleset):
         "game.gm_tools": ("games/_cards_gm_collection.html",),
         "game.public": ("games/_cards_game_public.html",),
         "gm.links": ("games/_cards_gm_links.html",),
-        "role.links": ("games/_cards_role_links.html",),
+        "role.links": ("games/_cards_role_links.html", "games/_cards_role_powers.html"),
         "games.links": ("games/_cards_list_links.html",),  # the game list: the collection and deck rules
     }
 
@@ -59,7 +59,26 @@ class CardsSite(SiteRuleset):
             return {"overt_role_names": sorted(OVERT_ROLES)}
         if place == "game.public":
             return {"hand_sizes": self._hand_sizes(context)}
+        if place == "role.links":
+            return self._role_powers(context)
         return {}
+
+    @staticmethod
+    def _role_powers(context: dict) -> dict:
+        """The role page's lines on what the seat's overt role does (the seed's words, from the
+        engine's registry), and what its secret role's powers learned: the hero's goals fulfilled, the
+        joker's secret roles of the dead — read from the events the page already shows this viewer
+        (games.selectors: visible_events), so nothing is shown that the viewer may not see."""
+        seat = context.get("seat")
+        role = overt_role(getattr(seat, "overt_role", "")) if seat is not None else None
+        rows = [row["event"] for row in context.get("events") or () if isinstance(row, dict) and "event" in row]
+        # The wording loads the site's modules: imported when a role page asks.
+        from games.rulesets.cards.wording import HERO_GOALS, ROLE_NAMES
+
+        dead_roles = [{"name": e.data.get("name"), "role": ROLE_NAMES.get(e.data.get("role"), e.data.get("role"))}
+                      for e in rows if e.kind == "dead_role"]
+        goals = [HERO_GOALS.get(e.data.get("goal"), e.data.get("goal")) for e in rows if e.kind == "hero_goal"]
+        return {"overt_power": role, "dead_roles": dead_roles, "hero_goals": goals}
 
     @staticmethod
     def _hand_sizes(context: dict) -> dict | None:

@@ -48,6 +48,7 @@ from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
 from games.rulesets.cards.ability_services import abilities_offered, card_ability_submit
+from games.rulesets.cards.engine.hero import damaging_cards
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -174,8 +175,19 @@ def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[s
         "valid": not refusal_texts, "action": action, "can_edit": action is not None and seat.status == "active",
         "chosen": colours + [""] * (2 - len(colours)),
         "role_name": role_label(game.ruleset, seat.role), "confirmation": confirmation,
-        "phase": game.current_phase,
+        "phase": game.current_phase, "hero_no_damage": _hero_no_damage(game, seat),
     }
+
+
+def _hero_no_damage(game: Game, seat: Seat, names=None) -> list[str] | None:
+    """For the hero, the cards whose damage he does not deal («Не может наносить урон никаким
+    образом»): of `names` (his Hand and Sleeve), or the deckable ones of the collection he may take."""
+    if seat.role != "hero":
+        return None
+    collection = game_collection(game)
+    if names is None:
+        names = [c.name for c in collection.cards.values() if c.deckable and c.colour != "damage"]
+    return damaging_cards(collection, names)
 
 
 def _chosen_colours(post) -> list[str]:
@@ -326,6 +338,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         if not pov_seat and seat.role == "maniac" and seat.status == "active" and phase is not None
         and phase.kind == "day" and phase.is_open else None,
         "alive": seat.status == "active",
+        "hero_no_damage": _hero_no_damage(game, seat, [c.name for c in view.hand] + [c.name for c, _o in view.sleeve]),
         "abilities": _ability_forms(game, seat) if not pov_seat else [],
         "results": _results(request.user, game, seat),
         "secret_role": role_label(game.ruleset, seat.role), "overt_role": view.overt_role,

@@ -37,6 +37,18 @@ def hero_seat(state: GameState) -> int | None:
     return next((s.id for s in state.seats if s.role == HERO), None)
 
 
+def damaging_cards(collection: Any, names: Any = None) -> list[str]:
+    """The cards (of `names`, or of the whole collection) whose effect damages someone else: what
+    the hero plays without their damage («Не может наносить урон никаким образом»)."""
+    cards = [collection.get(n) for n in names] if names is not None else list(collection.cards.values())
+    out = []
+    for card in cards:
+        if card is not None and card.name not in out and any(e.op == "damage" and e.who != "self"
+                                                             for e in card.effect):
+            out.append(card.name)
+    return sorted(out)
+
+
 def hero_record(memory: Mapping[str, Any], seat: int) -> dict[str, Any]:
     """The hero's marks and goals as the memory holds them (a fresh record if none)."""
     record = (memory.get(HERO_MEMORY) or {}).get(str(seat)) or {}
