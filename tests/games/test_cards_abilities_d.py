@@ -195,3 +195,25 @@ def test_the_role_page_says_what_the_class_does():
     assert "cards-overt-power" in page and "+0,5 к силе голоса" in page
     other = client_for(users["Петя"]).get(reverse("games:role", args=[game.pk])).content.decode()
     assert "cards-overt-power" not in other
+
+
+def test_the_gm_may_admit_several_avengers(client):
+    """«если до игры допущено несколько мстителей»: the new-game form's option lets a second player
+    take «Мститель»; without it the class is taken («Каждой явной роли может быть только один
+    представитель»)."""
+    gm = make_user("Ведущий")
+    client.force_login(gm)
+    response = client.post(reverse("games:game_new"), {"title": "Мстители", "ruleset": "cards", "size": 6,
+                                                       "phase_hours": 24, "extra_neutral": "random",
+                                                       "several_avengers": "on"})
+    assert response.status_code == 302
+    from games.models import Game
+
+    game = Game.objects.get(title="Мстители")
+    assert game.options.get("several_avengers") is True
+    game_signup(game=game, user=make_user("Вася"), overt_role="Мститель", contacts="")
+    game_signup(game=game, user=make_user("Петя"), overt_role="мститель", contacts="")
+    plain = game_create(title="Один", gm=gm, ruleset="cards", size=6)
+    game_signup(game=plain, user=make_user("Маша"), overt_role="Мститель", contacts="")
+    with pytest.raises(ActionRefused):
+        game_signup(game=plain, user=make_user("Глаша"), overt_role="Мститель", contacts="")

@@ -236,6 +236,7 @@ ROUTES: dict[str, Route] = {
     "games:deck": _r("GET POST", _games, login=True),
     "games:deck_check": _r("POST", _games, login=True),
     "games:card_input": _r("POST", _games, login=True),
+    "games:card_ability": _r("POST", _games, login=True),
     "games:gm_cards": _r("GET", _games, _pov_one),
     "games:game_cards_rules": _r("GET", _games),
     "games:cards_collection": _r("GET POST", _games, login=True),

@@ -34,5 +34,7 @@ def option_fields() -> dict[str, forms.Field]:
 def options_from(cleaned: dict) -> dict:
     """Whether a hero is dealt, which extra neutral a game of 13-14 players gets, and whether several
     Avengers are admitted."""
-    return {"hero": bool(cleaned.get("hero")), "extra_neutral": cleaned.get("extra_neutral") or "random",
-            "several_avengers": bool(cleaned.get("several_avengers"))}
+    options = {"hero": bool(cleaned.get("hero")), "extra_neutral": cleaned.get("extra_neutral") or "random"}
+    if cleaned.get("several_avengers"):  # stored only when set: the engine's default is one Avenger
+        options["several_avengers"] = True
+    return options

@@ -31,6 +31,7 @@ from games.rulesets.cards.selectors import (
     deck_figures,
     deck_list,
     game_collection,
+    hero_no_damage_cards,
     game_deckable_names,
     gm_op_choices,
     hand_size_events,
@@ -48,7 +49,6 @@ from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
 from games.rulesets.cards.ability_services import abilities_offered, card_ability_submit
-from games.rulesets.cards.engine.hero import damaging_cards
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -180,14 +180,8 @@ def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[s
 
 
 def _hero_no_damage(game: Game, seat: Seat, names=None) -> list[str] | None:
-    """For the hero, the cards whose damage he does not deal («Не может наносить урон никаким
-    образом»): of `names` (his Hand and Sleeve), or the deckable ones of the collection he may take."""
-    if seat.role != "hero":
-        return None
-    collection = game_collection(game)
-    if names is None:
-        names = [c.name for c in collection.cards.values() if c.deckable and c.colour != "damage"]
-    return damaging_cards(collection, names)
+    """For the hero, the cards whose damage he does not deal (selectors.hero_no_damage_cards)."""
+    return hero_no_damage_cards(game, seat, names)
 
 
 def _chosen_colours(post) -> list[str]:
