@@ -397,6 +397,11 @@ def test_assassin_kills_a_player_with_exactly_one_card_at_the_end_of_the_phase_o
     (killed,) = events(result, "assassinated")
     assert killed.audience == "public" and killed.data["name"] == "Петя"
     assert CARDS.check_ability(day(result.state), vasya, "assassin_kill", {}) == "used_up"
+    # «Герой: Не может наносить урон никаким образом»: a hero who took the class kills nobody.
+    hero = table(player("Вася", "hero", overt="Убийца"), player("Петя", "boss", hand=["Бункер"]),
+                 player("Маша", "doctor"))
+    assert CARDS.check_ability(hero, vasya, "assassin_kill", {"target": sid(hero, "Петя")}) == "hero_no_damage"
+    assert "assassin_kill" not in CARDS.abilities_available(hero, vasya)
 
 
 def test_heros_night_armour_is_three_to_another_and_can_fulfil_his_goal():

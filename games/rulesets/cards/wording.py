@@ -88,7 +88,7 @@ CARD_REASONS = {
     "cards_inputs_are_in_extra": gettext_lazy("a cards game takes card plays, not orders"),
     "target_protected": gettext_lazy("the Sociopath cannot be the target of cards or votes in the first night and "
                                      "day"),
-    "hero_no_damage": gettext_lazy("the hero cannot deal damage in any way"),
+    "hero_no_damage": gettext_lazy("the hero cannot deal damage in any way (nor kill)"),
     # GM_EFFECT_REASONS (an effect applied by the GM that the close skipped)
     "unknown_op": gettext_lazy("no such effect"),
     "bad_n": gettext_lazy("the number must be a whole number, zero or more"),

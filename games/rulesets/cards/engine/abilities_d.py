@@ -16,8 +16,8 @@ from games.rulesets.cards.engine.abilities import Ability, Act, register, seat_f
 from games.rulesets.cards.engine.collection import ACE
 from games.rulesets.cards.engine.context import DAY, NIGHT, SLEEVE, _Close
 from games.rulesets.cards.engine.effects import Instance
-from games.rulesets.cards.engine.hero import _record
-from games.rulesets.cards.engine.roles import MAFIA_ROLES
+from games.rulesets.cards.engine.hero import NO_DAMAGE, _record
+from games.rulesets.cards.engine.roles import HERO, MAFIA_ROLES
 from games.rulesets.cards.engine.veche_roles import PROSECUTOR_EXTRA, PROSECUTOR_MEMORY, protected
 
 PROSECUTOR_BOOST = "prosecutor_boost"
@@ -72,6 +72,8 @@ register(Ability(
 
 
 def _kill_check(_rs: Any, state: GameState, seat: int, data: Mapping[str, Any]) -> str | None:
+    if state.seat(seat).role == HERO:
+        return NO_DAMAGE  # «Герой: Не может наносить урон никаким образом» — nor kill
     reason = _other_target(state, seat, data)
     if reason is not None:
         return reason
@@ -96,7 +98,8 @@ def _kill_close(_rs: Any, ctx: _Close, seat: int, data: Mapping[str, Any]) -> st
 register(Ability(
     key=ASSASSIN_KILL, overt="Убийца", phases=(NIGHT, DAY), per_game=1, when="close", fields=("target",),
     seed="Раз за игру может убить одного игрока, имеющего ровно 1 карту в руке.",
-    check=_kill_check, choices=_kill_choices, ready=lambda rs, state, seat: bool(_kill_choices(rs, state, seat)["target"]),
+    check=_kill_check, choices=_kill_choices,
+    ready=lambda rs, state, seat: state.seat(seat).role != HERO and bool(_kill_choices(rs, state, seat)["target"]),
     close=_kill_close,
 ))
 

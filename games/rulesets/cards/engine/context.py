@@ -76,6 +76,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "cards_inputs_are_in_extra": "a cards game takes its inputs as plays, discards and the like, not orders",
         "target_protected": "the Sociopath cannot be the target of cards or votes in the first night and day",
         "not_one_card": "the Assassin kills only a player who has exactly one card in Hand",
+        "hero_no_damage": "the hero cannot deal damage in any way (nor kill)",
         "hero_sleeve_played": "the hero acts at night only if he plays no Sleeve card",
         "hero_other_choice": "the hero gives armour or names a mafia role at night, not both: the later one counts",
         "bad_role": "the hero names one of the Mafia's secret roles: the Boss, the Advisor or the Killer",
