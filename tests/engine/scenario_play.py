@@ -102,8 +102,12 @@ def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> Phase
         extra["discards"] = {state.by_name(item["by"]).id: list(item["cards"]) for item in phase["discards"]}
     if phase.get("reorder"):
         extra["reorders"] = {state.by_name(item["by"]).id: list(item["hand"]) for item in phase["reorder"]}
-    closing = [ability_input(state, item) for item in phase.get("abilities") or ()
-               if not _at_once(state, item)]
+    # A phase-end ability refused when it is sent (the site's ledger keeps it as refused) does not
+    # reach the close.
+    closing = [data for data in (ability_input(state, item) for item in phase.get("abilities") or ()
+                                 if not _at_once(state, item))
+               if ruleset.check_ability(state, data["by"], data["ability"],
+                                        {k: v for k, v in data.items() if k not in ("by", "ability")}) is None]
     if closing:
         extra["abilities"] = closing
     return PhaseInputs(votes=votes, orders=orders, gm=gm, extra=extra)

@@ -136,3 +136,121 @@ def test_the_ability_view_uses_the_requesters_seat_only(client):
     assert response.status_code == 302
     assert memory_of(game, "Маша", seats)["hand"][0] == "Тайник"
     assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
+
+
+def test_maniac_strike_stands_until_the_close_and_the_last_one_counts():
+    game, gm, users, seats = cards_game(sleeve={"Маша": ["Тайник", "Бункер"]})
+    _o, first = card_ability_submit(game=game, user=users["Маша"], ability="maniac_strike",
+                                    data={"card": "Тайник", "mode": "damage", "target": seats["Петя"].pk})
+    _o, second = card_ability_submit(game=game, user=users["Маша"], ability="maniac_strike",
+                                     data={"card": "Бункер", "mode": "damage", "target": seats["Вася"].pk})
+    assert first.accepted and second.accepted and not second.at_once
+    assert [i["card"] for i in memory_of(game, "Маша", seats)["sleeve"]] == ["Тайник", "Бункер"]  # not yet
+    phase = game.current_phase
+    phase_close(phase_id=phase.pk)
+    phase.refresh_from_db()
+    assert phase.outcome["damage"] == {"Вася": 2}
+    assert phase.outcome["abilities"] == {"Маша": ["maniac_strike"]}
+    report = GameEvent.objects.get(phase=phase, kind="phase_report", audience=f"seat:{seats['Маша'].pk}")
+    assert "Бункер" in report.text
+    game.refresh_from_db()  # by day it is refused when sent
+    _o, by_day = card_ability_submit(game=game, user=users["Маша"], ability="maniac_strike",
+                                     data={"card": "Тайник", "mode": "armour"})
+    assert not by_day.accepted and by_day.reason == "wrong_phase"
+
+
+def test_geek_takes_a_card_at_once_from_the_page(client):
+    game, gm, users, seats = cards_game(overt={"Вася": "Гик"})
+    client.force_login(users["Вася"])
+    page = client.get(reverse("games:cards", args=[game.pk])).content.decode()
+    assert 'value="geek_card"' in page and ">Снайперская винтовка<" in page
+    client.post(reverse("games:card_ability", args=[game.pk]),
+                {"seat": seats["Вася"].pk, "ability": "geek_card", "f_card": "Снайперская винтовка"})
+    assert memory_of(game, "Вася", seats)["sleeve"] == [{"card": "Снайперская винтовка", "overt": True}]
+    page = client.get(reverse("games:cards", args=[game.pk])).content.decode()
+    assert 'value="geek_card"' not in page  # once a game
+
+
+def test_marauder_copies_a_dead_sleeve_at_once():
+    game, gm, users, seats = cards_game(overt={"Вася": "Мародер"}, sleeve={"Петя": ["Бункер"]})
+    _o, early = card_ability_submit(game=game, user=users["Вася"], ability="marauder_copy",
+                                    data={"target": seats["Петя"].pk})
+    assert early.reason == "target_not_dead"
+    game.current_phase.gm_decisions = {"damage": {str(seats["Петя"].pk): 9}}
+    game.current_phase.save(update_fields=["gm_decisions"])
+    phase_close(phase_id=game.current_phase.pk)
+    game.refresh_from_db()
+    _o, done = card_ability_submit(game=game, user=users["Вася"], ability="marauder_copy",
+                                   data={"target": seats["Петя"].pk})
+    assert done.accepted
+    assert [i["card"] for i in memory_of(game, "Вася", seats)["sleeve"]] == ["Бункер"]
+
+
+JOKER_NAMES = ["Шут", "Вася", "Петя", "Маша", "Глаша"]
+
+
+def joker_game():
+    gm = make_user("Ведущий")
+    game = game_create(title="Джокер", gm=gm, ruleset="cards", size=5)
+    users = {n: make_user(n) for n in JOKER_NAMES}
+    for name in JOKER_NAMES:
+        game_signup(game=game, user=users[name], overt_role="", contacts="")
+    seats = {s.user.display_name: s for s in game.seats.select_related("user")}
+    data = {seats[n].pk: {"hand": list(HAND), "deck": ["Анонимка"]} for n in JOKER_NAMES}
+    data[seats["Вася"].pk]["sleeve"] = ["Туз"]
+    game_start(game=game, by=gm, seed=3, roles_in_seat_order=["joker", "sheriff", "boss", "doctor", "killer"],
+               seat_data=data)
+    game.refresh_from_db()
+    return game, users, {s.user.display_name: s for s in game.seats.select_related("user")}
+
+
+def test_the_joker_wins_at_once_with_a_right_list_posted_in_the_game_thread():
+    game, users, seats = joker_game()
+    roles = {seats[n].pk: r for n, r in (("Вася", "sheriff"), ("Петя", "boss"), ("Маша", "doctor"),
+                                          ("Глаша", "killer"))}
+    _o, confirmation = card_ability_submit(game=game, user=users["Шут"], ability="joker_list", data={"roles": roles})
+    assert confirmation.accepted
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner == "joker"
+    assert game.phases.filter(closed_at__isnull=True).count() == 0
+    assert GameEvent.objects.filter(game=game, kind="joker_won", audience="public").exists()
+    assert Post.objects.filter(thread=game.game_thread, body__contains="Шут").exists()
+
+
+def test_the_joker_leaves_at_once_with_a_wrong_list_and_the_aces_vanish():
+    game, users, seats = joker_game()
+    roles = {seats[n].pk: r for n, r in (("Вася", "boss"), ("Петя", "sheriff"), ("Маша", "doctor"),
+                                          ("Глаша", "killer"))}
+    _o, confirmation = card_ability_submit(game=game, user=users["Шут"], ability="joker_list", data={"roles": roles})
+    assert confirmation.accepted
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    joker = game.seats.get(pk=seats["Шут"].pk)
+    assert joker.status == "left" and not joker.is_alive
+    assert memory_of(game, "Вася", seats)["sleeve"] == []
+    _o, again = card_ability_submit(game=game, user=users["Шут"], ability="joker_list", data={"roles": roles})
+    assert again.reason == "not_alive"
+
+
+def test_the_role_page_says_what_the_overt_role_and_the_abilities_do(client):
+    game, gm, users, seats = cards_game(overt={"Вася": "Гик", "Петя": "Своя роль"})
+    client.force_login(users["Вася"])
+    page = client.get(reverse("games:role", args=[game.pk])).content.decode()
+    assert "набирает в Руку 5 карт" in page and 'id="role-abilities"' in page
+    client.force_login(users["Маша"])  # the maniac: his own powers, not the geek's
+    page = client.get(reverse("games:role", args=[game.pk])).content.decode()
+    assert "поменять местами" in page and "набирает в Руку 5 карт" not in page
+    client.force_login(users["Петя"])  # a class of his own: no ability
+    page = client.get(reverse("games:role", args=[game.pk])).content.decode()
+    assert "Своя роль" in page and "поменять местами" not in page
+
+
+def test_a_standing_phase_end_ability_is_shown_on_my_cards(client):
+    game, gm, users, seats = cards_game(sleeve={"Маша": ["Тайник"]})
+    card_ability_submit(game=game, user=users["Маша"], ability="maniac_strike",
+                        data={"card": "Тайник", "mode": "damage", "target": seats["Петя"].pk})
+    client.force_login(users["Маша"])
+    page = client.get(reverse("games:cards", args=[game.pk])).content.decode()
+    assert 'class="cards-standing-ability"' in page and "Тайник" in page and "→ Петя" in page
+    client.force_login(users["Петя"])
+    assert 'class="cards-standing-ability"' not in client.get(reverse("games:cards", args=[game.pk])).content.decode()

@@ -192,9 +192,9 @@ def test_the_role_page_says_what_the_class_does():
     for the player's class."""
     game, gm, users, seats = cards_game(ROLES, overt={"Вася": "Политик"})
     page = client_for(users["Вася"]).get(reverse("games:role", args=[game.pk])).content.decode()
-    assert "cards-overt-power" in page and "+0,5 к силе голоса" in page
+    assert "cards-role-abilities" in page and "+0,5 к силе голоса" in page
     other = client_for(users["Петя"]).get(reverse("games:role", args=[game.pk])).content.decode()
-    assert "cards-overt-power" not in other
+    assert "+0,5 к силе голоса" not in other
 
 
 def test_the_gm_may_admit_several_avengers(client):

@@ -230,14 +230,14 @@ def test_the_joker_hands_in_his_list_from_the_cards_page(db):
     seats = {s.user.display_name: s for s in game.seats.select_related("user")}
     guess = {f"role_{seats['Вася'].pk}": "sheriff", f"role_{seats['Негодяй'].pk}": "boss",
              f"role_{seats['Петя'].pk}": "doctor"}
-    url = reverse("games:card_input", args=[game.pk])
+    url = reverse("games:card_ability", args=[game.pk])
     # Without the confirmation nothing is stored.
-    client.post(url, {"action": "joker_guess", **guess}, **EN)
-    assert not Order.objects.filter(action="joker_guess").exists()
-    client.post(url, {"action": "joker_guess", "confirm": "on", **guess}, **EN)
-    assert Order.objects.get(action="joker_guess", valid=True).detail["roles"] == {
+    client.post(url, {"ability": "joker_list", **guess}, **EN)
+    assert not Order.objects.filter(action="ability").exists()
+    # Judged at once (issue 17): «побеждает моментально», not at the phase's end.
+    client.post(url, {"ability": "joker_list", "confirm": "on", **guess}, **EN)
+    assert Order.objects.get(action="ability", valid=True).detail["roles"] == {
         str(seats[n].pk): r for n, r in (("Вася", "sheriff"), ("Негодяй", "boss"), ("Петя", "doctor"))}
-    assert phase_close(phase_id=game.current_phase_id, by=gm)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winner == "joker"
     # Nobody else gets the form.

@@ -77,6 +77,8 @@ CASES: dict[str, list[Case]] = {
                                                  "target": "{seat}"}, expect_404=True),
                          Case(who="vasya", data={"action": "mafia_message", "target": "{seat}", "text": "чужому"},
                               expect_404=True)],
+    "games:card_ability": [Case(who="vasya", data={"ability": "marauder_copy", "f_target": "{seat}"},
+                                expect_404=True)],
     "games:gm_card_effect": [Case(data={"action": "add", "op": "damage", "target": "{seat}", "n": "2"},
                                   expect_404=True)],
     "games:deck": [], "games:deck_check": [], "games:game_cards_rules": [], "games:cards_collection": [],

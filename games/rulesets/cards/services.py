@@ -245,6 +245,13 @@ def card_input_submit(*, game: Game, user, action: str, detail: dict | None = No
     `confirm=False` (scenario files)."""
     now = now or timezone.now()
     detail = dict(detail or {})
+    if action == "joker_guess":
+        # «Если все роли угаданы верно, побеждает моментально»: the joker's list is judged at once,
+        # as the ability `joker_list` (docs/rulesets/cards.md, "Part 2 (a)").
+        from games.rulesets.cards.ability_services import card_ability_submit
+
+        return card_ability_submit(game=game, user=user, ability="joker_list", data={"roles": detail.get("roles")},
+                                   now=now, source=source, confirm=confirm and as_gm is None)
     if not _is_cards(game):
         raise ActionRefused(_("This game is not played with cards."), code="not_cards")
     seat = game.seats.select_related("user").filter(user=user).first() if user.is_authenticated else None

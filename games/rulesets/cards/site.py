@@ -59,18 +59,19 @@ class CardsSite(SiteRuleset):
             return {"overt_role_names": sorted(OVERT_ROLES)}
         if place == "game.public":
             return {"hand_sizes": self._hand_sizes(context)}
-        if place == "role.links":
-            return self._role_powers(context)
+        if place == "role.links":  # what his overt role does, and the abilities he holds
+            # The pages load the models: imported when a page asks, not at registration.
+            from games.rulesets.cards.views import role_abilities_context
+
+            return {**role_abilities_context(context.get("game"), context.get("seat")), **self._role_powers(context)}
         return {}
 
     @staticmethod
     def _role_powers(context: dict) -> dict:
-        """The role page's lines on what the seat's overt role does (the seed's words, from the
-        engine's registry), and what its secret role's powers learned: the hero's goals fulfilled, the
-        joker's secret roles of the dead — read from the events the page already shows this viewer
-        (games.selectors: visible_events), so nothing is shown that the viewer may not see."""
-        seat = context.get("seat")
-        role = overt_role(getattr(seat, "overt_role", "")) if seat is not None else None
+        """The role page's lines on what the seat's secret role's powers learned: the hero's goals
+        fulfilled, the joker's secret roles of the dead — read from the events the page already
+        shows this viewer (games.selectors: visible_events), so nothing is shown that the viewer
+        may not see."""
         rows = [row["event"] for row in context.get("events") or () if isinstance(row, dict) and "event" in row]
         # The wording loads the site's modules: imported when a role page asks.
         from games.rulesets.cards.wording import HERO_GOALS, ROLE_NAMES
@@ -78,7 +79,7 @@ class CardsSite(SiteRuleset):
         dead_roles = [{"name": e.data.get("name"), "role": ROLE_NAMES.get(e.data.get("role"), e.data.get("role"))}
                       for e in rows if e.kind == "dead_role"]
         goals = [HERO_GOALS.get(e.data.get("goal"), e.data.get("goal")) for e in rows if e.kind == "hero_goal"]
-        return {"overt_power": role, "dead_roles": dead_roles, "hero_goals": goals}
+        return {"dead_roles": dead_roles, "hero_goals": goals}
 
     @staticmethod
     def _hand_sizes(context: dict) -> dict | None:

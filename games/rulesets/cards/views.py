@@ -48,7 +48,10 @@ from games.models import Game, Order, Seat
 from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
-from games.rulesets.cards.ability_services import abilities_offered, card_ability_submit
+from games.rulesets.cards.ability_services import abilities_offered, abilities_standing, card_ability_submit
+from games.rulesets.cards.engine.abilities import owns as owns_ability
+from games.rulesets.cards.engine.roles import overt_role
+from games.rulesets.cards.engine.ruleset import CARDS
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -66,6 +69,8 @@ from games.rulesets.cards.services import (
 from games.rulesets.cards.wording import (
     REVEAL_LABELS,
     ability_field_label,
+    ability_label,
+    ability_mode_label,
     ZONE_LABELS,
     effect_text,
     measure_label,
@@ -326,7 +331,9 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         "can_play": "play" in allowed, "can_discard": "discard" in allowed, "can_reorder": "reorder" in allowed,
         "can_rebuild": "rebuild" in allowed, "can_build": "deck" in allowed,
         "can_mafia_message": "mafia_message" in allowed and bool(mafia_mates),
-        "joker_guess": _joker_guess_rows(seats, seat, standing) if "joker_guess" in allowed else None,
+        "joker_guess": _joker_guess_rows(seats, seat, standing)
+        if not pov_seat and state.has_seat(seat.pk) and "joker_list" in CARDS.abilities_available(state, seat.pk)
+        else None,
         "secret_roles": [(key, role_label(game.ruleset, key)) for key in secret_role_keys()],
         "prison_keep": _prison_keep_choices(view, standing)
         if not pov_seat and seat.role == "maniac" and seat.status == "active" and phase is not None
@@ -334,6 +341,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         "alive": seat.status == "active",
         "hero_no_damage": _hero_no_damage(game, seat, [c.name for c in view.hand] + [c.name for c, _o in view.sleeve]),
         "abilities": _ability_forms(game, seat) if not pov_seat else [],
+        "standing_abilities": _standing_abilities(phase, seat, names) if phase is not None and phase.is_open else [],
         "results": _results(request.user, game, seat),
         "secret_role": role_label(game.ruleset, seat.role), "overt_role": view.overt_role,
         "colours": colour_labels(view.colours),
@@ -342,12 +350,31 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
 
 def _ability_forms(game: Game, seat: Seat) -> list[dict]:
     """The abilities the player may use now, each with its inputs' labels and choices (only valid
-    ones: the engine's own choices)."""
-    forms = abilities_offered(game=game, seat=seat)
+    ones: the engine's own choices). The joker's list has its own form (a role for every player)."""
+    forms = [f for f in abilities_offered(game=game, seat=seat) if all(x["name"] != "roles" for x in f["fields"])]
     for form in forms:
         for field in form["fields"]:
             field["label"] = ability_field_label(field["name"])
+            if field["name"] == "mode":
+                field["options"] = [(value, ability_mode_label(value)) for value, _label in field["options"]]
     return forms
+
+
+def _standing_abilities(phase, seat: Seat, names: dict[int, str]) -> list[str]:
+    """The phase-end abilities of this seat that stand now (the last of each counts), in words."""
+    last: dict[str, dict] = {}
+    for item in abilities_standing(phase):
+        if item.get("by") == seat.pk:
+            last[str(item.get("ability"))] = item
+    lines = []
+    for key, item in last.items():
+        parts = [str(item[k]) for k in ("card", "sleeve_card") if item.get(k)]
+        if item.get("mode"):
+            parts.append(ability_mode_label(str(item["mode"])))
+        if item.get("target") is not None and item.get("mode") != "armour":
+            parts.append("→ " + names.get(_int(item["target"], -1), "?"))
+        lines.append(f"{ability_label(key)}: {' '.join(parts)}".strip())
+    return lines
 
 
 def _joker_guess_rows(seats: list[Seat], seat: Seat, standing: dict) -> list[dict]:
@@ -480,12 +507,31 @@ def card_ability(request: HttpRequest, pk: int) -> HttpResponse:
         if claimed is not None and str(claimed) != str(seat.pk):
             raise ActionRefused(_("You play only your own cards."), code="not_your_seat")
         key, data = ability_data_from_post(request.POST)
+        spec = CARDS.abilities.get(key)
+        if spec is not None and spec.confirm and request.POST.get("confirm") != "on":
+            raise ActionRefused(_("Confirm that a wrong list takes you out of the game."), code="not_confirmed")
         _order, confirmation = card_ability_submit(game=game, user=request.user, ability=key, data=data)
     except ActionRefused as refused:
         messages.error(request, refused.message)
     else:
         (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
     return redirect("games:cards", pk=game.pk)
+
+
+def role_abilities_context(game: Game | None, seat: Seat | None) -> dict:
+    """For the role page (whose seat the page's own checks chose): the line of the seed saying what
+    his overt role does, and every ability his roles give him, whether or not usable now."""
+    if game is None or seat is None:
+        return {}
+    state = game_state(game)
+    overt = overt_role(seat.overt_role)
+    lines = []
+    if state is not None and state.ruleset == CARDS.key and state.has_seat(seat.pk):
+        lines = [{"label": ability_label(key), "seed": spec.seed,
+                  "at_once": spec.when == "now"} for key, spec in CARDS.abilities.items()
+                 if owns_ability(state, seat.pk, spec)]
+    return {"overt_line": overt.seed if overt is not None else "", "overt_name": seat.overt_role,
+            "ability_lines": lines}
 
 
 # --- Public Hand sizes ---------------------------------------------------------------------------

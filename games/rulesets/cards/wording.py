@@ -235,7 +235,13 @@ HERO_GOALS = {
 # and what the player is told when one acts (one function per key, from the `ability` event's data).
 ABILITY_LABELS = {
     "maniac_swap": gettext_lazy("Swap a Hand card and a Sleeve card"),
+    "maniac_strike": gettext_lazy("Discard a Sleeve card: 2 damage or 3 armour"),
+    "geek_card": gettext_lazy("Any card into the Sleeve"),
+    "marauder_copy": gettext_lazy("Copy a dead character's Sleeve"),
+    "joker_list": gettext_lazy("The joker's list"),
 }
+# The choices of an ability's `mode` input.
+ABILITY_MODE_LABELS = {"damage": gettext_lazy("2 damage to a target"), "armour": gettext_lazy("3 armour to myself")}
 ABILITY_FIELD_LABELS = {
     "target": gettext_lazy("target"), "target2": gettext_lazy("second target"),
     "card": gettext_lazy("card"), "sleeve_card": gettext_lazy("Sleeve card"), "cards": gettext_lazy("cards"),
@@ -245,6 +251,10 @@ ABILITY_FIELD_LABELS = {
 
 def ability_label(key: str) -> str:
     return str(ABILITY_LABELS.get(key, key))
+
+
+def ability_mode_label(mode: str) -> str:
+    return str(ABILITY_MODE_LABELS.get(mode, mode))
 
 
 def ability_field_label(name: str) -> str:
@@ -258,8 +268,37 @@ def _swap_text(data: dict) -> str:
         "sleeve": _cards(data.get("sleeve"))}
 
 
+def _strike_text(data: dict) -> str:
+    if data.get("mode") == "armour":
+        return _("discarded %(card)s from the Sleeve for %(n)s armour") % {"card": data.get("card"), "n": data.get("n", 3)}
+    if data.get("mode") == "damage":
+        return _("discarded %(card)s from the Sleeve for %(n)s damage to %(name)s") % {
+            "card": data.get("card"), "n": data.get("n", 2), "name": data.get("target_name") or "?"}
+    return ""
+
+
+def _geek_text(data: dict) -> str:
+    return _("%(card)s is in your Sleeve (it does not pay a Price). Sleeve: %(sleeve)s.") % {
+        "card": data.get("card"), "sleeve": _cards(data.get("sleeve"))}
+
+
+def _marauder_text(data: dict) -> str:
+    return _("copies of the Sleeve of %(name)s: %(cards)s (they do not pay a Price). Sleeve: %(sleeve)s.") % {
+        "name": data.get("target_name") or "?", "cards": _cards(data.get("cards")), "sleeve": _cards(data.get("sleeve"))}
+
+
+def _list_text(data: dict) -> str:
+    if data.get("right"):
+        return _("every role is right: you win.")
+    return _("%(n)s roles are wrong: you leave the game and every Ace vanishes.") % {"n": data.get("wrong", "?")}
+
+
 ABILITY_RESULT_TEXTS = {
     "maniac_swap": _swap_text,
+    "maniac_strike": _strike_text,
+    "geek_card": _geek_text,
+    "marauder_copy": _marauder_text,
+    "joker_list": _list_text,
 }
 
 
@@ -416,6 +455,9 @@ def _phase_report(data: dict) -> str:
         else:
             parts.append(_("your ability «%(ability)s» was refused (%(reason)s)") % {
                 "ability": label, "reason": _card_reason(used.get("reason"))})
+    for draw in data.get("kill_draws") or ():
+        parts.append(_("%(name)s, whom you damaged, died: you drew %(cards)s into your Sleeve") % {
+            "name": draw.get("victim"), "cards": _cards(draw.get("cards"))})
     if data.get("rebuilt"):
         parts.append(_("your deck was rebuilt"))
     if data.get("no_damage"):
@@ -632,6 +674,9 @@ def _cards_text(kind: str, data: dict) -> str | None:
                 if wrong else _("The joker %(name)s named every role rightly.") % {"name": name})
     if kind == "ability":
         return _ability_event_text(data)
+    if kind == "maniac_kill_draw":
+        return _("%(victim)s, damaged by the maniac %(name)s, died: he draws %(cards)s into his Sleeve.") % {
+            "victim": data.get("victim"), "name": name, "cards": _cards(data.get("cards"))}
     if kind == "input_ignored":
         who = data.get("name") or _("a player")
         return _("An input of %(name)s was ignored: %(reason)s.") % {"name": who,

@@ -78,6 +78,7 @@ class Ability:
     check: Callable[[Any, GameState, int, Mapping[str, Any]], str | None] | None = None
     choices: Callable[[Any, GameState, int], dict[str, list[Any]]] | None = None
     ready: Callable[[Any, GameState, int], bool] | None = None  # offered on the pages only when True
+    confirm: bool = False  # the page asks the player to confirm first (a wrong joker's list takes him out)
     apply: Callable[[Any, Act], None] | None = None  # NOW
     close: Callable[[Any, Any, int, Mapping[str, Any]], str | None] | None = None  # CLOSE: (ruleset, _Close, seat, data)
 

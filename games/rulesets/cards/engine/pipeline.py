@@ -24,6 +24,7 @@ from games.rulesets.cards.engine.context import (
     _deck_input,
     _mapping_by_seat,
 )
+from games.rulesets.cards.engine.abilities_a import maniac_kill_draw
 from games.rulesets.cards.engine.effects import Instance
 from games.rulesets.cards.engine.roles import JOKER, SECRET_ROLES
 
@@ -54,6 +55,7 @@ class PipelineMixin:
         self._reveals(ctx)
         self._messages(ctx)
         self._deaths(ctx)
+        maniac_kill_draw(ctx)
         self._tick(ctx)
 
     def _joker_guess(self, ctx: _Close) -> None:

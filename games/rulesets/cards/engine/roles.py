@@ -141,10 +141,11 @@ class OvertRole:
 
 
 def _overt(name: str, seed: str, *, sleeve: Iterable[str] = (), aliases: Iterable[str] = (),
-           vote_weight: float = 1.0, implemented: bool | None = None) -> OvertRole:
+           vote_weight: float = 1.0, implemented: bool | None = None, opening_hand: int | None = None) -> OvertRole:
     sleeve = tuple(sleeve)
     done = bool(sleeve) if implemented is None else implemented
-    return OvertRole(name, seed, tuple(aliases), sleeve, vote_weight=vote_weight, implemented=done)
+    return OvertRole(name, seed, tuple(aliases), sleeve, vote_weight=vote_weight, implemented=done,
+                     opening_hand=opening_hand)
 
 
 OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
@@ -152,8 +153,9 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
         r.name: r
         for r in (
             _overt("Здоровяк", "В начале первой ночи добирает дополнительную 1 карту из Колоды в Руку."),
+            # Гик: 5 cards at the opening draw; his card of choice is the ability `geek_card` (abilities_a.py).
             _overt("Гик", "В начале первой ночи набирает в Руку 5 карт, вместо 6. Один раз за игру в любой момент "
-                          "может получить в Рукав любую карту, на выбор."),
+                          "может получить в Рукав любую карту, на выбор.", opening_hand=5, implemented=True),
             _overt("Культист", "Сбрасывая карты на оплату Цены, может сбросить до двух карт в фазу из Руки вместо Рукава."),
             _overt("Инженер", "Собирая Колоду, может выбрать из нее две карты. Эти карты гарантированно будут среди "
                               "6 сданных карт.", aliases=("Механик", "Инженер/Механик")),
@@ -167,8 +169,9 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
             _overt("Патрульный", "В начале игры получает 1 карту \"Свидетель\" в Рукав.", sleeve=("Свидетель",)),
             _overt("Богач", "В начале игры получает 1 карту \"Пустышка\" в Рукав. Ее можно сбросить на оплату Цены.",
                    sleeve=("Пустышка",)),
+            # Мародер: the ability `marauder_copy` (abilities_a.py).
             _overt("Мародер", "Один раз за игру может мгновенно выбрать мертвого персонажа и получить копии всех карт "
-                              "из его Рукава себе в Рукав", aliases=("Мародёр",)),
+                              "из его Рукава себе в Рукав", aliases=("Мародёр",), implemented=True),
             _overt("Горец", "В одну ночь не может получить более чем 6 урона от чужих карт"),
             _overt("Параноик", "В начале игры получает 1 карту \"Бункер\" в Рукав.", sleeve=("Бункер",)),
             _overt("Секретарша", "В начале игры получает 1 карту \"Кофе\" в Рукав", sleeve=("Кофе",)),
