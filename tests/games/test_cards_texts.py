@@ -154,9 +154,6 @@ def _sample(kind: str) -> dict:
         "measure_dropped": {"voter": 37, "voter_name": "Петя", "given": "hang"},
         "gm_effect_ignored": {"given": {"op": "give", "target": 37, "card": "Икс", "to": "sleeve"},
                               "reason": "unknown_card", "op": "damage", "seat": 37},
-        # issue 17 (a): the abilities' log line
-        "ability": {**ref, "ability": "maniac_swap", "at_once": True, "phase": "night 1", "card": "Нож",
-                    "sleeve_card": "Туз", "hand": ["Туз"], "sleeve": ["Нож"]},
         # issue 17 (d)
         "politician_spared": {**ref, "overt": "Политик"},
         "hero_goal": {**ref, "goal": "armour", "seat": 38, "seat_name": "Маша"},
