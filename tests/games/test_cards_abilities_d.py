@@ -75,6 +75,8 @@ def test_a_vote_for_the_sociopath_on_day_one_is_refused_with_a_sentence():
     with translation.override("en"):
         assert "Sociopath" in confirmation.message and "target_protected" not in confirmation.message
     close(game)
+    thread_page = client_for(users["Петя"]).get(game.game_thread.get_absolute_url()).content.decode()
+    assert "Казнить Машу" in thread_page and "Казнить Васю" not in thread_page  # no vote button for him
     post = post_submit(thread=game.game_thread, author=users["Петя"], body="[b]Голосую за Васю[/b]")
     assert post.vote_confirmation is not None and not post.vote_confirmation.counted
     assert post.vote_confirmation.reason == "target_protected"
