@@ -28,7 +28,8 @@ from games.communication.letters import order_confirmation_post
 from games.engine.events import PUBLIC
 from games.models import Game, Order, Phase, Seat
 from games.permissions import in_play
-from games.rulesets.cards.engine.abilities import NOW
+from games.rulesets.cards.engine.abilities import NOW, owns
+from games.rulesets.cards.engine.roles import overt_role
 from games.rulesets.cards.engine.ruleset import CARDS
 from games.rulesets.cards.wording import ability_label, ability_option_label, ability_result_text, card_reason_text
 from games.selectors.state import game_state
@@ -213,3 +214,22 @@ def abilities_offered(*, game: Game, seat: Seat) -> list[dict]:
         offered.append({"key": key, "label": ability_label(key), "at_once": spec.when == NOW, "fields": fields,
                         "seed": spec.seed})
     return offered
+
+
+def ability_needs_confirmation(key: str) -> bool:
+    """Whether the page asks the player to confirm first (a wrong joker's list takes him out)."""
+    spec = CARDS.abilities.get(key)
+    return bool(spec is not None and spec.confirm)
+
+
+def role_abilities(*, game: Game, seat: Seat) -> dict:
+    """For the role page: the seed's line of his overt role (none for a class of his own) and every
+    ability his roles give him, whether or not usable now (callers check games.permissions)."""
+    state = game_state(game)
+    overt = overt_role(seat.overt_role)
+    lines = []
+    if state is not None and state.ruleset == CARDS.key and state.has_seat(seat.pk):
+        lines = [{"label": ability_label(key), "seed": spec.seed, "at_once": spec.when == NOW}
+                 for key, spec in CARDS.abilities.items() if owns(state, seat.pk, spec)]
+    return {"overt_line": overt.seed if overt is not None else "", "overt_name": seat.overt_role,
+            "ability_lines": lines}

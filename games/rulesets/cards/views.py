@@ -48,10 +48,13 @@ from games.models import Game, Order, Seat
 from games.services import ActionRefused
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
-from games.rulesets.cards.ability_services import abilities_offered, abilities_standing, card_ability_submit
-from games.rulesets.cards.engine.abilities import owns as owns_ability
-from games.rulesets.cards.engine.roles import overt_role
-from games.rulesets.cards.engine.ruleset import CARDS
+from games.rulesets.cards.ability_services import (
+    abilities_offered,
+    abilities_standing,
+    ability_needs_confirmation,
+    card_ability_submit,
+    role_abilities,
+)
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -288,6 +291,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
                           "message": detail.get("message") or "", "pay": detail.get("pay") or []})
     kind = phase.kind if phase is not None and phase.is_open else None
     by_pk = {s.pk: s for s in seats}
+    offered = abilities_offered(game=game, seat=seat) if not pov_seat else []
 
     def targets(card) -> tuple[list[dict], list[dict]]:
         """The targets the engine would accept now, by its own check (never a dead player for a
@@ -331,8 +335,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         "can_play": "play" in allowed, "can_discard": "discard" in allowed, "can_reorder": "reorder" in allowed,
         "can_rebuild": "rebuild" in allowed, "can_build": "deck" in allowed,
         "can_mafia_message": "mafia_message" in allowed and bool(mafia_mates),
-        "joker_guess": _joker_guess_rows(seats, seat, standing)
-        if not pov_seat and state.has_seat(seat.pk) and "joker_list" in CARDS.abilities_available(state, seat.pk)
+        "joker_guess": _joker_guess_rows(seats, seat, standing) if any(a["key"] == "joker_list" for a in offered)
         else None,
         "secret_roles": [(key, role_label(game.ruleset, key)) for key in secret_role_keys()],
         "prison_keep": _prison_keep_choices(view, standing)
@@ -340,7 +343,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         and phase.kind == "day" and phase.is_open else None,
         "alive": seat.status == "active",
         "hero_no_damage": _hero_no_damage(game, seat, [c.name for c in view.hand] + [c.name for c, _o in view.sleeve]),
-        "abilities": _ability_forms(game, seat) if not pov_seat else [],
+        "abilities": _ability_forms(offered),
         "standing_abilities": _standing_abilities(phase, seat, names) if phase is not None and phase.is_open else [],
         "results": _results(request.user, game, seat),
         "secret_role": role_label(game.ruleset, seat.role), "overt_role": view.overt_role,
@@ -348,10 +351,10 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
     }
 
 
-def _ability_forms(game: Game, seat: Seat) -> list[dict]:
+def _ability_forms(offered: list[dict]) -> list[dict]:
     """The abilities the player may use now, each with its inputs' labels and choices (only valid
     ones: the engine's own choices). The joker's list has its own form (a role for every player)."""
-    forms = [f for f in abilities_offered(game=game, seat=seat) if all(x["name"] != "roles" for x in f["fields"])]
+    forms = [f for f in offered if all(x["name"] != "roles" for x in f["fields"])]
     for form in forms:
         for field in form["fields"]:
             field["label"] = ability_field_label(field["name"])
@@ -507,8 +510,7 @@ def card_ability(request: HttpRequest, pk: int) -> HttpResponse:
         if claimed is not None and str(claimed) != str(seat.pk):
             raise ActionRefused(_("You play only your own cards."), code="not_your_seat")
         key, data = ability_data_from_post(request.POST)
-        spec = CARDS.abilities.get(key)
-        if spec is not None and spec.confirm and request.POST.get("confirm") != "on":
+        if ability_needs_confirmation(key) and request.POST.get("confirm") != "on":
             raise ActionRefused(_("Confirm that a wrong list takes you out of the game."), code="not_confirmed")
         _order, confirmation = card_ability_submit(game=game, user=request.user, ability=key, data=data)
     except ActionRefused as refused:
@@ -519,19 +521,11 @@ def card_ability(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def role_abilities_context(game: Game | None, seat: Seat | None) -> dict:
-    """For the role page (whose seat the page's own checks chose): the line of the seed saying what
-    his overt role does, and every ability his roles give him, whether or not usable now."""
+    """For the role page (whose seat the page's own checks chose): what his overt role does, and
+    every ability his roles give him."""
     if game is None or seat is None:
         return {}
-    state = game_state(game)
-    overt = overt_role(seat.overt_role)
-    lines = []
-    if state is not None and state.ruleset == CARDS.key and state.has_seat(seat.pk):
-        lines = [{"label": ability_label(key), "seed": spec.seed,
-                  "at_once": spec.when == "now"} for key, spec in CARDS.abilities.items()
-                 if owns_ability(state, seat.pk, spec)]
-    return {"overt_line": overt.seed if overt is not None else "", "overt_name": seat.overt_role,
-            "ability_lines": lines}
+    return role_abilities(game=game, seat=seat)
 
 
 # --- Public Hand sizes ---------------------------------------------------------------------------
