@@ -54,6 +54,13 @@ def _conspiracy_used(game: Game, seat) -> bool:
     return Thread.objects.filter(kind=Thread.Kind.ROOM, game=game, closes_with__isnull=True, members=seat).exists()
 
 
+def _takes_rooms(game: Game, seat: Seat | None) -> bool:
+    """A player in play, or one out of play who still talks in his rooms and joins new ones
+    (permissions.talks_when_dead; cards: the dead Avenger, «участвовать в старых и новых
+    чат-комнатах»)."""
+    return seat is not None and (permissions.in_play(game, seat) or permissions.talks_when_dead(game, seat))
+
+
 @dataclass
 class PendingRoom:
     phase: Phase
@@ -80,7 +87,7 @@ def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
         raise ActionRefused(_("Rooms are agreed by day."), code="room_not_day")
     seats = list(game.seats.select_related("user"))
     proposer = next((s for s in seats if s.user_id == author.pk), None)
-    if not permissions.in_play(game, proposer):
+    if not _takes_rooms(game, proposer):
         raise ActionRefused(_("Only players in play take rooms."), code="room_not_player")
     # The roster matcher of the vote reader (memoised per roster: games.selectors.votes).
     matcher = seats_matcher(seats)
@@ -94,7 +101,7 @@ def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
         if not found.ok:
             raise ActionRefused(_("Room: no player is called «%(name)s».") % {"name": name}, code="room_unknown")
         seat = by_name[found.name]
-        if not permissions.in_play(game, seat):
+        if not _takes_rooms(game, seat):
             raise ActionRefused(_("Room: %(name)s is out of the game.") % {"name": found.name}, code="room_dead")
         members.add(seat.pk)
     if conspiracy:
@@ -132,7 +139,7 @@ def rooms_open(*, game: Game, day: Phase, next_phase: Phase | None) -> list[Thre
             plots[proposal.proposer_id] = tuple(proposal.members)
         else:
             last[proposal.proposer_id] = tuple(proposal.members)
-    active = set(game.seats.filter(status__in=permissions.in_play_statuses(game)).values_list("pk", flat=True))
+    active = {seat.pk for seat in game.seats.all() if _takes_rooms(game, seat)}
     rooms = []
     wanted: list[tuple[tuple[int, ...], int | None]] = []  # (members, the conspirator or None)
     taken: set[int] = set()

@@ -64,6 +64,7 @@ VOTE_REASONS = {
     "target_not_allowed": _("that player cannot be voted for now"),
     "self_vote_forbidden": _("you may not vote for yourself"),
     "target_immune": _("a newcomer may not be voted out on the first day"),
+    "target_protected": _("that character cannot be voted for now: his role protects him"),
     "no_voting_phase": _("there is no vote going on"),
 }
 

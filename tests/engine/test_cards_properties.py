@@ -24,11 +24,14 @@ CARDS = get_ruleset("cards")
 NOW = datetime(2024, 3, 1, tzinfo=UTC)
 RANDOM_PHASES = 14
 PUBLIC_KINDS = {"game_started", "hand_sizes", "veche_result", "tie_break", "executed", "imprisoned", "died",
-                "joker_won", "joker_left", "game_over"}
-SEAT_KINDS = {"role", "containers", "phase_report", "reveal", "message", "mafia_message", "deck_refused", "deck_auto"}
+                "joker_won", "joker_left", "game_over",
+                # issue 17 (d)
+                "politician_spared", "hero_left", "avenger_dice", "avenger_team_won", "assassinated"}
+SEAT_KINDS = {"role", "containers", "phase_report", "reveal", "message", "mafia_message", "deck_refused", "deck_auto",
+              "dead_role", "hero_goal"}
 GM_KINDS = {"play", "gm_resolve", "phase_summary", "deck_order", "deck_refused", "deck_auto", "deck_rebuilt",
             "input_ignored", "vote_dropped", "measure_dropped", "discard", "message", "mafia_message",
-            "gm_effect_ignored", "joker_guess"}
+            "gm_effect_ignored", "joker_guess", "hero_goal", "hero_goal_void", "hero_mark"}
 MAFIA_KINDS = {"team", "mafia_decks"}
 PROPERTY_SETTINGS = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]

@@ -154,6 +154,16 @@ def _sample(kind: str) -> dict:
         "measure_dropped": {"voter": 37, "voter_name": "Петя", "given": "hang"},
         "gm_effect_ignored": {"given": {"op": "give", "target": 37, "card": "Икс", "to": "sleeve"},
                               "reason": "unknown_card", "op": "damage", "seat": 37},
+        # issue 17 (d)
+        "politician_spared": {**ref, "overt": "Политик"},
+        "hero_goal": {**ref, "goal": "armour", "seat": 38, "seat_name": "Маша"},
+        "hero_goal_void": {**ref, "goal": "mark", "seat": 38, "seat_name": "Маша"},
+        "hero_left": ref,
+        "dead_role": {**ref, "role": "sheriff", "phase": "night 1"},
+        "avenger_dice": {"avengers": [ref, {"seat": 38, "name": "Маша"}], **ref},
+        "avenger_team_won": {**ref, "faction": "traitor", "winner": "mafia"},
+        "hero_mark": {**ref, "target": 38, "target_name": "Маша", "role": "boss", "right": True},
+        "assassinated": ref,
     }[kind]
 
 

@@ -246,30 +246,36 @@ def test_cards_dead_avenger_keeps_the_game_thread_the_discussion_and_his_rooms(d
                                                   defaults={"title": "Мафия", "created_by": gm})
     assert "dead do not talk" in reason(avenger, team) or "still in play" in reason(avenger, team)
     assert can_post(avenger, game.private_threads.get(kind="lounge"))
-    # Joining a new room while dead (part 2 of the cards rule set): refused with the reason.
+    # Joining a new room while dead («и новых чат-комнатах», issue 17): he may propose one; the dead
+    # Postman may not.
     game.refresh_from_db()
     if game.current_phase.kind == "day":
+        assert room_check(thread=game.game_thread, author=avenger, comment="комната: Вася, Глаша") is not None
         with pytest.raises(ActionRefused) as refused:
-            room_check(thread=game.game_thread, author=avenger, comment="комната: Вася, Глаша")
+            room_check(thread=game.game_thread, author=postman, comment="комната: Вася, Глаша")
         assert refused.value.code == "room_not_player"
 
 
-def test_cards_dead_avenger_is_refused_a_new_room_with_the_reason(db):
-    """The room agreement stays with those in play for now: a dead Avenger proposing or named gets
-    the reason, not an error."""
+def test_cards_dead_avenger_joins_new_rooms_and_other_dead_are_refused_with_the_reason(db):
+    """«участвовать в старых и новых чат-комнатах» (issue 17): a dead Avenger proposes a room and is
+    named in one; any other dead player proposing or named gets the reason, not an error."""
     from games.rulesets.cards.services import card_gm_effect_add
     from games.communication.rooms import room_check
     from tests.games.test_cards_services import cards_game, to_day
 
     game, gm, users, seats = cards_game(overt={"Петя": "Мститель"})
-    card_gm_effect_add(phase=game.current_phase, gm=gm, effect={"op": "damage", "target": seats["Петя"].pk, "n": 6})
+    for name in ("Петя", "Маша"):
+        card_gm_effect_add(phase=game.current_phase, gm=gm, effect={"op": "damage", "target": seats[name].pk, "n": 6})
     to_day(game)
     game.refresh_from_db()
+    proposal = room_check(thread=game.game_thread, author=users["Петя"], comment="комната: Вася, Глаша")
+    assert set(proposal.members) == {seats["Петя"].pk, seats["Вася"].pk, seats["Глаша"].pk}
+    assert room_check(thread=game.game_thread, author=users["Вася"], comment="комната: Петя, Глаша") is not None
     with pytest.raises(ActionRefused) as refused:
-        room_check(thread=game.game_thread, author=users["Петя"], comment="комната: Вася, Глаша")
+        room_check(thread=game.game_thread, author=users["Маша"], comment="комната: Вася, Глаша")
     assert refused.value.code == "room_not_player"
     with pytest.raises(ActionRefused) as refused:
-        room_check(thread=game.game_thread, author=users["Вася"], comment="комната: Петя, Глаша")
+        room_check(thread=game.game_thread, author=users["Вася"], comment="комната: Маша, Глаша")
     assert refused.value.code == "room_dead"
 
 

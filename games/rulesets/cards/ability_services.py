@@ -31,7 +31,7 @@ from games.permissions import in_play
 from games.rulesets.cards.engine.abilities import NOW, owns
 from games.rulesets.cards.engine.roles import overt_role
 from games.rulesets.cards.engine.ruleset import CARDS
-from games.rulesets.cards.wording import ability_label, ability_result_text, card_reason_text
+from games.rulesets.cards.wording import ability_label, ability_option_label, ability_result_text, card_reason_text
 from games.selectors.state import game_state
 from games.services import ActionRefused
 from games.services.journal import store_events
@@ -208,7 +208,8 @@ def abilities_offered(*, game: Game, seat: Seat) -> list[dict]:
             if name in SEAT_FIELDS:
                 options = [(pk, names.get(pk, "?")) for pk in options]
             else:
-                options = [(o, o) if not isinstance(o, (list, tuple)) else tuple(o) for o in options]
+                options = [(o, ability_option_label(name, o)) if not isinstance(o, (list, tuple)) else tuple(o)
+                           for o in options]
             fields.append({"name": name, "options": options})
         offered.append({"key": key, "label": ability_label(key), "at_once": spec.when == NOW, "fields": fields,
                         "seed": spec.seed})

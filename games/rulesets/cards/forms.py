@@ -37,13 +37,21 @@ def option_fields() -> dict[str, forms.Field]:
         "illegal_deck": forms.ChoiceField(
             label=_("No legal deck at the deadline (cards)"), initial="random", required=False,
             choices=[("random", _("a random legal deck is dealt")), ("gm", _("the GM builds the deck"))]),
+        "several_avengers": forms.BooleanField(
+            label=_("Several Avengers (cards)"), required=False,
+            help_text=_("Card mafia: more than one player may take the class «Мститель»; if the whole town dies, the "
+                        "team of the Avenger who died last wins (a dice settles Avengers who died in the same phase).")),
     }
 
 
 def options_from(cleaned: dict) -> dict:
-    """Whether a hero is dealt, which extra neutral a game of 13-14 players gets, and the GM's readings
-    of what the seed leaves open (the tie-break, the measure's weights, the deck at the deadline)."""
-    return {"hero": bool(cleaned.get("hero")), "extra_neutral": cleaned.get("extra_neutral") or "random",
-            "tie_break": cleaned.get("tie_break") or "overt",
-            "measure_weight": (cleaned.get("measure_weight") or "weighted") == "weighted",
-            "illegal_deck": cleaned.get("illegal_deck") or "random"}
+    """Whether a hero is dealt, which extra neutral a game of 13-14 players gets, the GM's readings
+    of what the seed leaves open (the tie-break, the measure's weights, the deck at the deadline),
+    and whether several Avengers are admitted."""
+    options = {"hero": bool(cleaned.get("hero")), "extra_neutral": cleaned.get("extra_neutral") or "random",
+               "tie_break": cleaned.get("tie_break") or "overt",
+               "measure_weight": (cleaned.get("measure_weight") or "weighted") == "weighted",
+               "illegal_deck": cleaned.get("illegal_deck") or "random"}
+    if cleaned.get("several_avengers"):  # stored only when set: the engine's default is one Avenger
+        options["several_avengers"] = True
+    return options

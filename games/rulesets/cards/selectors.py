@@ -24,6 +24,7 @@ from games.rulesets.cards.engine.collection import (
     parse_collection,
 )
 from games.rulesets.cards.engine.decks import deck_rules_for
+from games.rulesets.cards.engine.hero import damaging_cards
 from games.rulesets.cards.engine.roles import OVERT_ROLES, SECRET_ROLES, SIX_COLOURS, overt_key, overt_role
 from games.rulesets.cards.engine.ruleset import CARDS, GM_OPS, collection_of
 from games.rulesets.cards.wording import GM_OP_LABELS, OVERT_SUMMARIES, TARGET_LABELS, WHEN_LABELS, overt_ability_notes
@@ -88,6 +89,18 @@ def colour_groups(collection) -> list[dict]:
     """Every card of a collection by colour, in the colours' order (the rules page)."""
     return [{"colour": colour, "label": COLOUR_LABELS[colour],
              "cards": [card_info(c) for c in collection.of_colour(colour)]} for colour in COLOURS]
+
+
+def hero_no_damage_cards(game: Game, seat: Seat, names=None) -> list[str] | None:
+    """For the hero, the cards whose damage he does not deal («Не может наносить урон никаким
+    образом»): of `names` (his Hand and Sleeve), or the deckable ones of the collection he may take
+    (no Урон card: «Не может брать карты Урона»). None for anybody else."""
+    if seat.role != "hero":
+        return None
+    collection = game_collection(game)
+    if names is None:
+        names = [c.name for c in collection.cards.values() if c.deckable and c.colour != "damage"]
+    return damaging_cards(collection, names)
 
 
 def game_collection(game: Game):

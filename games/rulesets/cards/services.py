@@ -30,6 +30,7 @@ from games.rulesets.cards.engine.collection import (
     parse_collection,
 )
 from games.rulesets.cards.engine.roles import SECRET_ROLES, colours_of, overt_key
+from games.rulesets.cards.engine.dead import AVENGER
 from games.rulesets.cards.engine.ruleset import CARDS, DECKBUILDING, GM_OPS, collection_of, has_link
 from games.engine.state import GameState
 from games.models import Game, Order, Phase, Seat
@@ -676,6 +677,8 @@ def overt_role_clean(*, game: Game, overt_role: str, exclude_seat: Seat | None =
         raise ActionRefused(_("The class is at most %(n)d characters long.") % {"n": OVERT_ROLE_MAX},
                             code="overt_too_long")
     key = overt_key(name)
+    if key == overt_key(AVENGER) and (game.options or {}).get("several_avengers"):
+        return name  # «если до игры допущено несколько мстителей»: the GM admits several
     others = Seat.objects.filter(game=game).exclude(overt_role="")
     if exclude_seat is not None:
         others = others.exclude(pk=exclude_seat.pk)

@@ -6,12 +6,11 @@ from games.rulesets.base import SiteRuleset
 from games.rulesets.base import ScenarioSpec, SeatColumn
 from games.rulesets.cards import forms
 from games.rulesets.cards.engine import CARDS
-from games.rulesets.cards.engine.roles import OVERT_ROLES, overt_role
-from games.rulesets.cards.wording import WORDING
-
 # The overt role «Мститель»: «Будучи мертвым, может продолжать публично общаться с другими игроками
 # и участвовать в старых и новых чат-комнатах».
-AVENGER = "Мститель"
+from games.rulesets.cards.engine.dead import AVENGER
+from games.rulesets.cards.engine.roles import OVERT_ROLES, overt_role
+from games.rulesets.cards.wording import WORDING
 
 
 class CardsSite(SiteRuleset):
@@ -34,7 +33,7 @@ class CardsSite(SiteRuleset):
                 "decks": frozenset({"by", "cards", "colours", "picks"}),
                 # docs/rulesets/cards.md, "Part 2 (a)": {by, ability, <the ability's own inputs>}
                 "abilities": frozenset({"by", "ability", "target", "target2", "card", "sleeve_card", "cards", "zone",
-                                        "mode", "roles"})},
+                                        "mode", "roles", "role"})},
         player_keys=frozenset({"deck", "hand", "sleeve"}),
         seat_data=("deck", "hand", "sleeve"),
     )
@@ -54,7 +53,7 @@ class CardsSite(SiteRuleset):
         "game.gm_tools": ("games/_cards_gm_collection.html",),
         "game.public": ("games/_cards_game_public.html",),
         "gm.links": ("games/_cards_gm_links.html",),
-        "role.links": ("games/_cards_role_links.html",),
+        "role.links": ("games/_cards_role_links.html", "games/_cards_role_powers.html"),
         "games.links": ("games/_cards_list_links.html",),  # the game list: the collection and deck rules
     }
 
@@ -73,10 +72,26 @@ class CardsSite(SiteRuleset):
             overt = str(getattr(seat, "overt_role", "") or "")
             ability = overt_ability(game, seat) if game is not None and seat is not None else None
             return {"overt_role": ability["name"] if ability else overt, "overt_summary": overt_summary(overt),
-                    "overt_notes": ability["notes"] if ability else [], **role_abilities_context(game, seat)}
+                    "overt_notes": ability["notes"] if ability else [], **role_abilities_context(game, seat),
+                    **self._role_powers(context)}
         if place == "game.public":
             return {"hand_sizes": self._hand_sizes(context)}
         return {}
+
+    @staticmethod
+    def _role_powers(context: dict) -> dict:
+        """The role page's lines on what the seat's secret role's powers learned: the hero's goals
+        fulfilled, the joker's secret roles of the dead — read from the events the page already
+        shows this viewer (games.selectors: visible_events), so nothing is shown that the viewer
+        may not see."""
+        rows = [row["event"] for row in context.get("events") or () if isinstance(row, dict) and "event" in row]
+        # The wording loads the site's modules: imported when a role page asks.
+        from games.rulesets.cards.wording import HERO_GOALS, ROLE_NAMES
+
+        dead_roles = [{"name": e.data.get("name"), "role": ROLE_NAMES.get(e.data.get("role"), e.data.get("role"))}
+                      for e in rows if e.kind == "dead_role"]
+        goals = [HERO_GOALS.get(e.data.get("goal"), e.data.get("goal")) for e in rows if e.kind == "hero_goal"]
+        return {"dead_roles": dead_roles, "hero_goals": goals}
 
     @staticmethod
     def _hand_sizes(context: dict) -> dict | None:

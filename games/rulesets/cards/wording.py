@@ -137,6 +137,9 @@ CARD_REASONS = {
     "no_hand_pay": gettext_lazy("only the Cultist pays a Price with cards from his Hand"),
     "hand_pay_limit": gettext_lazy("the Cultist pays at most two cards a phase from his Hand"),
     "bad_picks": gettext_lazy("the Engineer chooses at most two cards, and only cards of his deck"),
+    "target_protected": gettext_lazy("the Sociopath cannot be the target of cards or votes in the first night and "
+                                     "day"),
+    "hero_no_damage": gettext_lazy("the hero cannot deal damage in any way (nor kill)"),
     # GM_EFFECT_REASONS (an effect applied by the GM that the close skipped)
     "unknown_op": gettext_lazy("no such effect"),
     "bad_n": gettext_lazy("the number must be a whole number, zero or more"),
@@ -276,6 +279,13 @@ CARDS_FACTION_GOALS = {
                          "both goals fulfilled you win and leave the game."),
 }
 
+# The hero's two goals («Имеет две цели, о выполнении которых узнаёт»).
+HERO_GOALS = {
+    "armour": gettext_lazy("at night the armour you gave saved the life of a member of the Law"),
+    "mark": gettext_lazy("by the day's result a mafioso you found, carrying your mark, died"),
+}
+
+
 # --- Abilities (games.rulesets.cards.engine.abilities): a label per key, the labels of their inputs,
 # and what the player is told when one acts (one function per key, from the `ability` event's data).
 ABILITY_LABELS = {
@@ -396,8 +406,8 @@ TIE_BREAK_RULES = {
     "gm": gettext_lazy("by the GM's choice"),
 }
 
-RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "joker_won", "joker_left", "died",
-                "hand_sizes", "game_over")
+RESULT_KINDS = ("veche_result", "tie_break", "executed", "imprisoned", "politician_spared", "joker_won", "joker_left",
+                "assassinated", "died", "hero_left", "avenger_dice", "avenger_team_won", "hand_sizes", "game_over")
 
 def _cards(names) -> str:
     return ", ".join(str(n) for n in (names or ())) or "—"
@@ -459,6 +469,8 @@ def effect_text(effect: dict, names: dict | None = None) -> str:
               "cards": _cards(effect.get("cards")), "viewer": who("viewer"),
               "what": str(REVEALED.get(effect.get("what"), effect.get("what") or "—")),
               "text": effect.get("text") or ""}
+    if op == "damage" and effect.get("reason") == "hero_no_damage":
+        return _("%(name)s: no damage (the hero cannot deal damage in any way)") % values
     if op == "damage":
         return _("%(name)s: %(n)s damage") % values
     if op == "armour":
@@ -532,6 +544,9 @@ def _phase_report(data: dict) -> str:
     if data.get("rebuild_draw"):  # Банкир
         parts.append(_("as the Banker, you drew %(cards)s from your new deck into your Sleeve") % {
             "cards": _cards(data["rebuild_draw"])})
+    if data.get("no_damage"):
+        parts.append(_("%(cards)s dealt no damage: the hero cannot deal damage in any way") % {
+            "cards": _cards(data["no_damage"])})
     if data.get("damage"):
         parts.append(_("damage taken: %(n)s") % {"n": data["damage"]})
     if data.get("damage_capped"):  # Горец
@@ -693,6 +708,29 @@ def _cards_text(kind: str, data: dict) -> str | None:
                  "%(n)s phases.") % {"name": name, "n": data.get("phases", 4)}
     if kind == "died":
         return _("%(name)s has no cards left in his Hand and dies.") % {"name": name}
+    if kind == "politician_spared":
+        return _("%(name)s, the Politician, leads the Veche for the first time: he goes to prison instead of "
+                 "execution.") % {"name": name}
+    if kind == "hero_goal":
+        text = str(HERO_GOALS.get(data.get("goal"), data.get("goal")))
+        return _("Your goal is fulfilled: %(goal)s (%(seat)s).") % {"goal": text, "seat": data.get("seat_name", "?")}
+    if kind == "hero_goal_void":
+        return _("The hero %(name)s would have fulfilled a goal (%(goal)s: %(seat)s), but it does not count: the "
+                 "living Mafia and Traitor were not fewer than the other living characters.") % {
+            "name": name, "goal": str(HERO_GOALS.get(data.get("goal"), data.get("goal"))),
+            "seat": data.get("seat_name", "?")}
+    if kind == "hero_left":
+        return _("%(name)s has fulfilled both of his goals: he wins and leaves the game. The game goes on.") % {
+            "name": name}
+    if kind == "dead_role":
+        return _("You know the secret roles of the dead: %(name)s was %(role)s.") % {
+            "name": name, "role": _role_label(data.get("role", ""))}
+    if kind == "avenger_dice":
+        return _("The Avengers %(names)s died together; the dice picks %(name)s.") % {
+            "names": ", ".join(str(a.get("name")) for a in data.get("avengers") or ()), "name": name}
+    if kind == "avenger_team_won":
+        return _("The whole town has died: the team of the Avenger %(name)s wins (%(winner)s).") % {
+            "name": name, "winner": faction_label(data.get("winner") or "none")}
     if kind == "joker_won":
         return _("The joker %(name)s named everybody's roles and wins.") % {"name": name}
     if kind == "joker_left":
@@ -831,7 +869,7 @@ class CardsWording(RulesetWording):
         return measure_label(measure)
 
     def event_text(self, kind: str, data: dict) -> str | None:
-        return _cards_text(kind, data)
+        return _cards_text(kind, data) or _part2_d_text(kind, data)
 
     def results_heading(self, phase) -> str | None:
         if phase.kind == "deckbuilding":
@@ -844,6 +882,57 @@ class CardsWording(RulesetWording):
         accusative = inflect_name(name, "accs")
         return [(str(_("Execute %(name)s")) % {"name": name}, self.vote_button_form.format(name=accusative)),
                 (str(_("Prison for %(name)s")) % {"name": name}, self.prison_button_form.format(name=accusative))]
+
+
+# --- Part 2 (d): the Prosecutor, the Assassin, the Hero and the Joker's abilities -------------------
+ABILITY_LABELS.update({
+    "prosecutor_boost": gettext_lazy("+2 to my vote today"),
+    "assassin_kill": gettext_lazy("Kill a player who has exactly one card in Hand"),
+    "hero_armour": gettext_lazy("Give 3 armour to another character"),
+    "hero_guess": gettext_lazy("Name a character and his Mafia role (a right guess marks him)"),
+    "joker_hr": gettext_lazy("The effect of «Отдел кадров»: learn a character's secret role"),
+    "joker_ace": gettext_lazy("Put an Ace into a character's Sleeve"),
+})
+ABILITY_FIELD_LABELS.setdefault("role", gettext_lazy("Mafia role"))
+
+
+def ability_option_label(field: str, value) -> str:
+    """An ability input's option in words: a secret role by its name, anything else as it is."""
+    return _role_label(str(value)) if field == "role" else str(value)
+
+
+ABILITY_RESULT_TEXTS.update({
+    "prosecutor_boost": lambda data: _("your vote weighs %(weight)s today.") % {
+        "weight": _weight(data.get("weight", 3))},
+    "assassin_kill": lambda data: _("%(name)s is killed") % {"name": data.get("target_name", "?")},
+    "hero_armour": lambda data: _("%(name)s gets %(n)s armour") % {"name": data.get("target_name", "?"),
+                                                                     "n": data.get("n", 3)},
+    "hero_guess": lambda data: _("you named %(name)s as %(role)s; a right guess marks him, and you are not told "
+                                 "whether it was") % {"name": data.get("target_name", "?"),
+                                                       "role": _role_label(str(data.get("role", "")))},
+    "joker_hr": lambda data: _("the secret role of %(name)s: %(role)s") % {
+        "name": data.get("target_name", "?"), "role": _role_label(str(data.get("role", "")))},
+    "joker_ace": lambda data: _("an Ace goes into the Sleeve of %(name)s") % {"name": data.get("target_name", "?")},
+})
+CARD_REASONS.update({
+    "not_one_card": gettext_lazy("the Assassin kills only a player who has exactly one card in Hand"),
+    "hero_sleeve_played": gettext_lazy("the hero acts at night only if he plays no Sleeve card, and you played one"),
+    "hero_other_choice": gettext_lazy("you give armour or name a Mafia role at night, not both: the later one "
+                                      "counts"),
+    "bad_role": gettext_lazy("name one of the Mafia's secret roles: the Boss, the Advisor or the Killer"),
+})
+
+
+def _part2_d_text(kind: str, data: dict) -> str | None:
+    name = name_in(data, "name", "target_name")
+    if kind == "hero_mark":
+        return _("The hero %(name)s named %(target)s as %(role)s: %(right)s.") % {
+            "name": name, "target": data.get("target_name", "?"), "role": _role_label(str(data.get("role", ""))),
+            "right": _("right, %(target)s is marked") % {"target": data.get("target_name", "?")}
+            if data.get("right") else _("wrong")}
+    if kind == "assassinated":
+        return _("%(name)s is killed by the Assassin.") % {"name": name}
+    return None
 
 
 WORDING = CardsWording()

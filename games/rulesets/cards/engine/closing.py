@@ -11,11 +11,23 @@ from games.engine.events import GM, PUBLIC, Event, seat_audience
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import GameState
 from games.rulesets.cards.engine.context import DECKBUILDING, _Close
+from games.rulesets.cards.engine.roles import JOKER, winner_of, winners
 
 
 class ClosingMixin:
     """A part of CardsRuleset (ruleset.py), not used alone. The events and the outcome that end every close (`resolve`
     in ruleset.py calls them)."""
+
+    def _game_winner(self, ctx: _Close, seats: Any) -> str | None:
+        """The winning faction from the seats after the close (None: the game goes on); the
+        joker's right list wins at once."""
+        if ctx.joker_won is not None:
+            return JOKER
+        return winner_of([s.faction for s in seats if s.status == "active"])
+
+    def _game_winners(self, ctx: _Close, winner: str, seats: Any) -> list[int]:
+        """The seats that win with `winner` (the dead too)."""
+        return winners(winner, seats) if winner != JOKER else [ctx.joker_won]
 
     def _closing_events(self, ctx: _Close, new_state: GameState) -> None:
         """«Количество карт в Руке каждого игрока все узнают в конце каждой фазы. Количество карт в

@@ -36,6 +36,8 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType({
     "tie_break": "overt",  # «Приоритет повешения - по алфавиту»: overt (role name) | name (character) | gm
     "measure_weight": True,  # the vote strengths weigh the measure vote too
     "illegal_deck": "random",  # no legal deck at the deadline: random (a legal one dealt) | gm (the GM's)
+    # Part 2 (d): the GM admits more than one «Мститель» («если до игры допущено несколько мстителей»).
+    "several_avengers": False,
 })
 TIE_BREAKS = ("overt", "name", "gm")
 ILLEGAL_DECKS = ("random", "gm")
@@ -85,6 +87,12 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "not_joker": "only the joker names everybody's roles",
         "bad_guess": "the joker's list must give a secret role for every other player",
         "cards_inputs_are_in_extra": "a cards game takes its inputs as plays, discards and the like, not orders",
+        "target_protected": "the Sociopath cannot be the target of cards or votes in the first night and day",
+        "not_one_card": "the Assassin kills only a player who has exactly one card in Hand",
+        "hero_no_damage": "the hero cannot deal damage in any way (nor kill)",
+        "hero_sleeve_played": "the hero acts at night only if he plays no Sleeve card",
+        "hero_other_choice": "the hero gives armour or names a mafia role at night, not both: the later one counts",
+        "bad_role": "the hero names one of the Mafia's secret roles: the Boss, the Advisor or the Killer",
         # abilities (abilities.py)
         "no_such_ability": "there is no such ability",
         "not_your_ability": "the player's roles do not have this ability",
@@ -121,6 +129,9 @@ EVENT_KINDS: tuple[str, ...] = (
     "deck_rebuilt", "joker_guess", "input_ignored", "vote_dropped", "measure_dropped", "gm_effect_ignored",
     # issue 17, abilities (abilities.py, abilities_a.py)
     "ability", "maniac_kill_draw",
+    # part 2 (d): the Politician, the Hero, the Joker's knowledge of the dead, the Avenger
+    "politician_spared", "hero_goal", "hero_goal_void", "hero_left", "dead_role", "avenger_dice", "avenger_team_won",
+    "hero_mark", "assassinated",
 )
 
 VOTE_REASONS: Mapping[str, str] = MappingProxyType(
@@ -128,6 +139,7 @@ VOTE_REASONS: Mapping[str, str] = MappingProxyType(
         "not_a_voter": "only a living character votes, and only in the Veche (by day)",
         "bad_target": "the vote is for a living character or for peace",
         "peace_not_allowed": "there is no vote for peace now",
+        "target_protected": "the Sociopath cannot be the target of cards or votes in the first night and day",
     }
 )
 
@@ -251,6 +263,11 @@ class _Close:
     start_sleeves: dict[int, list[str]] = field(default_factory=dict)
     joker_won: int | None = None
     reports: dict[int, dict[str, Any]] = field(default_factory=dict)  # per seat, for his phase report
+    # The hero's armour that stopped damage this night: seat -> (Hand size and replacements owed
+    # before the damage, the damage that got through, the damage that would have without it).
+    hero_saves: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    avenger: int | None = None  # the Avenger whose team won when the whole town died
+    kills: list[int] = field(default_factory=list)  # the Assassin's target, dead at this close
     # What a phase-end ability's close tells its player, by (seat, ability key) (abilities.py).
     ability_notes: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
 

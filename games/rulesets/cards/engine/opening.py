@@ -78,6 +78,8 @@ class OpeningMixin:
         seat_data = seat_data if seat_data is not None else from_options
         if not isinstance(merged["hero"], bool):
             raise ValueError("option hero must be true or false")
+        if not isinstance(merged["several_avengers"], bool):
+            raise ValueError("option several_avengers must be true or false")
         if merged["extra_neutral"] not in ("random", "joker", "traitor"):
             raise ValueError("option extra_neutral must be random, joker or traitor")
         if merged["tie_break"] not in TIE_BREAKS:
@@ -120,7 +122,8 @@ class OpeningMixin:
             overt = str(given.get("overt") or "").strip()
             if overt:
                 key = overt_key(overt)
-                if key in taken:
+                # «если до игры допущено несколько мстителей»: the GM's option lets the Avenger repeat.
+                if key in taken and not (merged["several_avengers"] and key == overt_key("Мститель")):
                     raise ValueError(f"the overt role {overt!r} is taken by {taken[key]}: «Каждой явной роли может "
                                      f"быть только один представитель»")
                 taken[key] = seat.name

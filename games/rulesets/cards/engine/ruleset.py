@@ -37,6 +37,7 @@ from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.cards.engine import abilities_a  # noqa: F401  (registers helper A's abilities)
 from games.rulesets.cards.engine import abilities_c  # noqa: F401  (registers helper C's abilities)
+from games.rulesets.cards.engine import abilities_d  # noqa: F401  (registers helper D's abilities)
 from games.rulesets.cards.engine.abilities import AbilitiesMixin, phase_abilities_outcome
 from games.rulesets.cards.engine.closing import ClosingMixin
 from games.rulesets.cards.engine.context import (  # the shared names are re-exported from here too
@@ -58,24 +59,24 @@ from games.rulesets.cards.engine.context import (  # the shared names are re-exp
     parse_phase,
 )
 from games.rulesets.cards.engine.day import DayMixin
+from games.rulesets.cards.engine.dead import DeadMixin
 from games.rulesets.cards.engine.deckbuilding import DeckbuildingMixin
 from games.rulesets.cards.engine.decks import DECK_REASONS
 from games.rulesets.cards.engine.effects import Table
+from games.rulesets.cards.engine.hero import HeroMixin
 from games.rulesets.cards.engine.opening import OpeningMixin
 from games.rulesets.cards.engine.overt import OvertMixin
 from games.rulesets.cards.engine.pipeline import PipelineMixin
 from games.rulesets.cards.engine.plays import PlaysMixin
 from games.rulesets.cards.engine.roles import (
     FACTIONS,
-    JOKER,
     JOKER_OR_TRAITOR,
     LAW_PLACEHOLDER,
     ROLES,
-    winner_of,
-    winners,
 )
 from games.rulesets.cards.engine.steps import StepsMixin
 from games.rulesets.cards.engine.veche import parse_measure
+from games.rulesets.cards.engine.veche_roles import VecheRolesMixin
 
 __all__ = [
     "CARDS",
@@ -96,8 +97,8 @@ __all__ = [
 ]
 
 
-class CardsRuleset(OpeningMixin, PlaysMixin, DayMixin, DeckbuildingMixin, PipelineMixin, StepsMixin, ClosingMixin,
-                   OvertMixin, AbilitiesMixin):
+class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMixin, DayMixin, DeckbuildingMixin,
+                   PipelineMixin, StepsMixin, ClosingMixin, OvertMixin, AbilitiesMixin):
     key = "cards"
     roles: Mapping[str, RoleSpec] = ROLES
     factions: tuple[str, ...] = FACTIONS
@@ -168,10 +169,7 @@ class CardsRuleset(OpeningMixin, PlaysMixin, DayMixin, DeckbuildingMixin, Pipeli
 
         abilities_used = phase_abilities_outcome(memory, state.phase, {s.id: s.name for s in state.seats})
         seats_after = tuple(replace(s, status=ctx.status[s.id]) for s in state.seats)
-        if ctx.joker_won is not None:
-            winner: str | None = JOKER
-        else:
-            winner = winner_of([s.faction for s in seats_after if s.status == ACTIVE])
+        winner = self._game_winner(ctx, seats_after)
         over = winner is not None
         new_state = replace(state, seats=seats_after, phase=state.phase if over else next_phase, over=over,
                             winner=winner, memory=memory)
@@ -179,7 +177,7 @@ class CardsRuleset(OpeningMixin, PlaysMixin, DayMixin, DeckbuildingMixin, Pipeli
         if kind == DECKBUILDING and not over:
             ctx.events += self._night_one_events(new_state, ctx.table)
         if over:
-            won = winners(winner, seats_after) if winner != JOKER else [ctx.joker_won]
+            won = self._game_winners(ctx, winner, seats_after)
             ctx.events.append(Event("game_over", PUBLIC, {
                 "winner": winner,
                 "winners": [_ref(new_state.seat(i)) for i in won],
