@@ -108,11 +108,11 @@ def test_the_role_page_says_what_the_overt_role_does(night):
     set_overt(world, "Негодяй", "Дегустатор")
     role_url = reverse("games:role", args=[world.game.pk])
     body = text_of(world.client("Вася").get(role_url))
-    assert "Overt role" in body and "Воин" in body
+    assert "overt role" in body.lower() and "Воин" in body
     assert OVERT_ROLES["Воин"].seed in body
     assert "instead of discarding them because of damage: 2 of 2." in body
     other = text_of(world.client("Негодяй").get(role_url))
-    assert "Дегустатор" in other and "it gives no ability" in other and OVERT_ROLES["Воин"].seed not in other
+    assert "Дегустатор" in other and "it has no special ability" in other and OVERT_ROLES["Воин"].seed not in other
     pov = text_of(world.client("gm").get(f"{role_url}?pov={world.seat('Вася').pk}"))
     assert OVERT_ROLES["Воин"].seed in pov
 

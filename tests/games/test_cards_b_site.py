@@ -257,7 +257,8 @@ def test_the_magicians_free_cards_show_on_my_cards(client):
     with translation.override("en"):
         page = client.get(reverse("games:cards", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "cards-free-bottom" in page
-    assert 'data-card="Запрет"' in page and "Free for you" in page
+    # The Free badge with its explanation (worded in the user's own language, whatever the request asks).
+    assert 'data-card="Запрет"' in page and '<span class="badge cards-free" title="' in page
 
 
 @pytest.mark.django_db

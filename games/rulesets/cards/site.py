@@ -64,8 +64,10 @@ class CardsSite(SiteRuleset):
 
             return {"overt_role_names": sorted(OVERT_ROLES), "overt_roles": overt_role_list()}
         if place == "role.links":  # the player's overt role, what it does, what is left of it, his abilities
-            # The selectors and pages load the models: imported when a page asks, not at registration.
+            # The selectors load the models: imported when a page asks, not at registration.
             from games.rulesets.cards.selectors import overt_ability, overt_summary
+
+            # The pages load the models too: imported when a page asks, not at registration.
             from games.rulesets.cards.views import role_abilities_context
 
             game, seat = context.get("game"), context.get("seat")
