@@ -67,6 +67,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         "judge": names.get(judge) if judge is not None and (state.options.get("judge_public", True) or judge == me.id)
         else None,
         "my_ballot": _ballot_text(mine, names),
+        # A stable mark of the hero's own standing ballot (the security sweep looks for it: nobody
+        # else may see it before the stage's close).
+        "my_ballot_mark": f"showballot-{me.id}-{(mine.detail or {}).get('ballot') or mine.target_id}" if mine else "",
         "my_rows": [(r, str(ACTION_LABELS.get(r.action, r.action)), names.get(r.target_id, "")) for r in rows[:8]],
         "knowledge_rights": int((state.memory.get("knowledge_rights") or {}).get(str(me.id), 0)),
     })

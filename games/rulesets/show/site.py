@@ -111,12 +111,12 @@ class ShowSite(SiteRuleset):
         return ledger_inputs(phase)
 
     def ledger_row_detail(self, order) -> str | None:
-        from games.rulesets.show.services import ledger_row_text
+        from games.rulesets.show.services import ledger_row_text  # the services load the models: at a ledger row
 
         return ledger_row_text(order)
 
     def close_outcome(self, *, phase, outcome: dict) -> dict:
-        from games.rulesets.show.services import close_outcome
+        from games.rulesets.show.services import close_outcome  # the services load the models: at a close
 
         return close_outcome(phase=phase, outcome=outcome)
 
@@ -137,7 +137,7 @@ class ShowSite(SiteRuleset):
     )
 
     def scenario_check(self, key: str, value) -> str | None:
-        from games.rulesets.show.scenario_inputs import check
+        from games.rulesets.show.scenario_inputs import check  # it loads the services and models: at a file's check
 
         return check(key, value)
 
