@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
+
 from games import permissions
 from games.models import Game, Order, Seat
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.facts import in_coma, judge_today
 from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, REVOTE, parse_phase
-from games.rulesets.show.engine.status import full_status, public_status, sleep_mark
+from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
 from games.rulesets.show.services import VOTE, ledger_inputs
 from games.rulesets.show.wording import (
     ACTION_LABELS,
@@ -131,8 +133,12 @@ def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
     permissions.check_see_full_status(user, game, seat)
     state = game_state(game)
     viewer = permissions.seat_of(user, game)
-    status = full_status(state, seat.pk, viewer=viewer.pk if viewer is not None else None,
-                         is_gm=permissions.is_game_master(user, game))
+    try:
+        status = full_status(state, seat.pk, viewer=viewer.pk if viewer is not None else None,
+                             # after the end the archive is everyone's (games.permissions said so)
+                             is_gm=permissions.is_game_master(user, game) or game.status == Game.Status.FINISHED)
+    except NotYours:  # the engine's own check agrees with the permissions' or answers 404
+        raise Http404 from None
     for row in status["rows"]:
         row["public_text"] = [key_label(k) for k in row["public"]]
         row["secret_text"] = [key_label(k) for k in row["secret"]]
