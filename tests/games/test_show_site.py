@@ -236,3 +236,22 @@ def test_status_page_is_public_and_pages_of_other_rule_sets_404(show):
 
     other = game_create(title="Форум", gm=game.gm, ruleset="forum", size=5)
     assert client_for(None).get(reverse("games:show_status", args=[other.pk])).status_code == 404
+
+
+def test_another_games_seats_in_the_show_forms_are_refused_and_change_nothing(show):
+    from games.services.games import game_create
+
+    game, _gm, users, seats = show
+    other = game_create(title="Чужое шоу", gm=make_user("Чужой"), ruleset="show", size=5)
+    stranger = game_signup(game=other, user=make_user("Чужак"))
+    _greet_all(game, users)
+    url = reverse("games:show_act", args=[game.pk])
+    for data in ({"act": "vote", "target": stranger.pk}, {"act": "lull", "target": stranger.pk},
+                 {"act": "vote", "target": "x"}, {"act": "vote", "target": "-1"}):
+        assert client_for(users["Аня"]).post(url, data).status_code == 302
+    _phase(game)
+    rows = Order.objects.filter(phase=game.current_phase, actor=seats["Аня"])
+    assert rows.exists() and not rows.filter(valid=True).exists()
+    assert not Order.objects.filter(target=stranger).exists()
+    response = client_for(users["Аня"]).get(reverse("games:show_fullstatus", args=[game.pk, stranger.pk]))
+    assert response.status_code == 404
