@@ -102,7 +102,7 @@ INSTALLED_APPS = [
 # The rule sets the site hosts, one package (a Django app) each: adding a rule set is adding its
 # package and one line here (docs/architecture.md, "Adding a rule set"). The order is the order
 # of the game-creation form's choices; the first is the default.
-MAFIA_RULESETS = ["games.rulesets.forum", "games.rulesets.club", "games.rulesets.cards"]
+MAFIA_RULESETS = ["games.rulesets.forum", "games.rulesets.club", "games.rulesets.cards", "games.rulesets.show"]
 INSTALLED_APPS += MAFIA_RULESETS
 
 MIDDLEWARE = [

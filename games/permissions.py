@@ -109,8 +109,8 @@ def can_see_thread(user, thread: Thread) -> bool:
     if thread.kind == Thread.Kind.ROOM:
         return seat is not None and thread.members.filter(pk=seat.pk).exists()
     # The lounge: the fallen and the spectators, logged in (else a living player would read it by
-    # logging out).
-    return user.is_authenticated and not in_play(game, seat)
+    # logging out); the rule set may say otherwise (the Show's slaves' chat: SiteRuleset.lounge_reader).
+    return user.is_authenticated and lounge_reader(game, seat)
 
 
 def in_play(game: Game, seat) -> bool:
@@ -129,6 +129,15 @@ def in_play_statuses(game: Game | None = None) -> frozenset[str]:
     adapters = [registry.find(game.ruleset)] if game is not None else registry.adapters()
     statuses = frozenset().union(*(a.in_play_statuses for a in adapters if a is not None))
     return statuses or frozenset({"active"})
+
+
+def lounge_reader(game: Game, seat) -> bool:
+    """Whether a seat reads and writes the game's lounge while it runs: a spectator (no seat)
+    does; a seat as its rule set says (SiteRuleset.lounge_reader: out of play; the Show's slaves)."""
+    if seat is None:
+        return True
+    adapter = registry.find(game.ruleset)
+    return adapter.lounge_reader(seat) if adapter is not None else not in_play(game, seat)
 
 
 def check_see_thread(user, thread: Thread) -> None:
@@ -151,7 +160,7 @@ def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
     for seat in seats:
         if seat.faction and _knows_team(seat.game, seat.role):
             visible |= Q(kind=Thread.Kind.FACTION, game_id=seat.game_id, faction=seat.faction)
-    living_in = [s.game_id for s in seats if in_play(s.game, s)]
+    living_in = [s.game_id for s in seats if not lounge_reader(s.game, s)]
     visible |= Q(kind=Thread.Kind.LOUNGE) & ~Q(game_id__in=living_in)
     return threads.filter(visible).distinct()
 
@@ -308,6 +317,22 @@ def can_see_role_of(user, game: Game, seat) -> bool:
     return bool(spec and spec.knows_team and mine.faction == seat.faction)
 
 
+def can_see_full_status(user, game: Game, seat) -> bool:
+    """A hero's full status (the Show's /fullstatus: his public, secret and innate keys, his role and
+    rights) is seen by that hero, the GMs, and everyone once the game is over; by nobody before the start."""
+    if seat is None or game.status == Game.Status.SIGNUPS:
+        return False
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return True
+    mine = seat_of(user, game)
+    return mine is not None and mine.pk == seat.pk
+
+
+def check_see_full_status(user, game: Game, seat) -> None:
+    if not can_see_full_status(user, game, seat):
+        raise Http404
+
+
 def filter_visible_orders(user, game: Game, orders: QuerySet) -> QuerySet:
     """Orders are seen by their author and the GMs while the game runs; by all afterwards."""
     orders = orders.filter(phase__game=game)
@@ -426,7 +451,7 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         if thread.kind == Thread.Kind.ROOM and (seat is None or (not in_play(game, seat)
                                                                   and not talks_when_dead(game, seat))):
             return Verdict(False, _("Only the room's members still in play write in the room."))
-        if thread.kind == Thread.Kind.LOUNGE and in_play(game, seat):
+        if thread.kind == Thread.Kind.LOUNGE and not lounge_reader(game, seat):
             return Verdict(False, _("Living players do not write in the lounge."))
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
         if game.status != Game.Status.FINISHED and not is_seated(user, game):
@@ -548,6 +573,11 @@ def _ruleset_talk(user, thread: Thread, game: Game, now) -> Verdict | None:
     verdict = _quiet_phase(thread, game, adapter)
     if verdict is not None:
         return verdict
+    seat = seat_of(user, game) if thread.kind in _TALK_KINDS else None
+    if seat is not None and in_play(game, seat):
+        reason = adapter.talk_refusal(seat, thread.kind)  # the Show: a slave talks in the slaves' chat only
+        if reason is not None:
+            return Verdict(False, reason)
     rule = _OUT_OF_PLAY_RULES.get(adapter.out_of_play_talk)
     return rule(user, thread, game, now, adapter) if rule is not None else None
 

@@ -123,8 +123,8 @@ def validate(path: str, data) -> None:
     phases = data.get("phases") or []
     if not isinstance(phases, list):
         raise ScenarioError(f"{path}: key 'phases': a list is required")
-    phase_keys = _all_keys(PHASE_KEYS, lambda s: set(s.inputs))
-    inputs = COMMON_INPUTS | set(spec.inputs)
+    phase_keys = _all_keys(PHASE_KEYS, lambda s: set(s.inputs) | set(s.own_inputs))
+    inputs = COMMON_INPUTS | set(spec.inputs) | set(spec.own_inputs)
     allowed_expect = COMMON_OUTCOME | adapter.scenario_outcome_keys()
     for index, phase in enumerate(phases):
         where = f"{path}: phase {phase.get('phase', index + 1) if isinstance(phase, dict) else index + 1}"
@@ -133,6 +133,12 @@ def validate(path: str, data) -> None:
             raise ScenarioError(f"{where}: key {key!r} is not used by the {ruleset} rule set")
         _unknown(f"{where}: key 'expect'", phase.get("expect") or {}, allowed_expect)
         _unknown(f"{where}: key 'gm'", phase.get("gm") or {}, set(spec.gm))
+        for key in sorted(spec.own_inputs & set(phase)):  # the rule set's own shapes (the Show's)
+            problem = adapter.scenario_check(key, phase[key])
+            if problem is None:
+                problem = _names_known(phase[key], names)
+            if problem is not None:
+                raise ScenarioError(f"{where}: key {key!r}: {problem}")
         for key, allowed in spec.inputs.items():
             items = phase.get(key) or []
             if not isinstance(items, list):
@@ -147,7 +153,8 @@ def validate(path: str, data) -> None:
                 raise ScenarioError(f"{where}: key {key!r}: a list is required")
             for item in items:
                 if isinstance(item, dict) and "by" in item:
-                    _unknown(f"{where}: key {key!r}", item, POST_KEYS if key == "posts" else ORDER_KEYS)
+                    _unknown(f"{where}: key {key!r}", item,
+                             POST_KEYS if key == "posts" else ORDER_KEYS | set(spec.order_keys))
                     who = item["by"]
                 elif isinstance(item, dict) and len(item) == 1:
                     who = next(iter(item))
@@ -203,6 +210,19 @@ def _user(name: str, password: str):
     user.save()
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return user
+
+
+def _names_known(value, names: list[str]) -> str | None:
+    """A player's name used as a key or an item of a rule set's own input that names nobody."""
+    found = list(value) if isinstance(value, (dict, list)) else []
+    if isinstance(value, dict):
+        found += [v for v in value.values() if isinstance(v, str)]
+    unknown = [n for n in found if isinstance(n, str) and n not in names and n not in _WORDS]
+    return f"{unknown[0]!r} is not a player" if unknown else None
+
+
+# Ballot words a rule set's own input may hold beside players' names (the Show's «В рабство» / «Пощадить»).
+_WORDS = {"enslave", "spare", "greeting", "defence", "opinion"}
 
 
 def _play(path: str, data: dict, *, keep: bool, password: str | None) -> ScenarioReport:
@@ -266,7 +286,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             except ActionRefused:
                 # A post the site refuses (a rule set whose dead do not post) counts as refused.
                 posts_refused[who] = posts_refused.get(who, 0) + 1
-        for item in phase_spec.get("orders") or []:
+        for item in [] if spec.plays_orders else phase_spec.get("orders") or []:
             clock += timedelta(minutes=1)
             game.refresh_from_db()
             if "by" in item and "action" in item:
@@ -276,7 +296,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             else:
                 who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
                 order_submit(game=game, user=users[who], text=str(text), now=clock, confirm=False)
-        if spec.inputs:  # the rule set's own inputs (cards: plays, discards, reorders)
+        if spec.inputs or spec.own_inputs or spec.plays_orders:  # the rule set's own inputs (cards: plays ...)
             adapter.scenario_play_inputs(game=game, phase_spec=phase_spec, user_of=users.__getitem__,
                                          seat_of=_seat_finder(by_scenario, where), now=clock + timedelta(minutes=1))
             clock += timedelta(minutes=2)

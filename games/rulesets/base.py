@@ -47,6 +47,11 @@ class ScenarioSpec:
     takes (each item also names its player with `by`); SiteRuleset.scenario_play_inputs plays them.
     `player_keys`: what a player's entry may carry besides its name, role, secret and overt roles;
     `seat_data`: those of them handed to the start as the seat's data (new_game_arguments).
+    `own_inputs`: phase keys of any shape the rule set checks itself (SiteRuleset.scenario_check)
+    and plays in scenario_play_inputs (the Show's `votes: {voter: target}`, `greetings: [names]`).
+    `order_keys`: what an `orders` item may carry besides the common keys; `plays_orders`: the
+    rule set plays the `orders` itself in scenario_play_inputs (the Show's night choices carry
+    extras), not through the core's order form.
     The outcome keys are the engine's `outcome_keys` (SiteRuleset.scenario_outcome_keys).
     """
 
@@ -54,6 +59,9 @@ class ScenarioSpec:
     inputs: Mapping[str, frozenset[str]] = field(default_factory=dict)
     player_keys: frozenset[str] = frozenset()
     seat_data: tuple[str, ...] = ()
+    own_inputs: frozenset[str] = frozenset()
+    order_keys: frozenset[str] = frozenset()
+    plays_orders: bool = False
 
 
 class SeatColumn(NamedTuple):
@@ -98,6 +106,23 @@ class SiteRuleset:
 
     def is_valid_phase_kind(self, kind: str) -> bool:
         return kind in self.phase_kinds
+
+    # Whether the engine draws each phase's lots from the game's seed and the phase's own name
+    # itself (the Show: «show:<seed>:<stage>»), so the close hands it the game's seed as it is and a
+    # scenario file's `rng_seed` draws the same lots on the site as in the engine's own tests; else
+    # the close mixes the phase into the seed (games.services.resolution.phase_seed).
+    seeds_by_phase_name: ClassVar[bool] = False
+
+    def phase_deadline(self, *, game, now) -> Any:
+        """The deadline of the phase the engine opens now (its name is the stored state's phase):
+        the Show's stage timer, which depends on the free heroes. None: the game's phase length
+        (Game.phase_hours), the plain game's."""
+        return None
+
+    def default_roles(self, *, game, size: int) -> list[str]:
+        """The role table dealt when the GM wrote none: the engine's for `size` players (the Show
+        reads the game's options: a show without the Demon)."""
+        return list(self.engine.default_roles(size))
 
     # The kinds votes are cast in (the vote count, the desk, the duties, the archive's counts);
     # the Show votes in some of its stages.
@@ -153,6 +178,11 @@ class SiteRuleset:
         Called inside the sign-up's transaction; raise ActionRefused to refuse the application."""
         return {}
 
+    def engine_options(self, *, game) -> dict:
+        """The options handed to the engine's new_game: the game's options (the Show keeps its
+        site-only options, such as the text stand-in for media posts, to itself)."""
+        return dict(game.options or {})
+
     def new_game_arguments(self, *, game, seats: list, seat_data: dict | None) -> dict:
         """Extra keyword arguments of the engine's new_game at the start (cards: the game's seed
         and each seat's overt role, deck, Hand and Sleeve from `seat_data`, {seat pk: {...}} of
@@ -169,6 +199,11 @@ class SiteRuleset:
         Order rows are card inputs, read as PhaseInputs.extra); None: the core's one order per
         actor and the standing votes."""
         return None
+
+    def close_outcome(self, *, phase, outcome: dict) -> dict:
+        """The phase's outcome as stored, from the engine's resolution: the rule set may add what
+        its site did during the phase (the Show: the heroes woken at once by their activity)."""
+        return outcome
 
     def ledger_row_detail(self, order) -> str | None:
         """The words after an order ledger row's action label when the row is an input of this rule
@@ -206,6 +241,23 @@ class SiteRuleset:
         return getattr(seat, "status", None) in self.in_play_statuses
 
     # --- Talking (asked by games.permissions, which keeps the checks) -------------------------
+    def lounge_reader(self, seat) -> bool:
+        """Whether a seat of the running game reads and writes its lounge (the fallen and the
+        spectators): a seat out of play. The Show: its slaves' chat, read by the slaves only (a
+        slave stays in play)."""
+        return not self.in_play(seat)
+
+    def talk_refusal(self, seat, thread_kind: str) -> Any:
+        """Why this seat, in play, may not post in a thread of this kind while the game runs (a
+        lazy text), or None (the Show: a slave talks only in the slaves' chat)."""
+        return None
+
+    def post_stored(self, *, game, post, now) -> bool:
+        """After a player's post in the game thread was stored, in its transaction: what the post
+        does in the rule set (the Show: it wakes a hero in coma and may stand in for a media post).
+        True when it closed the phase."""
+        return False
+
     # Phase kinds in which nobody but the GMs posts where the players talk, with the reason a
     # refused poster reads (cards: the radio silence of deck building).
     quiet_phases: ClassVar[dict[str, Any]] = {}
@@ -293,6 +345,11 @@ class SiteRuleset:
         """The phase outcome keys a scenario's `expect` may name besides the common ones: those
         the engine's resolution reports."""
         return frozenset(getattr(self.engine, "outcome_keys", ()))
+
+    def scenario_check(self, key: str, value) -> str | None:
+        """What is wrong with a phase's value of one of `scenario.own_inputs` keys (a sentence for
+        the malformed file's message), or None."""
+        return None
 
     def scenario_play_inputs(self, *, game, phase_spec: dict, user_of: Callable[[str], Any],
                              seat_of: Callable[[str | None], int | None], now) -> None:

@@ -40,7 +40,7 @@ def role_table_for(game: Game, size: int) -> list[str]:
             raise ActionRefused(_("Unknown roles: %(roles)s") % {"roles": ", ".join(unknown)}, code="bad_roles")
         return roles
     try:
-        return list(ruleset.default_roles(size))
+        return registry.site(game.ruleset).default_roles(game=game, size=size)
     except ValueError:
         raise ActionRefused(
             _("This rule set is played by %(min)d to %(max)d players.") % {"min": ruleset.min_players, "max": ruleset.max_players},
@@ -113,9 +113,10 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
             roles = role_table_for(game, len(seats))
             random.Random(game.rng_seed).shuffle(roles)
         table = [(s.pk, s.user.display_name, r) for s, r in zip(seats, roles)]
-        arguments = registry.site(game.ruleset).new_game_arguments(game=game, seats=seats, seat_data=seat_data)
+        adapter = registry.site(game.ruleset)
+        arguments = adapter.new_game_arguments(game=game, seats=seats, seat_data=seat_data)
         try:
-            state, events = ruleset.new_game(table, options=game.options or {}, **arguments)
+            state, events = ruleset.new_game(table, options=adapter.engine_options(game=game), **arguments)
         except ValueError as error:  # the rule set refused the table or an option; nothing is written
             raise ActionRefused(_("The game cannot start: %(why)s") % {"why": error}, code="bad_setup") from None
         for seat in seats:

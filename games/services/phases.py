@@ -68,7 +68,9 @@ def parse_phase_name(name: str, game: Game | None = None) -> tuple[str, int]:
 def phase_open_named(*, game: Game, name: str, now: datetime, deadline_at: datetime | None = None) -> Phase:
     """Open the phase the engine says comes next, with the game's phase length as deadline."""
     kind, number = parse_phase_name(name, game)
-    deadline_at = deadline_at or deadline_after(game, now)
+    adapter = registry.find(game.ruleset)
+    deadline_at = deadline_at or (adapter.phase_deadline(game=game, now=now) if adapter is not None else None) \
+        or deadline_after(game, now)
     phase = Phase.objects.create(game=game, kind=kind, number=number, opened_at=now, deadline_at=deadline_at)
     Game.objects.filter(pk=game.pk).update(current_phase=phase)
     game.current_phase = phase

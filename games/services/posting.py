@@ -26,6 +26,7 @@ from games.caching import pagecache
 from games.communication.private_tag import private_check, private_store
 from games.communication.rooms import room_check, room_store
 from games.models import Game, Post, Thread
+from games.rulesets import registry
 from games.selectors.votes import vote_count
 from games.services.posts import post_comment_clean, post_draft, post_store, post_stored_tell, thread_lock_for_post
 from games.services.resolution import phase_close
@@ -56,6 +57,10 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
         with pagecache.writing(game=game):
             room_store(post=post, pending=room, now=now)
             closed = game is not None and _votes_record(post=post, game=game, now=now)
+            # What the post does in the rule set (the Show: it wakes a hero, stands in for a media
+            # post and may end the stage early).
+            closed = (game is not None and not closed and game.status == Game.Status.RUNNING
+                      and registry.site(game.ruleset).post_stored(game=game, post=post, now=now)) or closed
     post_stored_tell(thread=thread, locked=locked, post=post, game_changed=closed)
     return post
 

@@ -33,7 +33,11 @@ from games.wording import results_bbcode
 
 def phase_seed(game: Game, phase: Phase) -> int:
     """Each phase's random choices come from the game's secret seed and the phase, so a preview
-    and the real close draw the same lots."""
+    and the real close draw the same lots (a rule set whose engine mixes in the phase's name itself
+    gets the game's seed: SiteRuleset.seeds_by_phase_name)."""
+    adapter = registry.find(game.ruleset)
+    if adapter is not None and adapter.seeds_by_phase_name:
+        return game.rng_seed or 0
     return ((game.rng_seed or 0) * 1_000_003 + phase.number * 101 + sum(map(ord, phase.kind))) % (2**62)
 
 
@@ -131,11 +135,11 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
             changed.append(seat)
     if changed:
         Seat.objects.bulk_update(changed, ["status", "role", "faction", "is_alive"])
-    phase.outcome = _jsonable(dict(resolution.outcome))
+    adapter = registry.site(game.ruleset)
+    phase.outcome = _jsonable(adapter.close_outcome(phase=phase, outcome=dict(resolution.outcome)))
     phase.save(update_fields=["outcome", "state_before"])
     game.state = new_state.to_json()
     game.save(update_fields=["state"])
-    adapter = registry.site(game.ruleset)
     # What the site refuses is dropped before anything is stored (cards: a card's message with a
     # link, docs/rulesets/cards.md).
     events = adapter.close_events_screen(game=game, phase=phase, events=resolution.events, now=now)

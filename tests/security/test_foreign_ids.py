@@ -83,6 +83,13 @@ CASES: dict[str, list[Case]] = {
                                   expect_404=True)],
     "games:deck": [], "games:deck_check": [], "games:game_cards_rules": [], "games:cards_collection": [],
     "games:communication": [],
+    # The show's pages: the seeded world is a forum game, so they are 404 here; the same foreign
+    # seats in a show are refused in tests/games/test_show_site.py.
+    "games:show_fullstatus": [Case(method="get", path={"seat_pk": "{seat}"}, expect_404=True)],
+    "games:show_act": [Case(who="vasya", data={"act": "vote", "target": "{seat}"}, expect_404=True),
+                       Case(who="vasya", data={"act": "order", "action": "save", "target": "{seat}",
+                                               "public_key": "{seat}"}, expect_404=True)],
+    "games:show_status": [], "games:show_fullstatus_mine": [],
     # No ids but the game's:
     "games:game_join": [], "games:game_start": [], "games:co_gm": [], "games:replacement_request": [],
     "games:archive": [], "games:replay": [], "games:export": [], "games:gm_dashboard": [], "games:commitment": [],

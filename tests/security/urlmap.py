@@ -62,6 +62,12 @@ def _games(w):
     return [{"pk": w.game.pk}]
 
 
+def _seats_of_game(w):
+    """Every seat of the game, and a seat of another game, under the game's id."""
+    return [{"pk": w.game.pk, "seat_pk": s.pk} for s in w.game.seats.order_by("number")] + [
+        {"pk": w.game.pk, "seat_pk": w.other_seat().pk}]
+
+
 def _kinds(w):
     from games.models import Thread
 
@@ -241,6 +247,12 @@ ROUTES: dict[str, Route] = {
     "games:game_cards_rules": _r("GET", _games),
     "games:cards_collection": _r("GET POST", _games, login=True),
     "games:communication": _r("POST", _games, login=True),
+    # the show rule set: 404 for games of other rule sets; a hero's /fullstatus for every seat of the
+    # game and a seat of another game
+    "games:show_status": _r("GET", _games, _pov_one),
+    "games:show_fullstatus_mine": _r("GET", _games),
+    "games:show_fullstatus": _r("GET", _seats_of_game, _pov_one),
+    "games:show_act": _r("POST", _games, login=True),
     "games:gm_card_effect": _r("POST", _games, login=True),
     # Avatars, served by Django only in development (django.views.static.serve answers any
     # method, and only ever reads a file).

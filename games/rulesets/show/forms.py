@@ -1,0 +1,98 @@
+"""The show's fields of the new-game form (SiteRuleset.option_fields) and the game's options they
+make (docs/rulesets/show.md, "The site": options). Field names start with `show_`: they are unique
+across rule sets."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from games.rulesets.show.engine.stages import OPTION_DEFAULTS, STAGE_KINDS
+
+# The site's own options of a show, kept in Game.options beside the engine's; the engine gets only
+# its own (ShowSite.engine_options).
+SITE_OPTIONS = ("demon", "text_posts")
+MINUTE_LABELS = {
+    "greetings": _("Greetings, minutes (show)"),
+    "day": _("Day vote, minutes (show)"),
+    "defence": _("Defence speeches, minutes (show)"),
+    "revote": _("Re-vote, minutes (show)"),
+    "judge": _("Judge's decision, minutes (show)"),
+    "night": _("Night choice, minutes (show)"),
+}
+TIMER_ROW = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
+
+
+def parse_timer_table(text: str) -> list[list[int]]:
+    """«8:100, 5:75, 0:50» -> [[8, 100], [5, 75], [0, 50]]: from N free heroes, the percent."""
+    rows = []
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        match = TIMER_ROW.match(part)
+        if match is None:
+            raise ValidationError(_("Write the timer table as «free heroes:percent», separated by commas."))
+        rows.append([int(match.group(1)), int(match.group(2))])
+    if not rows or any(p < 1 or p > 1000 for _n, p in rows):
+        raise ValidationError(_("Write the timer table as «free heroes:percent», separated by commas."))
+    return sorted(rows, key=lambda r: -r[0])
+
+
+def _timer_default() -> str:
+    return ", ".join(f"{n}:{p}" for n, p in OPTION_DEFAULTS["timer_table"])
+
+
+def option_fields() -> dict[str, forms.Field]:
+    fields: dict[str, forms.Field] = {
+        "show_no_demon": forms.BooleanField(
+            label=_("Without the Demon (show)"), required=False,
+            help_text=_("The show: a big show is 10 heroes (6 Masons, the Saviour, 2 Reptiloids, the Demon); "
+                        "a test show of 4-9 heroes is dealt by the same rule, here without the Demon.")),
+        "show_media_only": forms.BooleanField(
+            label=_("Media posts only (show)"), required=False,
+            help_text=_("The show: unticked, a hero's first post in the game thread in a stage counts as his "
+                        "greeting, defence speech or requested opinion.")),
+        "show_timer_table": forms.CharField(
+            label=_("Timer table (show)"), required=False, initial=_timer_default(), max_length=200,
+            help_text=_("From how many free heroes which percent of the stage minutes: «8:100, 5:75, 0:50».")),
+    }
+    for kind in STAGE_KINDS:
+        fields[f"show_minutes_{kind}"] = forms.IntegerField(
+            label=MINUTE_LABELS[kind], required=False, min_value=1, max_value=14 * 24 * 60,
+            initial=OPTION_DEFAULTS["stage_minutes"][kind])
+    fields["show_save_once"] = forms.ChoiceField(
+        label=_("The Saviour's once-per-show save (show)"), required=False, initial="self",
+        choices=[("self", _("only saving himself is once per show")), ("each", _("every hero is saved once"))])
+    fields["show_reptiloid_disagree"] = forms.ChoiceField(
+        label=_("Reptiloids who name different victims (show)"), required=False, initial="nobody",
+        choices=[("nobody", _("take nobody")), ("lot", _("one of the two by lot"))])
+    fields["show_single_majority"] = forms.ChoiceField(
+        label=_("A single defendant's majority (show)"), required=False, initial="cast",
+        choices=[("cast", _("of the ballots cast")), ("voters", _("of everyone who may vote"))])
+    fields["show_judge_private"] = forms.BooleanField(
+        label=_("The judge is told only to himself and the GM (show)"), required=False)
+    return fields
+
+
+def options_from(cleaned: dict) -> dict:
+    """The show's options: the engine's (stage_minutes, timer_table and the decided readings) and
+    the site's (`demon`, `text_posts`)."""
+    minutes = {kind: int(cleaned[f"show_minutes_{kind}"]) for kind in STAGE_KINDS
+               if cleaned.get(f"show_minutes_{kind}")}
+    try:
+        table = parse_timer_table(cleaned.get("show_timer_table") or _timer_default())
+    except ValidationError:
+        table = [list(r) for r in OPTION_DEFAULTS["timer_table"]]
+    return {
+        "demon": not cleaned.get("show_no_demon"),
+        "text_posts": not cleaned.get("show_media_only"),
+        "stage_minutes": minutes,
+        "timer_table": table,
+        "save_once": cleaned.get("show_save_once") or "self",
+        "reptiloid_disagree": cleaned.get("show_reptiloid_disagree") or "nobody",
+        "single_majority": cleaned.get("show_single_majority") or "cast",
+        "judge_public": not cleaned.get("show_judge_private"),
+    }

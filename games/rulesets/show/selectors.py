@@ -1,0 +1,150 @@
+"""What the show's pages read: the hero's panel of the running stage, the public status of keys and
+a hero's /fullstatus. Every secret goes through the engine's viewer-taking functions
+(games.rulesets.show.engine.status) after games.permissions has said who may look."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+
+from games import permissions
+from games.models import Game, Order, Seat
+from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.facts import in_coma, judge_today
+from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, REVOTE, parse_phase
+from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
+from games.rulesets.show.services import VOTE, ledger_inputs
+from games.rulesets.show.wording import (
+    ACTION_LABELS,
+    FACTION_NAMES,
+    OWNER_NAMES,
+    SLEEP_NAMES,
+    key_label,
+    role_name,
+    stage_label,
+)
+from games.selectors.state import game_state
+
+def _names(game: Game) -> dict[int, str]:
+    return dict(game.seats.values_list("pk", "dealt_name"))
+
+
+def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dict[str, Any] | None:
+    """The running stage for the game page: its name and deadline for everyone, and for a free hero
+    what he owes, what he may do, the choices of each form and his own inputs so far (never anyone
+    else's: the ballots are hidden until the stage's close)."""
+    if game.status != Game.Status.RUNNING or not game.state:
+        return None
+    state = game_state(game)
+    phase = game.current_phase
+    panel: dict[str, Any] = {
+        "stage": stage_label(state.phase), "phase": phase,
+        "knowledge_count": int(state.memory.get("knowledge_count", 0)),
+    }
+    if seat is None or not state.has_seat(seat.pk):
+        return panel
+    me = state.seat(seat.pk)
+    names = _names(game)
+    kind, number = parse_phase(state.phase)
+    inputs = ledger_inputs(phase) if phase is not None and phase.closed_at is None else None
+    free = [s.id for s in state.active()]
+    allowed = SHOW.allowed_actions(state, me.id)
+    owed = SHOW.owed_actions(state, me.id)
+    acted = bool(inputs is not None and me.id in SHOW.owing(state) and SHOW.has_acted(state, inputs, me.id))
+    rows = list(Order.objects.filter(phase=phase, actor_id=me.id).order_by("-recorded_at", "-pk")[:20]) \
+        if phase is not None else []
+    mine = next((r for r in rows if r.valid and r.action == VOTE), None)
+    bench = [int(h) for h in state.memory.get("bench") or ()]
+    judge = judge_today(state)
+    panel.update({
+        "hero": me, "free": me.is_active, "in_coma": in_coma(state, me.id),
+        "sleep": SLEEP_NAMES.get(sleep_mark(state, me.id) or "", ""),
+        "owed": [str(ACTION_LABELS.get(a, a)) for a in owed], "acted": acted, "pov": pov,
+        "role": role_name(me.role), "faction": str(FACTION_NAMES.get(me.faction, me.faction)),
+        "owners": ", ".join(str(OWNER_NAMES.get(o, o)) for o in
+                            ((state.memory.get("slaves") or {}).get(str(me.id)) or {}).get("owners", ())),
+        "kind": kind, "number": number,
+        "bench": [(h, names.get(h, "?")) for h in bench],
+        "judge": names.get(judge) if judge is not None and (state.options.get("judge_public", True) or judge == me.id)
+        else None,
+        "my_ballot": _ballot_text(mine, names),
+        # A stable mark of the hero's own standing ballot (the security sweep looks for it: nobody
+        # else may see it before the stage's close).
+        "my_ballot_mark": f"showballot-{me.id}-{(mine.detail or {}).get('ballot') or mine.target_id}" if mine else "",
+        "my_rows": [(r, str(ACTION_LABELS.get(r.action, r.action)), names.get(r.target_id, "")) for r in rows[:8]],
+        "knowledge_rights": int((state.memory.get("knowledge_rights") or {}).get(str(me.id), 0)),
+    })
+    others = [(h, names.get(h, "?")) for h in free if h != me.id]
+    if "vote" in allowed:
+        if kind == REVOTE and len(bench) == 1:
+            panel["ballot_words"] = True
+        else:
+            targets = SHOW.vote_targets(state)
+            panel["vote_targets"] = [(h, names.get(h, "?")) for h in targets if h != me.id]
+    if "request_opinion" in allowed:
+        panel["request_targets"] = others
+    if kind == NIGHT and me.is_active:
+        actions = [a for a in allowed if a in ("suspect", "save", "relieve", "enslave")]
+        panel["night_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in actions]
+        panel["night_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
+        panel["is_saviour"] = me.role == "saviour"
+        panel["is_questioner"] = state.memory.get("judge") == me.id and int(state.memory.get("judge_day") or 0) == number
+        panel["slaves"] = [(h, names.get(h, "?")) for h in SHOW.unrevealed_slaves(state)]
+    if kind == JUDGE and me.id == judge and me.is_active:
+        panel["judge_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in allowed]
+    if "use_knowledge" in allowed:
+        panel["knowledge_targets"] = others + [(h, names.get(h, "?")) for h in
+                                               (s.id for s in state.seats if not s.is_active)]
+    if me.is_active:
+        panel["lull_targets"] = [(h, n) for h, n in others if not in_coma(state, h)]
+    panel["post_kind"] = next((str(ACTION_LABELS[a]) for a in ("greeting", "defence", "opinion") if a in owed), "")
+    panel["requested_of_me"] = bool(inputs is not None and kind == DAY and me.id in {
+        int(t) for t in (inputs.extra.get("opinion_requests") or {}).values() if t is not None})
+    return panel
+
+
+def _ballot_text(row: Order | None, names: dict[int, str]) -> str:
+    if row is None:
+        return ""
+    ballot = (row.detail or {}).get("ballot")
+    return str(ACTION_LABELS.get(ballot, ballot)) if ballot else names.get(row.target_id, "")
+
+
+def status_rows(game: Game) -> dict[str, Any] | None:
+    """The public status page («Публичные Ключи доступны всем»): every hero's freedom, owners, public
+    keys, revealed role, sleep, the judge (when public) and the Secret Knowledge count."""
+    state = game_state(game)
+    if state is None:
+        return None
+    status = public_status(state)
+    for hero in status["heroes"]:
+        hero["keys_text"] = [key_label(k) for k in hero["keys"]]
+        hero["role_text"] = role_name(hero["role"]) if hero["role"] else ""
+        hero["owners_text"] = ", ".join(str(OWNER_NAMES.get(o, o)) for o in hero["owners"])
+        hero["sleep_text"] = SLEEP_NAMES.get(hero["sleep"] or "", "")
+    status["stage"] = stage_label(status["phase"])
+    status["winner_text"] = str(FACTION_NAMES.get(status["winner"] or "", status["winner"] or ""))
+    return status
+
+
+def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
+    """A hero's /fullstatus; games.permissions.check_see_full_status has let the viewer in (404 else)."""
+    permissions.check_see_full_status(user, game, seat)
+    state = game_state(game)
+    viewer = permissions.seat_of(user, game)
+    try:
+        status = full_status(state, seat.pk, viewer=viewer.pk if viewer is not None else None,
+                             # after the end the archive is everyone's (games.permissions said so)
+                             is_gm=permissions.is_game_master(user, game) or game.status == Game.Status.FINISHED)
+    except NotYours:  # the engine's own check agrees with the permissions' or answers 404
+        raise Http404 from None
+    for row in status["rows"]:
+        row["public_text"] = [key_label(k) for k in row["public"]]
+        row["secret_text"] = [key_label(k) for k in row["secret"]]
+        row["innate_text"] = [key_label(k) for k in row["innate"]]
+    status["role_text"] = role_name(status["role"])
+    status["faction_text"] = str(FACTION_NAMES.get(status["faction"], status["faction"]))
+    status["name"] = seat.dealt_name
+    return status
+

@@ -1,0 +1,150 @@
+"""The show's adapter for the site (docs/rulesets/show.md, "The site"): its stages as phase kinds
+with their timers, its heroes' panel, the slaves' chat, its pages and its scenario keys."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games.rulesets.base import ScenarioSpec, SiteRuleset
+from games.rulesets.show import forms
+from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.stages import OPTION_DEFAULTS
+from games.rulesets.show.wording import WORDING
+
+# A stage that waits for nobody (a defence where every defendant has spoken before: «все не будут
+# ждать по Таймеру его новой Речи») still lasts this long, so a defendant may speak again.
+SILENT_STAGE = timedelta(minutes=10)
+
+
+class ShowSite(SiteRuleset):
+    key = "show"
+    label = _("The Show")
+    engine = SHOW
+    wording = WORDING
+    urls_module = "games.rulesets.show.urls"
+
+    # --- Stages ------------------------------------------------------------------------------
+    phase_kinds = {
+        "greetings": _("Greetings"),
+        "day": _("Day vote"),
+        "defence": _("Defence speeches"),
+        "revote": _("Re-vote"),
+        "judge": _("Judge's decision"),
+        "night": _("Night choice"),
+    }
+    # The show's ballots are cast on the hero's panel and stay hidden until the stage ends
+    # («Кто как проголосовал становится всем видно только в конце этапа»): no vote is read from a
+    # post and no running count is shown, so no phase kind is a voting one for the core.
+    voting_kinds = frozenset()
+    # The engine's lots are «show:<seed>:<stage>»: the game's seed is handed over as it is.
+    seeds_by_phase_name = True
+
+    def phase_label(self, kind: str, number: int) -> str:
+        label = self.phase_kinds.get(kind, kind)
+        return f"{label} {number}" if number else str(label)
+
+    def phase_deadline(self, *, game, now):
+        """The stage's timer: its minutes times the timer table's percent for the free heroes
+        (SHOW.deadline); a stage that waits for nobody lasts SILENT_STAGE at most."""
+        from games.rulesets.show.services import stage_deadline  # the services load the models: at the open
+
+        return stage_deadline(game=game, now=now, silent=SILENT_STAGE)
+
+    # --- Heroes ------------------------------------------------------------------------------
+    # «Рабство это ещё не конец»: a slave stays in the show (he writes in the slaves' chat, pays
+    # his burden, may be tried); only a free hero makes the free heroes' choices (the engine's checks).
+    in_play_statuses = frozenset({"active", "enslaved"})
+
+    def default_roles(self, *, game, size: int) -> list[str]:
+        return list(SHOW.default_roles(size, demon=(game.options or {}).get("demon", True) is not False))
+
+    def engine_options(self, *, game) -> dict:
+        return {k: v for k, v in (game.options or {}).items() if k in OPTION_DEFAULTS}
+
+    # --- Talking: the slaves' chat ----------------------------------------------------------------
+    # «что пишут рабы в чате, видят только другие рабы и наблюдатели»: the game's lounge is the
+    # slaves' chat; a slave does not talk where the free heroes read.
+    team_chat_default = True
+
+    def lounge_reader(self, seat) -> bool:
+        return getattr(seat, "status", None) == "enslaved" or not self.in_play(seat)
+
+    def talk_refusal(self, seat, thread_kind: str):
+        if getattr(seat, "status", None) == "enslaved":
+            return _("A slave talks only in the slaves' chat (the game's lounge).")
+        return None
+
+    def post_stored(self, *, game, post, now) -> bool:
+        from games.rulesets.show.services import show_post_stored  # the services load the models: at a post
+
+        return show_post_stored(game=game, post=post, now=now)
+
+    # --- The hero's panel and the show's pages -----------------------------------------------------
+    capabilities = frozenset({"show_pages"})
+    template_panels = {
+        "game.actions": ("games/_show_game_actions.html",),
+        "game.public": ("games/_show_panel.html",),
+        "gm.links": ("games/_show_gm_links.html",),
+    }
+
+    def panel_context(self, place: str, context: dict) -> dict:
+        if place != "game.public":
+            return {}
+        game = context.get("game")
+        if game is None or game.status == "signups":
+            return {}
+        from games.rulesets.show.selectors import hero_panel  # the selectors load the models: at a page
+
+        request = context.get("request")
+        return {"show_panel": hero_panel(game=game, seat=context.get("my_seat"),
+                                         user=getattr(request, "user", None), pov=bool(context.get("pov_seat")))}
+
+    # --- Orders: every input is the show's own, read from its ledger --------------------------------
+    orders_on_role_page = False
+
+    def phase_inputs(self, phase) -> Any:
+        from games.rulesets.show.services import ledger_inputs  # the services load the models: at a close
+
+        return ledger_inputs(phase)
+
+    def ledger_row_detail(self, order) -> str | None:
+        from games.rulesets.show.services import ledger_row_text  # the services load the models: at a ledger row
+
+        return ledger_row_text(order)
+
+    def close_outcome(self, *, phase, outcome: dict) -> dict:
+        from games.rulesets.show.services import close_outcome  # the services load the models: at a close
+
+        return close_outcome(phase=phase, outcome=outcome)
+
+    # --- The new-game form -----------------------------------------------------------------------
+    def option_fields(self) -> dict:
+        return forms.option_fields()
+
+    def options_from(self, cleaned: dict) -> dict:
+        return forms.options_from(cleaned)
+
+    # --- Scenario files (docs/rulesets/show.md, "Scenario keys") ----------------------------------
+    scenario = ScenarioSpec(
+        gm={},
+        own_inputs=frozenset({"greetings", "defences", "opinions", "posted", "votes", "requests", "knowledge",
+                              "active", "lull", "ratings"}),
+        order_keys=frozenset({"question", "public_key", "extra_knowledge"}),
+        plays_orders=True,
+    )
+
+    def scenario_check(self, key: str, value) -> str | None:
+        from games.rulesets.show.scenario_inputs import check  # it loads the services and models: at a file's check
+
+        return check(key, value)
+
+    def scenario_play_inputs(self, **kwargs) -> None:
+        from games.rulesets.show.scenario_inputs import play_inputs  # the services load the models
+
+        play_inputs(**kwargs)
+
+
+SITE = ShowSite()

@@ -1,0 +1,12 @@
+"""The show's pages, included under the games URLs by the registry (games/urls.py)."""
+
+from django.urls import path
+
+from games.rulesets.show import views as show
+
+urlpatterns = [
+    path("games/<int:pk>/show/status/", show.show_status, name="show_status"),
+    path("games/<int:pk>/show/fullstatus/", show.show_fullstatus_mine, name="show_fullstatus_mine"),
+    path("games/<int:pk>/show/fullstatus/<int:seat_pk>/", show.show_fullstatus, name="show_fullstatus"),
+    path("games/<int:pk>/show/act/", show.show_act, name="show_act"),
+]

@@ -1,0 +1,292 @@
+"""The show's words (seed 000, «Шоу»): its heroes and teams, its stages, every reason code of its
+engine, its actions and the texts of every event kind it emits (docs/rulesets/show.md, "Events").
+Imports Django's translation and games.wording only (docs/architecture.md, "Wording")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.wording import RulesetWording
+
+ROLE_NAMES = {
+    "mason": gettext_lazy("Mason"),
+    "saviour": gettext_lazy("Saviour"),
+    "reptiloid": gettext_lazy("Reptiloid"),
+    "demon": gettext_lazy("Demon"),
+}
+FACTION_NAMES = {
+    "masons": gettext_lazy("the Masons"),
+    "reptiloids": gettext_lazy("the Reptiloids"),
+    "demon": gettext_lazy("the Demon"),
+    "none": gettext_lazy("nobody (a draw)"),
+}
+# A key says what a hero is NOT.
+KEY_NAMES = {
+    "not_mason": gettext_lazy("not a Mason"),
+    "not_saviour": gettext_lazy("not the Saviour"),
+    "not_reptiloid": gettext_lazy("not a Reptiloid"),
+    "not_demon": gettext_lazy("not the Demon"),
+}
+STAGE_NAMES = {
+    "greetings": gettext_lazy("Greetings"),
+    "day": gettext_lazy("Day vote"),
+    "defence": gettext_lazy("Defence speeches"),
+    "revote": gettext_lazy("Re-vote"),
+    "judge": gettext_lazy("Judge's decision"),
+    "night": gettext_lazy("Night choice"),
+}
+OWNER_NAMES = {
+    "public": gettext_lazy("a public slave"),
+    "reptiloids": gettext_lazy("a slave of the Reptiloids"),
+    "demon": gettext_lazy("a slave of the Demon"),
+}
+SLEEP_NAMES = {"asleep": gettext_lazy("Asleep"), "coma": gettext_lazy("In coma")}
+POST_KINDS = {
+    "greeting": gettext_lazy("greeting"),
+    "defence": gettext_lazy("defence speech"),
+    "opinion": gettext_lazy("opinion"),
+}
+
+REASONS = {
+    # games.rulesets.show.engine.ruleset.REASONS
+    "game_over": gettext_lazy("the show is over"),
+    "not_a_player": gettext_lazy("you are not a hero of this show"),
+    "not_free": gettext_lazy("a slave makes no free hero's choices"),
+    "not_your_action": gettext_lazy("you have no such action in this stage"),
+    "missing_target": gettext_lazy("choose a hero"),
+    "bad_target": gettext_lazy("that hero cannot be chosen for this"),
+    "target_not_free": gettext_lazy("the hero must be free"),
+    "target_not_slave": gettext_lazy("the hero must be a slave"),
+    "self_forbidden": gettext_lazy("you may not choose yourself for this"),
+    "self_save_used": gettext_lazy("the Saviour has already saved himself once"),
+    "saved_before": gettext_lazy("this hero has already been saved once"),
+    "relieved_before": gettext_lazy("this slave has been relieved already"),
+    "not_on_bench": gettext_lazy("the judge decides only about the defendants"),
+    "spare_not_allowed": gettext_lazy("with several defendants the judge must enslave one of them"),
+    "bad_detail": gettext_lazy("you may not add that to your choice now"),
+    "question_not_possible": gettext_lazy("the judge questions one of two or more unrevealed slaves"),
+    "revealed": gettext_lazy("this hero's role is revealed already"),
+    "key_used": gettext_lazy("the Saviour's public key is once per show"),
+    "no_right": gettext_lazy("you hold no Secret Knowledge to use"),
+    "no_key_left": gettext_lazy("there is no key left to learn about this hero"),
+    # the site's own (games.rulesets.show.services)
+    "not_running": gettext_lazy("the show is not running"),
+    "no_stage": gettext_lazy("no stage is going on"),
+    "bad_ballot": gettext_lazy("the ballot is «To slavery» or «Spare»"),
+    "text_posts_off": gettext_lazy("in this show a text post does not stand in for a media post"),
+    "in_coma": gettext_lazy("a hero in coma cannot be lulled again"),
+    "pov": gettext_lazy("you are looking at someone else's page"),
+}
+VOTE_REASONS = {
+    "not_a_voter": gettext_lazy("you may not vote now"),
+    "self_vote_forbidden": gettext_lazy("nobody votes against himself"),
+    "peace_not_allowed": gettext_lazy("there is no vote for peace"),
+}
+ACTION_LABELS = {
+    "suspect": gettext_lazy("suspect"),
+    "save": gettext_lazy("save"),
+    "relieve": gettext_lazy("relieve a slave"),
+    "enslave": gettext_lazy("enslave"),
+    "spare": gettext_lazy("spare"),
+    "vote": gettext_lazy("vote"),
+    "request_opinion": gettext_lazy("request an opinion"),
+    "use_knowledge": gettext_lazy("use Secret Knowledge"),
+    "lull": gettext_lazy("lull"),
+    "post": gettext_lazy("media post"),
+    "greeting": gettext_lazy("greeting"),
+    "defence": gettext_lazy("defence speech"),
+    "opinion": gettext_lazy("opinion"),
+}
+
+# The extras of a night choice.
+DETAIL_LABELS = {
+    "question": gettext_lazy("questions the slave"),
+    "public_key": gettext_lazy("a public key about"),
+    "extra_knowledge": gettext_lazy("extra Secret Knowledge about"),
+}
+
+
+def _name(data: dict, key: str = "name") -> str:
+    value = data.get(key)
+    if isinstance(value, dict):
+        value = value.get("name")
+    return str(value or "—")
+
+
+def _names(items) -> str:
+    out = []
+    for item in items or ():
+        out.append(str(item.get("name") if isinstance(item, dict) else item))
+    return ", ".join(out) if out else "—"
+
+
+def key_label(key: str) -> str:
+    return str(KEY_NAMES.get(key, key))
+
+
+def role_name(role: str | None) -> str:
+    return str(ROLE_NAMES.get(role or "", role or "—"))
+
+
+def owners_text(owners) -> str:
+    return ", ".join(str(OWNER_NAMES.get(o, o)) for o in owners or ()) or "—"
+
+
+def stage_label(phase: str) -> str:
+    """«Дневное голосование 2» from the engine's "day 2"."""
+    kind, _sep, number = (phase or "").partition(" ")
+    label = str(STAGE_NAMES.get(kind, kind))
+    return f"{label} {number}" if number else label
+
+
+def _ballots(ballots: Any) -> str:
+    if not isinstance(ballots, dict) or not ballots:
+        return "—"
+    words = {"enslave": _("To slavery"), "spare": _("Spare")}
+    return "; ".join(f"{voter} → {words.get(target, target)}" for voter, target in ballots.items())
+
+
+class ShowWording(RulesetWording):
+    role_names = ROLE_NAMES
+    role_help = {
+        "mason": gettext_lazy("Each night name the hero you suspect most: each Mason's suspicion makes that hero ten "
+                              "times less likely to be drawn as the next day's judge."),
+        "saviour": gettext_lazy("Each night either save a free hero from the night's attack (yourself once per show), "
+                                "or relieve a slave of his burden for the rest of the show and reveal his role. Once "
+                                "per show you may add a public key about a hero; in the first three nights you may "
+                                "take an extra Secret Knowledge."),
+        "reptiloid": gettext_lazy("You know your partner. Each night you must agree on one victim to enslave; choosing "
+                                  "yourself abstains."),
+        "demon": gettext_lazy("You are alone. Each night enslave a victim, or choose yourself to take nobody."),
+    }
+    faction_names = FACTION_NAMES
+    faction_goals = {
+        "masons": gettext_lazy("Your team wins when every Reptiloid and the Demon are slaves."),
+        "reptiloids": gettext_lazy("Your team wins when the free Reptiloids are at least as many as all the other "
+                                   "free heroes together."),
+        "demon": gettext_lazy("You win alone when at most one other hero is free besides you, and no Reptiloid."),
+    }
+    action_labels = ACTION_LABELS
+    order_reasons = {**REASONS, **VOTE_REASONS}
+
+    def event_text(self, kind: str, data: dict) -> str | None:
+        d = dict(data or {})
+        name = _name(d)
+        if kind == "game_started":
+            return _("The show begins: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
+        if kind == "role":
+            return _("You are %(name)s: %(role)s.") % {"name": name, "role": role_name(d.get("role"))}
+        if kind == "team":
+            return _("The Reptiloids know each other: %(members)s.") % {"members": _names(d.get("members"))}
+        if kind == "innate_keys":
+            keys = d.get("keys") or {}
+            listed = "; ".join(f"{who}: {', '.join(key_label(k) for k in ks)}" for who, ks in keys.items()) or "—"
+            return _("Your innate keys: %(keys)s.") % {"keys": listed}
+        if kind == "stage":
+            return _("The stage begins: %(stage)s.") % {"stage": stage_label(str(d.get("phase") or ""))}
+        if kind == "woke":
+            return _("%(name)s wakes up from the coma.") % {"name": name}
+        if kind == "coma":
+            return _("%(name)s missed the stage and falls into a coma.") % {"name": name}
+        if kind == "lulled":
+            return _("By the majority's will %(name)s is lulled into a coma.") % {"name": name}
+        if kind == "greetings":
+            return _("Greeted the show: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
+        if kind == "day_votes":
+            return _("The day vote's ballots: %(ballots)s.") % {"ballots": _ballots(d.get("ballots"))}
+        if kind == "bench":
+            return _("On the bench: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
+        if kind == "no_bench":
+            return _("Nobody was voted for: the bench stays empty.")
+        if kind == "opinions":
+            return _("Opinions requested of: %(requested)s; given by: %(posted)s.") % {
+                "requested": _names(d.get("requested")), "posted": _names(d.get("posted"))}
+        if kind == "opinions_gm":
+            requests = d.get("requests") or {}
+            listed = "; ".join(f"{r} → {t}" for r, t in requests.items()) or "—"
+            return _("Who asked whose opinion: %(requests)s.") % {"requests": listed}
+        if kind == "knowledge_lot":
+            return _("The Secret Knowledge lot (among %(n)s heroes) goes to %(name)s.") % {
+                "n": d.get("among", "?"), "name": name}
+        if kind == "knowledge_won":
+            return _("You have won a Secret Knowledge: choose a hero on the game page to learn one of his keys.")
+        if kind == "knowledge_received":
+            return _("Someone received a Secret Knowledge (%(count)s so far).") % {"count": d.get("count", 1)}
+        if kind == "secret_key":
+            return _("Secret Knowledge: %(name)s is %(key)s.") % {"name": name, "key": key_label(str(d.get("key")))}
+        if kind == "secret_key_gm":
+            return _("%(holder)s learned in secret that %(name)s is %(key)s.") % {
+                "holder": d.get("holder_name") or "—", "name": name, "key": key_label(str(d.get("key")))}
+        if kind == "knowledge_empty":
+            return _("Your extra Secret Knowledge about %(name)s found nothing new.") % {"name": name}
+        if kind == "judge_removed":
+            return _("The judge %(name)s is on the bench and loses his status: everyone free re-votes.") % {
+                "name": name}
+        if kind == "defence":
+            return _("%(name)s gave his defence speech.") % {"name": name}
+        if kind == "revote_result":
+            return _("The re-vote: %(ballots)s. Enslaved: %(enslaved)s.") % {
+                "ballots": _ballots(d.get("ballots")), "enslaved": _names(d.get("enslaved"))}
+        if kind == "judge_decision":
+            if d.get("enslaved"):
+                return _("The judge sends %(name)s into slavery.") % {"name": _name(d, "enslaved")}
+            return _("The judge spares %(name)s.") % {"name": _name(d, "spared")}
+        if kind == "judge_missed":
+            return _("The judge %(name)s let the time run out and falls into a coma: everyone free re-votes.") % {
+                "name": name}
+        if kind == "enslaved":
+            return _("%(name)s loses his freedom: %(owners)s.") % {"name": name, "owners": owners_text(d.get("owners"))}
+        if kind == "public_key":
+            return _("A public key: %(name)s is %(key)s.") % {"name": name, "key": key_label(str(d.get("key")))}
+        if kind == "role_revealed":
+            return _("All three keys of %(name)s are known: %(role)s.") % {"name": name,
+                                                                          "role": role_name(d.get("role"))}
+        if kind == "relieved":
+            return _("The Saviour relieved %(name)s of his burden: %(role)s.") % {"name": name,
+                                                                                "role": role_name(d.get("role"))}
+        if kind == "questioned":
+            return _("The judge questioned the slave %(name)s.") % {"name": name}
+        if kind == "saviour_key":
+            return _("The Saviour adds a public key about %(name)s.") % {"name": name}
+        if kind == "night_choices":
+            choices = d.get("choices") or {}
+            listed = "; ".join(f"{who}: {ACTION_LABELS.get(c[0], c[0]) if c else '—'} → {c[1] if c else '—'}"
+                               for who, c in choices.items()) or "—"
+            auto = ", ".join(d.get("auto") or ()) or "—"
+            return _("Night choices: %(choices)s. Made automatically (coma): %(auto)s.") % {"choices": listed,
+                                                                                          "auto": auto}
+        if kind == "morning":
+            parts = [_("Morning. New slaves: %(slaves)s.") % {"slaves": ", ".join(
+                f"{_name(v)} ({owners_text(v.get('owners'))})" for v in d.get("enslaved") or ()) or "—"}]
+            parts.append(_("The Saviour stopped an attack.") if d.get("saved") else _("Nobody was saved."))
+            burdens = d.get("burdens") or ()
+            if burdens:
+                parts.append(_("Slaves and their owners: %(slaves)s.") % {"slaves": "; ".join(
+                    f"{_name(b)} ({owners_text(b.get('owners'))})" for b in burdens)})
+            return " ".join(parts)
+        if kind == "judge":
+            return _("The judge of day %(day)s is %(name)s.") % {"day": d.get("day", "?"), "name": name}
+        if kind == "judge_lot":
+            weights = d.get("weights") or {}
+            listed = "; ".join(f"{who}: {w:g}" if isinstance(w, (int, float)) else f"{who}: {w}"
+                               for who, w in weights.items()) or "—"
+            return _("The judge's lot: weights %(weights)s; drawn: %(name)s.") % {
+                "weights": listed, "name": d.get("judge") or name}
+        if kind == "no_judge":
+            return _("There is no judge on day %(day)s.") % {"day": d.get("day", "?")}
+        if kind == "insomnia":
+            return _("Insomnia: the night would decide the show, so there is no night; day %(day)s follows.") % {
+                "day": d.get("day", "?")}
+        if kind == "game_over":
+            roles = "; ".join(f"{_name(r)}: {role_name(r.get('role'))}" for r in d.get("roles") or ()
+                              if isinstance(r, dict))
+            winner = str(FACTION_NAMES.get(str(d.get("winner")), d.get("winner") or "—"))
+            return _("The show is over. Winner: %(winner)s. Roles: %(roles)s.") % {"winner": winner,
+                                                                                  "roles": roles or "—"}
+        return None
+
+
+WORDING = ShowWording()

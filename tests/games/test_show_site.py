@@ -1,0 +1,257 @@
+"""The show on the site (issue 18, docs/rulesets/show.md "The site"): a GM creates a show from the
+new-game form, heroes sign up, the show starts with dealt roles and a commitment; each stage is a
+phase with the engine's timer as deadline, closed early when every awaited hero has acted and by
+the deadline task otherwise; the hero's panel, its forms and their services (accepted and refused
+inputs in the ledger), coma, waking and /lull, the text stand-in for media posts, the slaves'
+chat, the private /fullstatus and the hidden ballots, per perspective."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import confirm
+from games.models import Game, GameEvent, Order, Thread
+from games.rulesets.show import services
+from games.services.lifecycle import game_finish, game_signup
+from games.services.posting import post_submit
+from games.services.resolution import phase_close_if_due
+from tests.conftest import client_for, make_user
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Аня", "Боря", "Вера", "Жора", "Кира"]
+ROLES = ["mason", "mason", "reptiloid", "saviour", "demon"]
+
+
+def _create(gm, **fields) -> Game:
+    data = {"title": "Малое шоу", "ruleset": "show", "size": 5, "roles": "", "phase_hours": 24,
+            "show_minutes_greetings": 60, "show_minutes_day": 60, "show_minutes_defence": 30,
+            "show_minutes_revote": 30, "show_minutes_judge": 20, "show_minutes_night": 40,
+            "show_timer_table": "8:100, 5:50, 0:25", **fields}
+    response = client_for(gm).post(reverse("games:game_new"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.get(title="Малое шоу")
+
+
+@pytest.fixture
+def show(db):
+    """A five-hero test show started through the site with fixed roles (seat order)."""
+    from games.services.lifecycle import game_start
+
+    gm = make_user("Ведущий")
+    game = _create(gm)
+    users = {n: make_user(n) for n in NAMES}
+    for name in NAMES:
+        game_signup(game=game, user=users[name])
+    game_start(game=game, by=gm, seed=7, roles_in_seat_order=ROLES)
+    game.refresh_from_db()
+    seats = {n: game.seats.get(user=users[n]) for n in NAMES}
+    return game, gm, users, seats
+
+
+def _phase(game: Game) -> tuple[str, int]:
+    game.refresh_from_db()
+    return game.current_phase.kind, game.current_phase.number
+
+
+def _greet_all(game, users, names=NAMES):
+    for name in names:
+        post_submit(thread=game.game_thread, author=users[name], body=f"Привет от {name}")
+
+
+def test_the_gm_creates_a_show_from_the_new_game_form_and_starts_it(db):
+    gm = make_user("Ведущий")
+    game = _create(gm, show_no_demon="on")
+    assert game.ruleset == "show"
+    assert game.options["demon"] is False and game.options["text_posts"] is True
+    assert game.options["stage_minutes"]["greetings"] == 60 and game.options["timer_table"][0] == [8, 100]
+    users = [make_user(n) for n in NAMES]
+    for user in users:
+        response = client_for(user).post(reverse("games:game_join", args=[game.pk]), {"application": ""})
+        assert response.status_code == 302
+    response = client_for(gm).post(reverse("games:game_start", args=[game.pk]), {confirm.CONFIRM_FIELD: confirm.CONFIRM_VALUE})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and len(game.commitment) == 64
+    roles = sorted(game.seats.values_list("role", flat=True))
+    # Five heroes without the Demon: the test show's table (docs/rulesets/show.md).
+    assert "demon" not in roles and roles.count("reptiloid") == 1 and roles.count("saviour") == 1
+    phase = game.current_phase
+    assert (phase.kind, phase.number) == ("greetings", 0)
+    # The stage's timer: 60 minutes at 50% for five free heroes (the GM's table).
+    assert phase.deadline_at - phase.opened_at == timedelta(minutes=30)
+    assert "demon" not in game.state["options"] and "text_posts" not in game.state["options"]
+
+
+def test_greetings_by_text_posts_end_the_stage_early_and_the_next_has_its_timer(show):
+    game, _gm, users, seats = show
+    _greet_all(game, users, NAMES[:-1])
+    assert _phase(game) == ("greetings", 0)
+    post_submit(thread=game.game_thread, author=users["Аня"], body="ещё одно сообщение")  # talk, not a greeting
+    assert Order.objects.filter(phase=game.current_phase, actor=seats["Аня"], action="post").count() == 1
+    _greet_all(game, users, NAMES[-1:])
+    assert _phase(game) == ("day", 1)
+    greetings = game.phases.get(kind="greetings")
+    assert greetings.closed_at is not None and greetings.closed_at < greetings.deadline_at
+    day = game.current_phase
+    assert day.deadline_at - day.opened_at == timedelta(minutes=30)
+    assert GameEvent.objects.filter(game=game, kind="greetings").exists()
+
+
+def test_the_deadline_task_closes_a_stage_and_the_missing_fall_into_coma_and_wake(show):
+    game, _gm, users, seats = show
+    _greet_all(game, users, NAMES[:-1])
+    phase = game.current_phase
+    assert not phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at - timedelta(seconds=1))
+    assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
+    assert _phase(game) == ("day", 1)
+    assert GameEvent.objects.filter(game=game, kind="coma", data__seat=seats["Кира"].pk).exists()
+    # Kira's panel says she sleeps and offers the wake button; a post wakes her and all are told.
+    page = client_for(users["Кира"]).get(game.get_absolute_url()).content.decode()
+    assert 'value="wake"' in page
+    before = game.game_thread.post_count
+    post_submit(thread=game.game_thread, author=users["Кира"], body="Я здесь")
+    assert GameEvent.objects.filter(game=game, kind="woke", data__seat=seats["Кира"].pk).exists()
+    game.game_thread.refresh_from_db()
+    assert game.game_thread.post_count == before + 2  # her post and the wake's announcement
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) not in game.state["memory"]["coma"]
+
+
+def test_the_day_vote_through_the_panel_is_hidden_and_ends_early_when_all_voted(show):
+    game, _gm, users, seats = show
+    _greet_all(game, users)
+    url = reverse("games:show_act", args=[game.pk])
+    response = client_for(users["Аня"]).post(url, {"act": "vote", "target": seats["Вера"].pk})
+    assert response.status_code == 302
+    mark = f"showballot-{seats['Аня'].pk}-{seats['Вера'].pk}"
+    assert mark in client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    for viewer in (users["Боря"], users["Вера"], make_user("Зритель"), None):
+        assert mark not in client_for(viewer).get(game.get_absolute_url()).content.decode()
+        assert mark not in client_for(viewer).get(reverse("games:show_status", args=[game.pk])).content.decode()
+    # A refused ballot: kept in the ledger with its reason, nothing else changes.
+    client_for(users["Боря"]).post(url, {"act": "vote", "target": seats["Боря"].pk})
+    _phase(game)
+    refused = Order.objects.get(phase=game.current_phase, actor=seats["Боря"], valid=False)
+    assert refused.reason == "self_vote_forbidden"
+    for name in ("Боря", "Вера", "Жора", "Кира"):
+        client_for(users[name]).post(url, {"act": "vote", "target": seats["Аня" if name == "Вера" else "Вера"].pk})
+    assert _phase(game) == ("defence", 1)
+    ballots = GameEvent.objects.get(game=game, kind="day_votes").data["ballots"]
+    assert ballots["Аня"] == "Вера" and len(ballots) == 5
+
+
+def test_the_panel_shows_the_stage_the_countdown_and_what_the_hero_owes(show):
+    game, _gm, users, _seats = show
+    page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert "show-panel" in page and "data-countdown" in page
+    assert 'data-hero="showhero-' in page
+    anonymous = client_for(None).get(game.get_absolute_url()).content.decode()
+    assert "show-panel" in anonymous and "showhero-" not in anonymous
+
+
+def _to_night(game, users, seats):
+    _greet_all(game, users)
+    for name in NAMES:
+        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Вера" else "Вера"])
+    assert _phase(game) == ("defence", 1)
+    post_submit(thread=game.game_thread, author=users["Вера"], body="Я не виновата")
+    assert _phase(game) == ("revote", 1)
+    for name in NAMES:
+        if name != "Вера":
+            services.show_vote(game=game, user=users[name], ballot="enslave")
+    assert _phase(game) == ("night", 1)
+
+
+def test_a_slave_talks_in_the_slaves_chat_only_and_free_heroes_do_not_read_it(show):
+    game, _gm, users, seats = show
+    _to_night(game, users, seats)
+    assert game.seats.get(pk=seats["Вера"].pk).status == "enslaved"
+    lounge = game.private_threads.get(kind=Thread.Kind.LOUNGE)
+    post_submit(thread=lounge, author=users["Вера"], body="рабская тайна")
+    from games.services import ActionRefused
+
+    with pytest.raises(ActionRefused):
+        post_submit(thread=game.game_thread, author=users["Вера"], body="Я в игре!")
+    url = reverse("games:thread", args=[lounge.pk])
+    assert "рабская тайна" in client_for(users["Вера"]).get(url).content.decode()
+    assert "рабская тайна" in client_for(make_user("Зритель")).get(url).content.decode()
+    assert client_for(users["Аня"]).get(url).status_code == 404
+    assert client_for(None).get(url).status_code == 404
+
+
+def test_night_choices_through_the_panel_and_the_morning(show):
+    game, gm, users, seats = show
+    _to_night(game, users, seats)
+    url = reverse("games:show_act", args=[game.pk])
+    _phase(game)
+    # Vera is a slave: she makes no free hero's choice.
+    client_for(users["Вера"]).post(url, {"act": "order", "action": "enslave", "target": seats["Боря"].pk})
+    assert Order.objects.get(actor=seats["Вера"], phase=game.current_phase).reason == "not_free"
+    client_for(users["Аня"]).post(url, {"act": "order", "action": "suspect", "target": seats["Кира"].pk})
+    client_for(users["Боря"]).post(url, {"act": "order", "action": "suspect", "target": seats["Кира"].pk})
+    client_for(users["Жора"]).post(url, {"act": "order", "action": "save", "target": seats["Аня"].pk})
+    client_for(users["Кира"]).post(url, {"act": "order", "action": "enslave", "target": seats["Аня"].pk})
+    assert _phase(game) == ("day", 2)  # every free hero chose: the night ended early
+    morning = GameEvent.objects.get(game=game, kind="morning")
+    assert morning.audience == "public" and morning.data["saved"] is True
+    choices = GameEvent.objects.get(game=game, kind="night_choices")
+    assert choices.audience == "gm"
+
+
+def test_full_status_is_the_heros_own_the_gms_and_everyones_after_the_end(show):
+    game, gm, users, seats = show
+    url = reverse("games:show_fullstatus", args=[game.pk, seats["Вера"].pk])
+    assert client_for(users["Вера"]).get(url).status_code == 200
+    assert client_for(gm).get(url).status_code == 200
+    for viewer in (users["Аня"], users["Кира"], make_user("Зритель"), None):
+        assert client_for(viewer).get(url).status_code == 404
+    mine = client_for(users["Вера"]).get(reverse("games:show_fullstatus_mine", args=[game.pk]))
+    assert mine.status_code == 302 and mine["Location"].endswith(f"/fullstatus/{seats['Вера'].pk}/")
+    game_finish(game=game, winner="masons", now=timezone.now())
+    assert client_for(None).get(url).status_code == 200
+
+
+def test_lull_by_majority_puts_a_hero_into_coma_at_once(show):
+    game, _gm, users, seats = show
+    _greet_all(game, users)
+    for name in ("Аня", "Боря"):
+        assert services.show_lull(game=game, user=users[name], target=seats["Кира"]).accepted
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) not in game.state["memory"]["coma"]
+    assert services.show_lull(game=game, user=users["Жора"], target=seats["Кира"]).accepted
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) in game.state["memory"]["coma"]
+    assert GameEvent.objects.filter(game=game, kind="lulled", audience="public").exists()
+
+
+def test_status_page_is_public_and_pages_of_other_rule_sets_404(show):
+    game, _gm, _users, _seats = show
+    assert client_for(None).get(reverse("games:show_status", args=[game.pk])).status_code == 200
+    from games.services.games import game_create
+
+    other = game_create(title="Форум", gm=game.gm, ruleset="forum", size=5)
+    assert client_for(None).get(reverse("games:show_status", args=[other.pk])).status_code == 404
+
+
+def test_another_games_seats_in_the_show_forms_are_refused_and_change_nothing(show):
+    from games.services.games import game_create
+
+    game, _gm, users, seats = show
+    other = game_create(title="Чужое шоу", gm=make_user("Чужой"), ruleset="show", size=5)
+    stranger = game_signup(game=other, user=make_user("Чужак"))
+    _greet_all(game, users)
+    url = reverse("games:show_act", args=[game.pk])
+    for data in ({"act": "vote", "target": stranger.pk}, {"act": "lull", "target": stranger.pk},
+                 {"act": "vote", "target": "x"}, {"act": "vote", "target": "-1"}):
+        assert client_for(users["Аня"]).post(url, data).status_code == 302
+    _phase(game)
+    rows = Order.objects.filter(phase=game.current_phase, actor=seats["Аня"])
+    assert rows.exists() and not rows.filter(valid=True).exists()
+    assert not Order.objects.filter(target=stranger).exists()
+    response = client_for(users["Аня"]).get(reverse("games:show_fullstatus", args=[game.pk, stranger.pk]))
+    assert response.status_code == 404

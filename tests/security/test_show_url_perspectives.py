@@ -1,0 +1,39 @@
+"""Every URL pattern, every perspective, on a running show (tests/security/show_world.py): every
+secret of the show — roles, innate and secret keys, the Secret Knowledge lots, the night choices
+and Mason suspicions, the judge's lot, the hidden ballots of the running day vote, the slaves' chat
+and the Reptiloids' chat — is seen by exactly those who may see it. The sweep and its judge are
+test_url_perspectives.py's."""
+
+from __future__ import annotations
+
+import pytest
+from tests.security.conftest import GMS, module_world
+
+from tests.security.show_world import PERSPECTIVES, build_show_world, show_secrets
+from tests.security.test_url_perspectives import _judge, sweep
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def show_world(django_db_setup, django_db_blocker):
+    """build_show_world() once for the module, rolled back after it (conftest.module_world)."""
+    yield from module_world(django_db_blocker, build_show_world)
+
+
+def test_the_show_world_has_secrets_of_every_kind(show_world):
+    secrets, _shared = show_secrets(show_world)
+    texts = " ".join(secrets)
+    assert any(m.startswith("showballot-") for m in secrets)
+    assert len([s for s, whom in secrets.items() if whom == set(GMS)]) >= 3  # night choices, lots
+    assert len(texts) > 500
+
+
+@pytest.mark.parametrize("who", PERSPECTIVES)
+def test_show_secrets_every_url_every_perspective(show_world, who):
+    secrets, shared = show_secrets(show_world)
+    found, problems = sweep(show_world, who, secrets=secrets, salt=show_world.game.commitment_salt.lower())
+    # The GMs read ballots in the ledger, not as the panel's mark; a text several seats share need
+    # not be found by each.
+    report = problems + _judge(who, found, secrets, salt_allowed=False, not_required=shared)
+    assert report == [], "\n".join(report)
