@@ -12,7 +12,8 @@ from games.models import Game
     ("forum", "anyone", {"limit": 5, "approval": False}, False, True),
     ("club", "off", None, False, True),
     ("cards", "neighbours", None, True, False),
-    ("show", "off", None, False, True),  # registered by no rule set
+    ("show", "anyone", {"limit": 5, "approval": False}, False, True),
+    ("chess", "off", None, False, True),  # registered by no rule set
 ])
 def test_defaults_per_rule_set(ruleset, mode, anonymous, rooms, team_chat):
     game = Game(ruleset=ruleset, options={})

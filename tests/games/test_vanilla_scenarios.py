@@ -34,7 +34,7 @@ def test_an_unknown_rule_set_lists_the_registered_ones(db, tmp_path):
     path.write_text("ruleset: chess\nplayers: [{name: A}]\n", encoding="utf-8")
     code, _out, err = run(path)
     assert code == 2
-    assert "'chess' is not a rule set this site plays yet (known: cards, club, forum, vanilla)" in err
+    assert "'chess' is not a rule set this site plays yet (known: cards, club, forum, show, vanilla)" in err
 
 
 @pytest.mark.parametrize("phase,needle", [
