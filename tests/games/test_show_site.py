@@ -255,3 +255,26 @@ def test_another_games_seats_in_the_show_forms_are_refused_and_change_nothing(sh
     assert not Order.objects.filter(target=stranger).exists()
     response = client_for(users["Аня"]).get(reverse("games:show_fullstatus", args=[game.pk, stranger.pk]))
     assert response.status_code == 404
+
+
+def test_each_stage_queues_the_celery_close_at_its_timer(show, django_capture_on_commit_callbacks, monkeypatch):
+    """The deadline task is queued with the stage's timer as its ETA when a stage opens (here the
+    day after greetings that ended early), as every phase's (games.services.phases._queue_close)."""
+    from games import tasks
+
+    game, _gm, users, _seats = show
+    sent = []
+    monkeypatch.setattr(tasks.close_phase_when_due, "apply_async", lambda **kw: sent.append(kw))
+    with django_capture_on_commit_callbacks(execute=True):
+        _greet_all(game, users)
+    game.refresh_from_db()
+    day = game.current_phase
+    assert (day.kind, day.number) == ("day", 1)
+    assert {"kwargs": {"phase_id": day.pk}, "eta": day.deadline_at} in sent
+    # At the ETA the task closes it (nobody voted: everyone falls into coma, no bench, the night).
+    assert tasks.close_phase_when_due(phase_id=day.pk) is False  # before its time: nothing happens
+    from games.services.resolution import phase_close_if_due as close
+
+    assert close(phase_id=day.pk, now=day.deadline_at)
+    assert _phase(game) == ("night", 1)
+    assert GameEvent.objects.filter(game=game, kind="no_bench").exists()
