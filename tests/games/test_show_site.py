@@ -278,3 +278,13 @@ def test_each_stage_queues_the_celery_close_at_its_timer(show, django_capture_on
     assert close(phase_id=day.pk, now=day.deadline_at)
     assert _phase(game) == ("night", 1)
     assert GameEvent.objects.filter(game=game, kind="no_bench").exists()
+
+
+def test_the_role_page_links_the_heros_full_status_and_shows_his_innate_keys(show):
+    game, _gm, users, seats = show
+    page = client_for(users["Жора"]).get(reverse("games:role", args=[game.pk])).content.decode()
+    assert reverse("games:show_fullstatus", args=[game.pk, seats["Жора"].pk]) in page
+    full = client_for(users["Жора"]).get(reverse("games:show_fullstatus", args=[game.pk, seats["Жора"].pk]))
+    assert f'data-fullstatus="showfull-{seats["Жора"].pk}"' in full.content.decode()
+    # The Saviour knows everyone else is not the Saviour: an innate key in every other row.
+    assert full.content.decode().count("not the Saviour") + full.content.decode().count("не Спаситель") >= 4

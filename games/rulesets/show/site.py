@@ -88,6 +88,7 @@ class ShowSite(SiteRuleset):
         "game.actions": ("games/_show_game_actions.html",),
         "game.public": ("games/_show_panel.html",),
         "gm.links": ("games/_show_gm_links.html",),
+        "role.links": ("games/_show_role_links.html",),
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
