@@ -73,7 +73,8 @@ def test_the_gm_creates_a_show_from_the_new_game_form_and_starts_it(db):
     for user in users:
         response = client_for(user).post(reverse("games:game_join", args=[game.pk]), {"application": ""})
         assert response.status_code == 302
-    response = client_for(gm).post(reverse("games:game_start", args=[game.pk]), {confirm.CONFIRM_FIELD: confirm.CONFIRM_VALUE})
+    response = client_for(gm).post(reverse("games:game_start", args=[game.pk]),
+                                   {confirm.CONFIRM_FIELD: confirm.CONFIRM_VALUE})
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and len(game.commitment) == 64

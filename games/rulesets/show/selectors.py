@@ -89,7 +89,8 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         panel["night_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in actions]
         panel["night_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
         panel["is_saviour"] = me.role == "saviour"
-        panel["is_questioner"] = state.memory.get("judge") == me.id and int(state.memory.get("judge_day") or 0) == number
+        panel["is_questioner"] = (state.memory.get("judge") == me.id
+                                  and int(state.memory.get("judge_day") or 0) == number)
         panel["slaves"] = [(h, names.get(h, "?")) for h in SHOW.unrevealed_slaves(state)]
     if kind == JUDGE and me.id == judge and me.is_active:
         panel["judge_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in allowed]
