@@ -363,3 +363,13 @@ def test_a_requested_opinion_holds_the_early_end_until_it_is_posted(tmp_path, db
     assert _phase(game) == ("defence", 2)
     opinions = GameEvent.objects.get(game=game, kind="opinions")
     assert opinions.data["posted"] == ["Зина"] and "Аня" not in str(opinions.data)
+
+
+def test_the_gm_dashboard_shows_whom_the_stage_waits_for_and_the_judges_weights(tmp_path, db):
+    game, _users, _seats = _kept_show(tmp_path, 5)  # after night 1: the judge of day 2 was drawn
+    page = client_for(game.gm).get(reverse("games:gm_dashboard", args=[game.pk])).content.decode()
+    assert "show-gm" in page
+    lot = GameEvent.objects.get(game=game, kind="judge_lot")
+    assert lot.audience == "gm" and lot.data["judge"] in page
+    for name, weight in lot.data["weights"].items():
+        assert name in page

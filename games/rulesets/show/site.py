@@ -89,9 +89,15 @@ class ShowSite(SiteRuleset):
         "game.public": ("games/_show_panel.html",),
         "gm.links": ("games/_show_gm_links.html",),
         "role.links": ("games/_show_role_links.html",),
+        "gm.decisions": ("games/_show_gm_stage.html",),
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
+        if place == "gm.decisions":  # the GM's page: whom the stage waits for, the judge's lot
+            from games.rulesets.show.selectors import gm_stage  # the selectors load the models: at a page
+
+            game = context.get("game")
+            return {"show_gm": gm_stage(game=game) if game is not None else None}
         if place != "game.public":
             return {}
         game = context.get("game")
