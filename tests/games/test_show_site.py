@@ -373,3 +373,18 @@ def test_the_gm_dashboard_shows_whom_the_stage_waits_for_and_the_judges_weights(
     assert lot.audience == "gm" and lot.data["judge"] in page
     for name, weight in lot.data["weights"].items():
         assert name in page
+
+
+def test_the_desk_and_the_reminders_know_what_a_hero_owes(show):
+    """The core's duties (the desk, the due-soon notices) ask the engine's owed_actions: a hero owes
+    his greeting until his input is in the ledger; the periodic services run over a show."""
+    from games.selectors.duties import duties_of
+    from games.services.moderation import prods_send
+    from games.services.notifications import notify_due_soon
+
+    game, _gm, users, _seats = show
+    assert [d.kind for d in duties_of(users["Аня"])] == ["order"]
+    post_submit(thread=game.game_thread, author=users["Аня"], body="Привет!")
+    assert duties_of(users["Аня"]) == []
+    prods_send()
+    notify_due_soon(now=game.current_phase.deadline_at - timedelta(hours=1))
