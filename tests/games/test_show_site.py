@@ -388,3 +388,9 @@ def test_the_desk_and_the_reminders_know_what_a_hero_owes(show):
     assert duties_of(users["Аня"]) == []
     prods_send()
     notify_due_soon(now=game.current_phase.deadline_at - timedelta(hours=1))
+
+
+def test_the_slaves_chat_is_named_so(show):
+    game, _gm, _users, _seats = show
+    lounge = game.private_threads.get(kind=Thread.Kind.LOUNGE)
+    assert lounge.title.endswith(("the slaves' chat", "чат рабов"))

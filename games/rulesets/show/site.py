@@ -68,6 +68,7 @@ class ShowSite(SiteRuleset):
     # «что пишут рабы в чате, видят только другие рабы и наблюдатели»: the game's lounge is the
     # slaves' chat; a slave does not talk where the free heroes read.
     team_chat_default = True
+    lounge_label = _("the slaves' chat")
 
     def lounge_reader(self, seat) -> bool:
         return getattr(seat, "status", None) == "enslaved" or not self.in_play(seat)
