@@ -241,6 +241,10 @@ class SiteRuleset:
         return getattr(seat, "status", None) in self.in_play_statuses
 
     # --- Talking (asked by games.permissions, which keeps the checks) -------------------------
+    # The lounge's name in its thread title, when the rule set names it itself (the Show: «чат
+    # рабов»); None: the core's «lounge».
+    lounge_label: ClassVar[Any] = None
+
     def lounge_reader(self, seat) -> bool:
         """Whether a seat of the running game reads and writes its lounge (the fallen and the
         spectators): a seat out of play. The Show: its slaves' chat, read by the slaves only (a

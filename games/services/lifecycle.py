@@ -161,8 +161,10 @@ def private_threads_create(*, game: Game, seats: list[Seat]) -> None:
         for seat in seats:
             threads.append(Thread(kind=Thread.Kind.GM_CHAT, game=game, seat=seat, created_by=game.gm,
                                   title=str(_("%(game)s: seat %(n)d and the GM")) % {"game": game.title, "n": seat.number}))
-        threads.append(Thread(kind=Thread.Kind.LOUNGE, game=game, created_by=game.gm,
-                              title=str(_("%(game)s: lounge")) % {"game": game.title}))
+        lounge = registry.site(game.ruleset).lounge_label  # the Show's slaves' chat
+        title = (str(_("%(game)s: %(lounge)s")) % {"game": game.title, "lounge": lounge} if lounge is not None
+                 else str(_("%(game)s: lounge")) % {"game": game.title})
+        threads.append(Thread(kind=Thread.Kind.LOUNGE, game=game, created_by=game.gm, title=title))
     Thread.objects.bulk_create(threads)
 
 

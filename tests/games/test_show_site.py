@@ -73,7 +73,8 @@ def test_the_gm_creates_a_show_from_the_new_game_form_and_starts_it(db):
     for user in users:
         response = client_for(user).post(reverse("games:game_join", args=[game.pk]), {"application": ""})
         assert response.status_code == 302
-    response = client_for(gm).post(reverse("games:game_start", args=[game.pk]), {confirm.CONFIRM_FIELD: confirm.CONFIRM_VALUE})
+    response = client_for(gm).post(reverse("games:game_start", args=[game.pk]),
+                                   {confirm.CONFIRM_FIELD: confirm.CONFIRM_VALUE})
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and len(game.commitment) == 64
@@ -255,3 +256,141 @@ def test_another_games_seats_in_the_show_forms_are_refused_and_change_nothing(sh
     assert not Order.objects.filter(target=stranger).exists()
     response = client_for(users["Аня"]).get(reverse("games:show_fullstatus", args=[game.pk, stranger.pk]))
     assert response.status_code == 404
+
+
+def test_each_stage_queues_the_celery_close_at_its_timer(show, django_capture_on_commit_callbacks, monkeypatch):
+    """The deadline task is queued with the stage's timer as its ETA when a stage opens (here the
+    day after greetings that ended early), as every phase's (games.services.phases._queue_close)."""
+    from games import tasks
+
+    game, _gm, users, _seats = show
+    sent = []
+    monkeypatch.setattr(tasks.close_phase_when_due, "apply_async", lambda **kw: sent.append(kw))
+    with django_capture_on_commit_callbacks(execute=True):
+        _greet_all(game, users)
+    game.refresh_from_db()
+    day = game.current_phase
+    assert (day.kind, day.number) == ("day", 1)
+    assert {"kwargs": {"phase_id": day.pk}, "eta": day.deadline_at} in sent
+    # At the ETA the task closes it (nobody voted: everyone falls into coma, no bench, the night).
+    assert tasks.close_phase_when_due(phase_id=day.pk) is False  # before its time: nothing happens
+    from games.services.resolution import phase_close_if_due as close
+
+    assert close(phase_id=day.pk, now=day.deadline_at)
+    assert _phase(game) == ("night", 1)
+    assert GameEvent.objects.filter(game=game, kind="no_bench").exists()
+
+
+def test_the_role_page_links_the_heros_full_status_and_shows_his_innate_keys(show):
+    game, _gm, users, seats = show
+    page = client_for(users["Жора"]).get(reverse("games:role", args=[game.pk])).content.decode()
+    assert reverse("games:show_fullstatus", args=[game.pk, seats["Жора"].pk]) in page
+    full = client_for(users["Жора"]).get(reverse("games:show_fullstatus", args=[game.pk, seats["Жора"].pk]))
+    assert f'data-fullstatus="showfull-{seats["Жора"].pk}"' in full.content.decode()
+    # The Saviour knows everyone else is not the Saviour: an innate key in every other row.
+    assert full.content.decode().count("not the Saviour") + full.content.decode().count("не Спаситель") >= 4
+
+
+def _kept_show(tmp_path, stages: int):
+    """The ten-hero file played through the site up to `stages` stages and kept: the show goes on."""
+    import yaml
+
+    from pathlib import Path
+
+    from games import scenarios
+
+    source = Path(__file__).resolve().parents[1] / "scenarios" / "show" / "big-show-masons-win.yaml"
+    data = yaml.safe_load(source.read_text("utf-8"))
+    data["phases"] = data["phases"][:stages]
+    data.pop("expect")
+    path = tmp_path / "show.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    report = scenarios.play(str(path), keep=True)
+    assert all(not p.diffs for p in report.phases), [p.diffs for p in report.phases]
+    game = Game.objects.filter(ruleset="show").latest("pk")
+    users = {s.dealt_name: s.user for s in game.seats.select_related("user")}
+    seats = {s.dealt_name: s for s in game.seats.all()}
+    return game, users, seats
+
+
+def test_the_judge_decides_alone_through_his_panel(tmp_path, db):
+    game, users, seats = _kept_show(tmp_path, 7)  # greetings ... defence 2: the judge's decision is next
+    assert _phase(game) == ("judge", 2)
+    page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert "Your decision, judge" in page or "Ваше решение, судья" in page
+    url = reverse("games:show_act", args=[game.pk])
+    client_for(users["Боря"]).post(url, {"act": "order", "action": "enslave", "target": seats["Зина"].pk})
+    assert Order.objects.get(phase=game.current_phase, actor=seats["Боря"]).reason == "not_your_action"
+    client_for(users["Аня"]).post(url, {"act": "order", "action": "enslave", "target": seats["Боря"].pk})
+    assert Order.objects.get(phase=game.current_phase, actor=seats["Аня"]).reason == "not_on_bench"
+    client_for(users["Аня"]).post(url, {"act": "order", "action": "enslave", "target": seats["Зина"].pk})
+    assert _phase(game) == ("night", 2)  # the judge alone was awaited: the stage ended early
+    decision = GameEvent.objects.get(game=game, kind="judge_decision")
+    assert decision.data["enslaved"]["name"] == "Зина"
+
+
+def test_secret_knowledge_is_used_at_once_and_the_thread_hears_only_the_count(tmp_path, db):
+    game, users, seats = _kept_show(tmp_path, 2)  # day 1 closed: Гоша won the Secret Knowledge lot
+    won = GameEvent.objects.get(game=game, kind="knowledge_won")
+    assert won.audience == f"seat:{seats['Гоша'].pk}"
+    url = reverse("games:show_act", args=[game.pk])
+    client_for(users["Аня"]).post(url, {"act": "knowledge", "target": seats["Зина"].pk})
+    assert Order.objects.get(phase=game.current_phase, actor=seats["Аня"]).reason == "no_right"
+    client_for(users["Гоша"]).post(url, {"act": "knowledge", "target": seats["Зина"].pk})
+    key = GameEvent.objects.get(game=game, kind="secret_key")
+    assert key.audience == f"seat:{seats['Гоша'].pk}" and key.data["name"] == "Зина"
+    told = GameEvent.objects.get(game=game, kind="knowledge_received")
+    assert told.audience == "public" and told.data == {"count": 1}
+    full = client_for(users["Гоша"]).get(reverse("games:show_fullstatus", args=[game.pk, seats["Гоша"].pk]))
+    assert key.text and key.data["key"] in ("not_saviour", "not_demon", "not_reptiloid")
+    assert full.status_code == 200
+    last = game.game_thread.posts.order_by("-number").first()
+    assert "Зина" not in last.body and "Гоша" not in last.body  # who and about whom stay secret
+
+
+def test_a_requested_opinion_holds_the_early_end_until_it_is_posted(tmp_path, db):
+    game, users, seats = _kept_show(tmp_path, 5)  # night 1 closed: day 2, the opinions day
+    assert _phase(game) == ("day", 2)
+    url = reverse("games:show_act", args=[game.pk])
+    client_for(users["Аня"]).post(url, {"act": "request", "target": seats["Зина"].pk})
+    page = client_for(users["Зина"]).get(game.get_absolute_url()).content.decode()
+    assert "requested your opinion" in page or "запросил ваше Мнение" in page
+    free = [name for name, s in seats.items() if game.state and s.status == "active"]
+    for name in free:
+        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Зина" else "Зина"])
+    assert _phase(game) == ("day", 2)  # everyone voted, Зина's opinion is still owed
+    post_submit(thread=game.game_thread, author=users["Зина"], body="Моё мнение: я ни при чём.")
+    assert _phase(game) == ("defence", 2)
+    opinions = GameEvent.objects.get(game=game, kind="opinions")
+    assert opinions.data["posted"] == ["Зина"] and "Аня" not in str(opinions.data)
+
+
+def test_the_gm_dashboard_shows_whom_the_stage_waits_for_and_the_judges_weights(tmp_path, db):
+    game, _users, _seats = _kept_show(tmp_path, 5)  # after night 1: the judge of day 2 was drawn
+    page = client_for(game.gm).get(reverse("games:gm_dashboard", args=[game.pk])).content.decode()
+    assert "show-gm" in page
+    lot = GameEvent.objects.get(game=game, kind="judge_lot")
+    assert lot.audience == "gm" and lot.data["judge"] in page
+    for name, weight in lot.data["weights"].items():
+        assert name in page
+
+
+def test_the_desk_and_the_reminders_know_what_a_hero_owes(show):
+    """The core's duties (the desk, the due-soon notices) ask the engine's owed_actions: a hero owes
+    his greeting until his input is in the ledger; the periodic services run over a show."""
+    from games.selectors.duties import duties_of
+    from games.services.moderation import prods_send
+    from games.services.notifications import notify_due_soon
+
+    game, _gm, users, _seats = show
+    assert [d.kind for d in duties_of(users["Аня"])] == ["order"]
+    post_submit(thread=game.game_thread, author=users["Аня"], body="Привет!")
+    assert duties_of(users["Аня"]) == []
+    prods_send()
+    notify_due_soon(now=game.current_phase.deadline_at - timedelta(hours=1))
+
+
+def test_the_slaves_chat_is_named_so(show):
+    game, _gm, _users, _seats = show
+    lounge = game.private_threads.get(kind=Thread.Kind.LOUNGE)
+    assert lounge.title.endswith(("the slaves' chat", "чат рабов"))

@@ -37,3 +37,28 @@ def test_show_secrets_every_url_every_perspective(show_world, who):
     # not be found by each.
     report = problems + _judge(who, found, secrets, salt_allowed=False, not_required=shared)
     assert report == [], "\n".join(report)
+
+
+@pytest.mark.parametrize("who", ["anonymous", "anya", "kira"])
+def test_a_finished_show_is_unsealed_for_everybody(show_world, who):
+    """After the show (finished here inside this test's savepoint) its archive is everybody's: every
+    event, every /fullstatus, the slaves' and the Reptiloids' chats. The panel's marks (the hero's
+    own ballot, his role line) are the running show's: a finished game shows no panel."""
+    from django.utils import timezone
+
+    from games.models import Game
+    from games.services.lifecycle import game_finish
+
+    secrets, _shared = show_secrets(show_world)
+    game = Game.objects.get(pk=show_world.game.pk)
+    game_finish(game=game, winner="masons", now=timezone.now())
+    show_world.game.status = game.status
+    try:
+        everybody = set(PERSPECTIVES)
+        unsealed = {canary: everybody for canary in secrets}
+        found, problems = sweep(show_world, who, secrets=unsealed, salt=game.commitment_salt.lower())
+    finally:
+        show_world.game.status = Game.Status.RUNNING
+    panel_marks = {c for c in secrets if c.startswith(("showballot-", "showhero-"))}
+    report = problems + _judge(who, found, unsealed, salt_allowed=True, not_required=panel_marks)
+    assert report == [], "\n".join(report)

@@ -9,7 +9,7 @@ from typing import Any
 from django.http import Http404
 
 from games import permissions
-from games.models import Game, Order, Seat
+from games.models import Game, GameEvent, Order, Seat
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.facts import in_coma, judge_today
 from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, REVOTE, parse_phase
@@ -89,7 +89,8 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         panel["night_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in actions]
         panel["night_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
         panel["is_saviour"] = me.role == "saviour"
-        panel["is_questioner"] = state.memory.get("judge") == me.id and int(state.memory.get("judge_day") or 0) == number
+        panel["is_questioner"] = (state.memory.get("judge") == me.id
+                                  and int(state.memory.get("judge_day") or 0) == number)
         panel["slaves"] = [(h, names.get(h, "?")) for h in SHOW.unrevealed_slaves(state)]
     if kind == JUDGE and me.id == judge and me.is_active:
         panel["judge_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in allowed]
@@ -148,3 +149,23 @@ def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
     status["name"] = seat.dealt_name
     return status
 
+
+
+def gm_stage(*, game: Game) -> dict[str, Any] | None:
+    """The GM's view of the running stage (the dashboard is the GMs' only, games.permissions.check_gm):
+    whom it still waits for, who is in coma, and the last judge's lot with its weights («the draw ...
+    is logged, so the GM's dashboard can show the weights»)."""
+    if game.status != Game.Status.RUNNING or not game.state or game.current_phase is None:
+        return None
+    state = game_state(game)
+    names = _names(game)
+    phase = game.current_phase
+    waiting = SHOW.waiting_for(state, ledger_inputs(phase)) if phase.closed_at is None else ()
+    lot = GameEvent.objects.filter(game=game, kind="judge_lot").order_by("-pk").first()
+    return {
+        "stage": stage_label(state.phase),
+        "waiting": [names.get(h, "?") for h in waiting],
+        "coma": [names.get(int(h), "?") for h in (state.memory.get("coma") or {})],
+        "lot": None if lot is None else {"day": lot.data.get("day"), "judge": lot.data.get("judge"),
+                                         "weights": sorted((lot.data.get("weights") or {}).items())},
+    }

@@ -130,7 +130,8 @@ def ledger_row_text(order: Order) -> str | None:
 
 def close_outcome(*, phase: Phase, outcome: dict) -> dict:
     """The heroes woken at once during the stage (by a post or a button) join the close's `woke`."""
-    woken = list(phase.orders.filter(valid=True, action=WAKE).order_by("pk").values_list("actor__dealt_name", flat=True))
+    woken = list(phase.orders.filter(valid=True, action=WAKE).order_by("pk")
+                 .values_list("actor__dealt_name", flat=True))
     if woken:
         outcome["woke"] = list(dict.fromkeys([*woken, *(outcome.get("woke") or [])]))
     return outcome

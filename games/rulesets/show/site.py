@@ -68,6 +68,7 @@ class ShowSite(SiteRuleset):
     # «что пишут рабы в чате, видят только другие рабы и наблюдатели»: the game's lounge is the
     # slaves' chat; a slave does not talk where the free heroes read.
     team_chat_default = True
+    lounge_label = _("the slaves' chat")
 
     def lounge_reader(self, seat) -> bool:
         return getattr(seat, "status", None) == "enslaved" or not self.in_play(seat)
@@ -88,9 +89,16 @@ class ShowSite(SiteRuleset):
         "game.actions": ("games/_show_game_actions.html",),
         "game.public": ("games/_show_panel.html",),
         "gm.links": ("games/_show_gm_links.html",),
+        "role.links": ("games/_show_role_links.html",),
+        "gm.decisions": ("games/_show_gm_stage.html",),
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
+        if place == "gm.decisions":  # the GM's page: whom the stage waits for, the judge's lot
+            from games.rulesets.show.selectors import gm_stage  # the selectors load the models: at a page
+
+            game = context.get("game")
+            return {"show_gm": gm_stage(game=game) if game is not None else None}
         if place != "game.public":
             return {}
         game = context.get("game")
