@@ -118,7 +118,7 @@ def card_ability_submit(*, game: Game, user, ability: str, data: dict | None = N
     clean, reason = _clean(game, dict(data or {}))
     at_once = spec is not None and spec.when == NOW
     with transaction.atomic():
-        locked = Game.objects.select_for_update().select_related("current_phase").get(pk=game.pk)
+        locked = Game.objects.select_for_update(of=("self",)).select_related("current_phase").get(pk=game.pk)
         phase = locked.current_phase
         if locked.status != Game.Status.RUNNING or phase is None:
             return None, AbilityConfirmation(False, key, reason="game_over" if locked.status == Game.Status.FINISHED
