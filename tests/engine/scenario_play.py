@@ -22,7 +22,8 @@ from games.wording import order_vocabulary
 NOW = datetime(2024, 3, 1, 20, 0, tzinfo=UTC)
 # `refused` is computed by the site's ledgers (posts and orders refused as they come in).
 SITE_ONLY_KEYS = {"refused"}
-PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder", "abilities", "decks"}
+PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder", "abilities", "decks",
+              "rebuilds"}
 # Fields of an `abilities` item that name players (turned into seat ids); `roles` maps names to roles.
 ABILITY_SEAT_FIELDS = ("target", "target2")
 GM_KEYS = {"forum": {"tie_break"}, "club": {"fouls", "forfeit"}, "cards": {"damage", "armour", "tie_break"}}
@@ -105,6 +106,9 @@ def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> Phase
     if phase.get("decks"):  # cards deck building (docs/rulesets/cards.md, "Part 2 (b)"): the deck standing
         extra["decks"] = {state.by_name(item["by"]).id: {k: list(item[k]) for k in ("cards", "colours", "picks")
                                                           if item.get(k)} for item in phase["decks"]}
+    if phase.get("rebuilds"):  # cards: an empty deck rebuilt («может в любой момент собрать новую колоду»)
+        extra["rebuilds"] = {state.by_name(item["by"]).id: {k: list(item[k]) for k in ("cards", "colours")
+                                                             if item.get(k)} for item in phase["rebuilds"]}
     # A phase-end ability refused when it is sent (the site's ledger keeps it as refused) does not
     # reach the close.
     closing = [data for data in (ability_input(state, item) for item in phase.get("abilities") or ()

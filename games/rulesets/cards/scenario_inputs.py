@@ -38,6 +38,9 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
     for item in phase_spec.get("decks") or []:  # deck building: the deck (colours, the Engineer's picks)
         detail = {k: list(item[k]) for k in ("cards", "colours", "picks") if item.get(k)}
         card_input_submit(game=game, user=user_of(item["by"]), action="deck", detail=detail, now=now, confirm=False)
+    for item in phase_spec.get("rebuilds") or []:  # an empty deck rebuilt (Банкир's draw, Фокусник's Free cards)
+        detail = {k: list(item[k]) for k in ("cards", "colours") if item.get(k)}
+        card_input_submit(game=game, user=user_of(item["by"]), action="rebuild", detail=detail, now=now, confirm=False)
     for item in phase_spec.get("discards") or []:
         card_input_submit(game=game, user=user_of(item["by"]), action="discard", detail={"cards": item.get("cards")},
                           now=now, confirm=False)

@@ -31,6 +31,8 @@ class CardsSite(SiteRuleset):
                 "discards": frozenset({"by", "cards"}), "reorder": frozenset({"by", "hand"}),
                 # docs/rulesets/cards.md, "Part 2 (b)": a deck-building phase's decks (the Engineer's picks)
                 "decks": frozenset({"by", "cards", "colours", "picks"}),
+                # «Если колода персонажа становится пуста ... может в любой момент собрать новую колоду»
+                "rebuilds": frozenset({"by", "cards", "colours"}),
                 # docs/rulesets/cards.md, "Part 2 (a)": {by, ability, <the ability's own inputs>}
                 "abilities": frozenset({"by", "ability", "target", "target2", "card", "sleeve_card", "cards", "zone",
                                         "mode", "roles", "role"})},

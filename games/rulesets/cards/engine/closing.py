@@ -91,6 +91,11 @@ class ClosingMixin:
             "sleeves": {name[s]: table.sleeve_names(s) for s in considered
                         if table.sleeve_names(s) != ctx.start_sleeves[s]},
             "hand_sizes": {name[s]: len(table.hand(s)) for s in considered},
+            # What only the owner knows (a scenario checks it where the cards themselves come from a
+            # shuffle): his Sleeve's size, and the Free cards at the bottom of his deck (Фокусник).
+            "sleeve_sizes": {name[s]: len(table.sleeve_names(s)) for s in considered},
+            "free_bottom": {name[s]: int(table.player(s).get("free_bottom") or 0) for s in considered
+                            if table.player(s).get("free_bottom")},
             "damage": {name[s]: n for s, n in sorted(ledger.damage.items()) if n},
             "armour": {name[s]: n for s, n in sorted(ledger.armour.items()) if n},
             "dead": [name[i] for i in ctx.dead],
