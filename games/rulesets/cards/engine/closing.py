@@ -96,6 +96,9 @@ class ClosingMixin:
             "sleeve_sizes": {name[s]: len(table.sleeve_names(s)) for s in considered},
             "free_bottom": {name[s]: int(table.player(s).get("free_bottom") or 0) for s in considered
                             if table.player(s).get("free_bottom")},
+            # Экстрасенс: «Всегда видит верхние 3 карты в своей Колоде» — what his page shows after the phase.
+            "deck_top": {name[s]: seen for s in considered
+                         if (seen := self.own_view(new_state, table, s).get("deck_top"))},
             "damage": {name[s]: n for s, n in sorted(ledger.damage.items()) if n},
             "armour": {name[s]: n for s, n in sorted(ledger.armour.items()) if n},
             "dead": [name[i] for i in ctx.dead],

@@ -105,7 +105,7 @@ class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMix
     min_players = CARDS_MIN
     max_players = CARDS_MAX
     outcome_keys: tuple[str, ...] = (
-        "votes", "tally", "hands", "sleeves", "sleeve_sizes", "free_bottom", "hand_sizes", "damage", "armour", "dead", "executed", "imprisoned",
+        "votes", "tally", "hands", "sleeves", "sleeve_sizes", "free_bottom", "deck_top", "hand_sizes", "damage", "armour", "dead", "executed", "imprisoned",
         "measure", "peace", "alive", "over", "abilities",
     )
     reasons: Mapping[str, str] = REASONS
