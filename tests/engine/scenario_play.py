@@ -20,8 +20,9 @@ from games.text.votes import parse_votes, profile_named
 from games.wording import order_vocabulary
 
 NOW = datetime(2024, 3, 1, 20, 0, tzinfo=UTC)
-# `refused` is computed by the site's ledgers (posts and orders refused as they come in).
-SITE_ONLY_KEYS = {"refused"}
+# `refused` is computed by the site's ledgers (posts and orders refused as they come in); `rooms` and
+# `private` by its communication services (the chat rooms agreed in comments, the [private] tags).
+SITE_ONLY_KEYS = {"refused", "rooms", "private"}
 PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect", "plays", "discards", "reorder", "abilities", "decks",
               "rebuilds"}
 # Fields of an `abilities` item that name players (turned into seat ids); `roles` maps names to roles.
@@ -185,7 +186,7 @@ def play(path: Path):
 
 def mismatches(scenario, state, results) -> list[str]:
     """Every expect key that does not hold, as readable lines (empty when all hold)."""
-    allowed = set(get_ruleset(scenario["ruleset"]).outcome_keys) | {"winner", "refused"}
+    allowed = set(get_ruleset(scenario["ruleset"]).outcome_keys) | {"winner"} | SITE_ONLY_KEYS
     diffs = []
     for phase, resolution in results:
         if resolution is None:  # ended at once, with no close: only `over` is known

@@ -23,6 +23,7 @@ PLAYER_KEYS = {"name", "secret", "overt", "deck", "hand", "sleeve"}
 # `decks` (a deck-building phase's decks) and gm `tie_break`: docs/rulesets/cards.md, "Part 2 (b)".
 PHASE_KEYS = {"phase", "posts", "plays", "discards", "reorder", "gm", "expect", "abilities", "decks", "rebuilds"}
 OUTCOME_KEYS = {"votes", "tally", "alive", "refused", "over", "hands", "sleeves", "sleeve_sizes", "free_bottom", "deck_top",
+                "rooms", "private",
                 "hand_sizes", "damage", "armour",
                 "dead", "executed", "imprisoned", "measure", "peace", "abilities"}
 
