@@ -10,6 +10,7 @@ which nh3 keeps free of media tags (games/text/bbcode.py).
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 import filetype
@@ -48,9 +49,11 @@ def media_check(upload) -> MediaCheck:
 
 def media_store(*, post: Post, upload, check: MediaCheck) -> PostMedia:
     """Inside the post's transaction: the file saved by the default storage under a name of the
-    site's own (the post's id and the extension read from the content), attached to the post."""
+    site's own (the post's id, a random part, the extension read from the content), attached to the
+    post."""
     media = PostMedia(post=post, kind=check.kind, mime=check.mime, size=upload.size)
-    media.file.save(f"post-{post.pk}.{check.extension}", upload, save=False)
+    # A random part: the file of a post a moderator hides is not found by counting posts' ids.
+    media.file.save(f"post-{post.pk}-{secrets.token_hex(8)}.{check.extension}", upload, save=False)
     media.save()
     post.media = media
     return media
