@@ -127,3 +127,15 @@ def test_no_file_input_outside_a_show_thread_and_a_forged_upload_is_refused(show
         post_submit(thread=game.discussion_thread, author=user, body="x", upload=_wav())
     assert refused.value.code in ("media_not_owed", "not_allowed")
     assert not PostMedia.objects.exists()
+
+
+def test_the_panel_says_how_to_post_the_owed_media_post_and_links_the_thread(show):
+    game, _gm, users, _seats = show
+    page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert 'class="media-owed"' in page and f'{game.game_thread.get_absolute_url()}?page=last#reply' in page
+    game.options = {**game.options, "text_posts": False}
+    game.save(update_fields=["options"])
+    only_media = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert only_media != page and 'class="media-owed"' in only_media
+    post_submit(thread=game.game_thread, author=users["Аня"], body="", upload=_wav())
+    assert 'class="media-owed"' not in client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
