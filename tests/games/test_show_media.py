@@ -139,3 +139,15 @@ def test_the_panel_says_how_to_post_the_owed_media_post_and_links_the_thread(sho
     assert only_media != page and 'class="media-owed"' in only_media
     post_submit(thread=game.game_thread, author=users["Аня"], body="", upload=_wav())
     assert 'class="media-owed"' not in client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+
+
+def test_a_video_read_from_its_content_is_shown_with_video_and_its_own_limit(show, settings):
+    game, _gm, users, _seats = show
+    mp4 = b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom" + b"\x00" * 4096  # an MP4's box header
+    settings.MAFIA_MEDIA_MAX_MB = {"audio": 0, "video": 1}  # the audio limit does not apply to it
+    post_submit(thread=game.game_thread, author=users["Боря"], body="Моё видео",
+                upload=SimpleUploadedFile("clip.txt", mp4, content_type="text/plain"))
+    media = PostMedia.objects.get(post__author=users["Боря"])
+    assert media.kind == "video" and media.mime == "video/mp4" and media.file.name.endswith(".mp4")
+    page = client_for(users["Аня"]).get(game.game_thread.get_absolute_url()).content.decode()
+    assert f'<video controls preload="metadata" src="{media.file.url}"></video>' in page
