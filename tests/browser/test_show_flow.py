@@ -9,8 +9,10 @@ own until the stage's end, and the panel fits a 390 px phone."""
 from __future__ import annotations
 
 import wave
+from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games.models import Game, GameEvent, Order, PostMedia
 from games.rulesets.show import services
@@ -194,7 +196,7 @@ def test_a_small_show_greetings_day_defence_revote_night_and_the_judge(live_serv
     gm_page.context.close()
 
 
-def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db):
+def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db, tmp_path):
     gm = make_user("Ведущий")
     game = game_create(title="Шоу на телефоне", gm=gm, ruleset="show", size=5)
     users = {name: make_user(name) for name in NAMES}
@@ -206,7 +208,9 @@ def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db):
     # To the night by the services (the flow above plays it in the browser): the Saviour's panel
     # has its widest form there (the choice, the hero, the public key, the extra Secret Knowledge).
     for name in NAMES:
-        post_submit(thread=game.game_thread, author=users[name], body=f"Привет от {name}")
+        post_submit(thread=game.game_thread, author=users[name], body=f"Привет от {name}",
+                    upload=SimpleUploadedFile("hi.wav", Path(_wav(tmp_path / "hi.wav")).read_bytes())
+                    if name == "Жора" else None)
     for name in NAMES:
         services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Вера" else "Вера"])
     post_submit(thread=game.game_thread, author=users["Вера"], body="Я не виновата")
@@ -220,5 +224,9 @@ def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db):
     assert page.locator(".show-panel select[name=public_key]").count() == 1
     box = panel.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    # The game thread with his audio greeting fits too.
+    page.goto(f"{live_server.url}{game.game_thread.get_absolute_url()}")
+    assert page.locator(".post-media audio[controls]").count() == 1
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     page.context.close()
