@@ -330,6 +330,12 @@ MAFIA_SITE_URL = os.environ.get("MAFIA_SITE_URL", "http://127.0.0.1:8000")
 # The site's name in e-mails (subjects, greetings, sign-offs) and wherever the site names itself.
 MAFIA_SITE_NAME = os.environ.get("MAFIA_SITE_NAME", "Мафия")
 MAFIA_AVATAR_MAX_BYTES = 512 * 1024
+# Media posts (the Show's greetings, defence speeches, opinions): the size limit of each kind in MB
+# (games/services/media.py). The type is read from the file's content.
+MAFIA_MEDIA_MAX_MB = {
+    "audio": int(os.environ.get("MAFIA_MEDIA_MAX_MB_AUDIO", "20")),
+    "video": int(os.environ.get("MAFIA_MEDIA_MAX_MB_VIDEO", "50")),
+}
 MAFIA_SIGNUP_OPEN = env_bool("MAFIA_SIGNUP_OPEN", True)
 
 # --- Security (production values come from the environment) ------------------------------------

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from games.models import (Absence, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Notification, Order, Phase, Post, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
+from games.models import (Absence, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Notification, Order, Phase, Post, PostMedia, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
                           Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
@@ -53,6 +53,14 @@ class SeatAdmin(admin.ModelAdmin):
     list_display = ("game", "number", "user", "is_alive", "overt_role")
     raw_id_fields = ("game", "user")
     search_fields = ("overt_role",)
+
+
+@admin.register(PostMedia)
+class PostMediaAdmin(admin.ModelAdmin):
+    list_display = ("post", "kind", "mime", "size")
+    list_filter = ("kind",)
+    raw_id_fields = ("post",)
+    readonly_fields = ("kind", "mime", "size")
 
 
 @admin.register(PostRevision)

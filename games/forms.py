@@ -22,6 +22,10 @@ class PostForm(forms.Form):
 
     comment = forms.CharField(label=_("Comment"), required=False, max_length=300,
                               widget=forms.TextInput(attrs={"placeholder": _("e.g. комната: Вася, Петя")}))
+    # A media post's file (shown only where the game's rule set owes one: games/services/media.py
+    # checks its content; the accept filter only helps the browser's picker).
+    media = forms.FileField(label=_("Audio or video"), required=False,
+                            widget=forms.ClearableFileInput(attrs={"accept": "audio/*,video/*"}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

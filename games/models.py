@@ -661,3 +661,26 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+class PostMedia(models.Model):
+    """An audio or video file attached to a post by the site (never by the post's markup): a media
+    post the rule set owes the author (the Show's greeting, defence speech, opinion). Its type is read
+    from the file's content (games.services.media); the file is kept by the default storage."""
+
+    class Kind(models.TextChoices):
+        AUDIO = "audio", _("audio")
+        VIDEO = "video", _("video")
+
+    post = models.OneToOneField(Post, on_delete=models.CASCADE, related_name="media", verbose_name=_("post"))
+    file = models.FileField(_("file"), upload_to="posts/%Y/%m/")
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    mime = models.CharField(_("content type"), max_length=64)
+    size = models.PositiveBigIntegerField(_("size in bytes"))
+
+    class Meta:
+        verbose_name = _("post media")
+        verbose_name_plural = _("post media")
+
+    def __str__(self) -> str:
+        return f"{self.post} ({self.kind})"

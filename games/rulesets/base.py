@@ -256,6 +256,12 @@ class SiteRuleset:
         lazy text), or None (the Show: a slave talks only in the slaves' chat)."""
         return None
 
+    def media_post_kind(self, *, game, user) -> str | None:
+        """The media post (an audio or video upload on the game thread's reply form) `user` owes
+        now, or None: then the form has no file input and an upload is refused (the Show: a
+        greeting, defence speech or requested opinion). Read-only: the page asks it too."""
+        return None
+
     def post_stored(self, *, game, post, now) -> bool:
         """After a player's post in the game thread was stored, in its transaction: what the post
         does in the rule set (the Show: it wakes a hero in coma and may stand in for a media post).

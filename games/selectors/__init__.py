@@ -67,7 +67,7 @@ class ThreadPage:
 
 def _post_rows(user, thread: Thread) -> QuerySet[Post]:
     # The search index's copy of the text is never shown on a page: not read.
-    return permissions.filter_visible_posts(user, thread, Post.objects.defer("search_text")).select_related("author")
+    return permissions.filter_visible_posts(user, thread, Post.objects.defer("search_text")).select_related("author", "media")
 
 
 def thread_page(*, user, thread: Thread, page: int | None, iso_author_ids: list[int] | None = None,

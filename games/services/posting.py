@@ -20,6 +20,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import permissions
 from games.caching import pagecache
@@ -28,22 +29,35 @@ from games.communication.rooms import room_check, room_store
 from games.models import Game, Post, Thread
 from games.rulesets import registry
 from games.selectors.votes import vote_count
+from games.services import ActionRefused
+from games.services.media import media_check, media_store
 from games.services.posts import post_comment_clean, post_draft, post_store, post_stored_tell, thread_lock_for_post
 from games.services.resolution import phase_close
 from games.services.votes import VoteConfirmation, votes_record_for_post
 
 
+# The body of a media post sent without words (the player's file speaks for him).
+MEDIA_ONLY_BODY = "🎬"
+
+
 def post_submit(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "",
-                rate_limited: bool = False) -> Post:
+                rate_limited: bool = False, upload=None) -> Post:
     """A post sent by `author` into `thread`, with all it does in a game: its [private] messages
     and room proposal, its votes (told to the poster as `post.vote_confirmation`, None when it
     holds none) and the close of the day they may make. Refused as a whole (ActionRefused)
     when a step refuses. `rate_limited` applies the posting rate limit: the site's forms ask for
-    it; scenarios and benchmarks posting on a player's behalf do not."""
+    it; scenarios and benchmarks posting on a player's behalf do not. `upload`: an audio or video
+    file, accepted only as the media post the game's rule set says the author owes now
+    (SiteRuleset.media_post_kind; games/services/media.py reads its type from its content)."""
     now = now or timezone.now()
+    check = media_check(upload) if upload is not None else None
+    if check is not None and not (body or "").strip():
+        body = MEDIA_ONLY_BODY  # a media post needs no words
     draft = post_draft(thread=thread, author=author, body=body, now=now, rate_limited=rate_limited)
     with transaction.atomic():
         locked = thread_lock_for_post(thread=thread, author=author, now=now)
+        if check is not None:
+            _media_owed(locked, author)
         private = private_check(thread=locked, author=author, body=draft.body)
         comment = post_comment_clean(comment)
         room = room_check(thread=locked, author=author, comment=comment)
@@ -52,6 +66,8 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
         with pagecache.writing(thread=locked.pk):
             post = post_store(thread=locked, author=author, draft=draft, comment=comment, now=now)
             private_store(post=post, pending=private, now=now)
+            if check is not None:
+                media_store(post=post, upload=upload, check=check)
         game = permissions.game_of(locked) if locked.kind == Thread.Kind.GAME else None
         # ... and these the game's (a room proposal, the votes, a close on majority).
         with pagecache.writing(game=game):
@@ -63,6 +79,14 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
                       and registry.site(game.ruleset).post_stored(game=game, post=post, now=now)) or closed
     post_stored_tell(thread=thread, locked=locked, post=post, game_changed=closed)
     return post
+
+
+def _media_owed(thread: Thread, author) -> None:
+    """An upload is refused, changing nothing, unless it is the media post the author owes now."""
+    game = permissions.game_of(thread) if thread.kind == Thread.Kind.GAME else None
+    if (game is None or game.status != Game.Status.RUNNING
+            or registry.site(game.ruleset).media_post_kind(game=game, user=author) is None):
+        raise ActionRefused(_("No media post is owed now: the file was not accepted."), code="media_not_owed")
 
 
 def _votes_record(*, post: Post, game: Game, now: datetime) -> bool:

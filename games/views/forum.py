@@ -236,6 +236,10 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "peace_button": peace_button,
         "vote_poll_seconds": settings.MAFIA_VOTE_POLL_SECONDS,
         "comment_field": game is not None and thread.kind == Thread.Kind.GAME and _rooms_enabled(game),
+        # The file input of a media post, only where the rule set says the user owes one now.
+        "media_kind": (registry.site(game.ruleset).media_post_kind(game=game, user=user)
+                       if can_post and game is not None and thread.kind == Thread.Kind.GAME
+                       and game.status == Game.Status.RUNNING else None),
         "page": page_data,
         "post_list_html": post_list_html,
         "iso": iso,
@@ -499,9 +503,10 @@ def _per_page() -> int:
 @require_POST
 def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
     thread = _visible_thread(request, pk)
-    form = PostForm(request.POST)
+    form = PostForm(request.POST, request.FILES)
     form.is_valid()
     body = form.cleaned_data.get("body", "")
+    upload = form.cleaned_data.get("media") or None
     last_page = selectors.page_count(thread.post_count, _per_page())
     if "preview" in request.POST:
         try:
@@ -517,7 +522,7 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(f"{reverse('account_login')}?{urlencode({'next': thread.get_absolute_url()})}")
     try:
         post = post_submit(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""),
-                           rate_limited=True)
+                           rate_limited=True, upload=upload)
     except ActionRefused as refused:
         return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
                               status=200 if request.htmx else 400)

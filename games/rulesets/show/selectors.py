@@ -99,7 +99,12 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
                                                (s.id for s in state.seats if not s.is_active)]
     if me.is_active:
         panel["lull_targets"] = [(h, n) for h, n in others if not in_coma(state, h)]
-    panel["post_kind"] = next((str(ACTION_LABELS[a]) for a in ("greeting", "defence", "opinion") if a in owed), "")
+    # The media post still owed (none once his post row stands in this stage).
+    posted = phase is not None and Order.objects.filter(phase=phase, actor_id=me.id, action="post", valid=True).exists()
+    panel["post_kind"] = "" if posted else next(
+        (str(ACTION_LABELS[a]) for a in ("greeting", "defence", "opinion") if a in owed), "")
+    # Whether a text post stands in for the media post (the GM's «Только медиапосты» unticked).
+    panel["text_posts"] = (game.options or {}).get("text_posts", True) is not False
     panel["requested_of_me"] = bool(inputs is not None and kind == DAY and me.id in {
         int(t) for t in (inputs.extra.get("opinion_requests") or {}).values() if t is not None})
     return panel

@@ -311,13 +311,10 @@ def _media_post(stage: _Stage, kind: str, post: Post | None, now: datetime, earl
     return ShowResult(True, closed=_close_if_done(stage, now, early_close))
 
 
-def text_post_kind(stage: _Stage) -> str | None:
-    """Which media post a hero's text post stands in for, when the GM allows (option `text_posts`,
-    on by default until media uploads come): his FIRST post in the game thread in the stage is his
-    greeting (greetings), his defence speech (a defendant in the defence stage), or his opinion
-    (day 2 on, when someone has requested it). Later posts are talk."""
-    if (stage.game.options or {}).get("text_posts", True) is False:
-        return None
+def owed_post_kind(stage: _Stage) -> str | None:
+    """Which media post the hero owes now: his greeting (greetings), his defence speech (a
+    defendant in the defence stage), or his opinion (day 2 on, when someone has requested it); None
+    once he made it in this stage (a media post or a text post standing in)."""
     kind, _n = parse_phase(stage.state.phase)
     allowed = SHOW.allowed_actions(stage.state, stage.seat.pk)
     if stage.phase.orders.filter(actor=stage.seat, action=POST, valid=True).exists():
@@ -333,6 +330,30 @@ def text_post_kind(stage: _Stage) -> str | None:
     return None
 
 
+def text_post_kind(stage: _Stage) -> str | None:
+    """Which media post a hero's text post stands in for, when the GM allows (option `text_posts`,
+    on unless the GM ticked «Только медиапосты»): his FIRST post in the game thread in the stage that
+    owes one (owed_post_kind). Later posts are talk."""
+    if (stage.game.options or {}).get("text_posts", True) is False:
+        return None
+    return owed_post_kind(stage)
+
+
+def show_media_owed(*, game: Game, user) -> str | None:
+    """Read-only (the reply form asks it; the upload asks it again under the post's lock): the media
+    post `user` owes in the game's open stage, or None (not a free hero, no stage, nothing owed)."""
+    if game.status != Game.Status.RUNNING or not game.state or not getattr(user, "is_authenticated", False):
+        return None
+    phase = game.current_phase
+    if phase is None or phase.closed_at is not None:
+        return None
+    seat = Seat.objects.filter(game=game, user=user).first()
+    state = game_state(game)
+    if seat is None or state is None or not state.has_seat(seat.pk) or not state.seat(seat.pk).is_active:
+        return None
+    return owed_post_kind(_Stage(game=game, phase=phase, seat=seat, state=state))
+
+
 def show_post_stored(*, game: Game, post: Post, now: datetime) -> bool:
     """A player's post in the game thread (SiteRuleset.post_stored, in the post's transaction): it
     wakes him, and may stand in for his media post; True when it ended the stage."""
@@ -342,10 +363,19 @@ def show_post_stored(*, game: Game, post: Post, now: datetime) -> bool:
             return False
         if not stage.state.seat(stage.seat.pk).is_active:
             return False
-        kind = text_post_kind(stage)
+        # A post carrying an audio or video file (games.services.media) is the media post he owes,
+        # whatever the GM's option; a text post stands in for it only when the GM allows.
+        kind = owed_post_kind(stage) if _has_media(post) else text_post_kind(stage)
         if kind is not None:
             return _media_post(stage, kind, post, now, True).closed
         _touch(stage, now)
+        return False
+
+
+def _has_media(post: Post) -> bool:
+    try:
+        return post.media is not None
+    except Post.media.RelatedObjectDoesNotExist:
         return False
 
 

@@ -78,6 +78,11 @@ class ShowSite(SiteRuleset):
             return _("A slave talks only in the slaves' chat (the game's lounge).")
         return None
 
+    def media_post_kind(self, *, game, user) -> str | None:
+        from games.rulesets.show.services import show_media_owed  # the services load the models: at a post
+
+        return show_media_owed(game=game, user=user)
+
     def post_stored(self, *, game, post, now) -> bool:
         from games.rulesets.show.services import show_post_stored  # the services load the models: at a post
 

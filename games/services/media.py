@@ -1,0 +1,59 @@
+"""Media posts: an audio or video file attached to a post (docs/rulesets/show.md, "Media posts").
+
+The file's type is read from its CONTENT (its first bytes, with the `filetype` library), never from
+its name or the browser's content type: a text file renamed «.mp3» is refused. Each kind has its
+size limit (settings.MAFIA_MEDIA_MAX_MB). The file is saved through Django's storage API (the
+default storage: local var/media, served under MEDIA_URL like avatars). The element that plays it
+(<audio controls>/<video controls>) is added by the post's template, never by the post's markup,
+which nh3 keeps free of media tags (games/text/bbcode.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+import filetype
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from games.models import Post, PostMedia
+from games.services import ActionRefused
+
+# The bytes filetype needs to read every audio and video signature it knows.
+HEAD_BYTES = 8192
+
+
+@dataclass(frozen=True)
+class MediaCheck:
+    kind: str  # "audio" | "video"
+    mime: str
+    extension: str
+
+
+def media_check(upload) -> MediaCheck:
+    """The upload's kind read from its content and its size checked, or ActionRefused."""
+    upload.seek(0)
+    head = upload.read(HEAD_BYTES)
+    upload.seek(0)
+    guess = filetype.guess(head) if head else None
+    if guess is None or not (guess.mime.startswith("audio/") or guess.mime.startswith("video/")):
+        raise ActionRefused(_("This file is not audio or video."), code="media_type")
+    kind = "audio" if guess.mime.startswith("audio/") else "video"
+    limit_mb = settings.MAFIA_MEDIA_MAX_MB[kind]
+    if upload.size > limit_mb * 1024 * 1024:
+        raise ActionRefused(_("The file is over %(mb)d MB, the limit for %(kind)s.")
+                            % {"mb": limit_mb, "kind": PostMedia.Kind(kind).label}, code="media_size")
+    return MediaCheck(kind=kind, mime=guess.mime, extension=guess.extension)
+
+
+def media_store(*, post: Post, upload, check: MediaCheck) -> PostMedia:
+    """Inside the post's transaction: the file saved by the default storage under a name of the
+    site's own (the post's id, a random part, the extension read from the content), attached to the
+    post."""
+    media = PostMedia(post=post, kind=check.kind, mime=check.mime, size=upload.size)
+    # A random part: the file of a post a moderator hides is not found by counting posts' ids.
+    media.file.save(f"post-{post.pk}-{secrets.token_hex(8)}.{check.extension}", upload, save=False)
+    media.save()
+    post.media = media
+    return media
