@@ -161,6 +161,21 @@ def seat_field(state: GameState, data: Mapping[str, Any], key: str = "target") -
     return pick_seat(state, value) if value is not None else None
 
 
+def other_living_target(state: GameState, seat: int, data: Mapping[str, Any]) -> str | None:
+    """The check of an ability's `target`: «Целью можно выбрать любого живого персонажа, кроме себя.»
+    None when it stands, else a REASONS code."""
+    if data.get("target") is None:
+        return "missing_target"
+    target = seat_field(state, data)
+    if target is None:
+        return "bad_target"
+    if not state.seat(target).is_active:
+        return "target_not_alive"
+    if target == seat:
+        return "self_target"
+    return None
+
+
 def game_over_event(ruleset: Any, state: GameState, new_state: GameState, winner: str,
                     won: list[int] | None = None) -> Event:
     """The `game_over` event, as a close ends the game with it."""

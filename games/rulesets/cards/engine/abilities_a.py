@@ -12,7 +12,7 @@ from typing import Any
 from games.engine.events import GM, PUBLIC, Event
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import GameState
-from games.rulesets.cards.engine.abilities import CLOSE, Ability, Act, register, seat_field
+from games.rulesets.cards.engine.abilities import CLOSE, Ability, Act, other_living_target, register, seat_field
 from games.rulesets.cards.engine.context import DAY, DEAD, LEFT, NIGHT, SLEEVE, _Close, collection_of
 from games.rulesets.cards.engine.effects import Instance
 from games.rulesets.cards.engine.roles import JOKER, MANIAC
@@ -92,16 +92,7 @@ def _strike_check(rs: Any, state: GameState, seat: int, data: Mapping[str, Any])
         return "not_in_sleeve"
     if mode == "armour":
         return None  # to himself: a target given with it is ignored
-    if data.get("target") is None:
-        return "missing_target"
-    target = seat_field(state, data)
-    if target is None:
-        return "bad_target"
-    if not state.seat(target).is_active:
-        return "target_not_alive"
-    if target == seat:
-        return "self_target"  # «Целью можно выбрать любого живого персонажа, кроме себя.»
-    return None
+    return other_living_target(state, seat, data)  # «Целью можно выбрать любого живого персонажа, кроме себя.»
 
 
 def _strike_choices(_rs: Any, state: GameState, seat: int) -> dict[str, list[Any]]:

@@ -12,7 +12,7 @@ from typing import Any
 from games.engine.events import Event, seat_audience
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import GameState
-from games.rulesets.cards.engine.abilities import Ability, Act, register, seat_field
+from games.rulesets.cards.engine.abilities import Ability, Act, other_living_target, register, seat_field
 from games.rulesets.cards.engine.collection import ACE
 from games.rulesets.cards.engine.context import DAY, NIGHT, SLEEVE, _Close
 from games.rulesets.cards.engine.effects import Instance
@@ -39,18 +39,10 @@ def _others_alive(state: GameState, seat: int) -> list[int]:
 def _other_target(state: GameState, seat: int, data: Mapping[str, Any], *, cards: bool = False) -> str | None:
     """«Целью можно выбрать любого живого персонажа, кроме себя»; `cards`: a card's effect, which
     may not name the Sociopath in the first night and day either."""
-    if data.get("target") is None:
-        return "missing_target"
-    target = seat_field(state, data)
-    if target is None:
-        return "bad_target"
-    if not state.seat(target).is_active:
-        return "target_not_alive"
-    if target == seat:
-        return "self_target"
-    if cards and protected(state, target):
+    reason = other_living_target(state, seat, data)
+    if reason is None and cards and protected(state, seat_field(state, data)):
         return "target_protected"
-    return None
+    return reason
 
 
 # -- Прокурор: «Один раз за игру, голосуя, может получить на этот день +2 к силе голоса» -------------
