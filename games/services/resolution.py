@@ -28,7 +28,7 @@ from games.services.journal import gm_log, store_events
 from games.services.lifecycle import game_finish
 from games.services.phases import phase_open_named
 from games.services.posts import post_create
-from games.wording import results_bbcode
+from games.wording import event_text, results_bbcode
 
 
 def phase_seed(game: Game, phase: Phase) -> int:
@@ -116,6 +116,40 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
     return True
 
 
+def _seats_follow(game: Game, new_state, seats: dict[int, Seat]) -> None:
+    """The seats' rows brought in line with the engine's state (status, role, team, in play)."""
+    changed = []
+    for seat_state in new_state.seats:
+        seat = seats.get(seat_state.id)
+        if seat is not None and (seat.status != seat_state.status or seat.role != seat_state.role):
+            seat.status, seat.role, seat.faction = seat_state.status, seat_state.role, seat_state.faction
+            seat.is_alive = in_play(game, seat_state)  # the rule set says who still plays
+            changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(changed, ["status", "role", "faction", "is_alive"])
+
+
+def state_apply_now(*, game: Game, phase: Phase, state, events, now: datetime, heading: str = "") -> None:
+    """A change of the engine's state made within a phase, not by its close (a card ability acting
+    at once, a hero of the show woken or lulled): the state kept, the seats following it, the
+    events stored, the public ones told in the game thread in the site's language (under
+    `heading`), and the game finished when the change ended it. Inside the caller's transaction,
+    with the game's row locked by it."""
+    game.state = state.to_json()
+    game.save(update_fields=["state"])
+    _seats_follow(game, state, {s.pk: s for s in game.seats.all()})
+    store_events(game=game, phase=phase, events=events, now=now)
+    public = [e for e in events if e.audience == "public"]
+    if public:
+        with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
+            lines = [event_text(game.ruleset, e.kind, dict(e.data)) for e in public]
+            body = "\n".join(([str(heading)] if heading else []) + [line for line in lines if line])
+        post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
+    if state.over:
+        Phase.objects.filter(pk=phase.pk, closed_at__isnull=True).update(closed_at=now)
+        game_finish(game=game, winner=state.winner or "none", now=now)
+
+
 def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     ruleset = get_ruleset(game.ruleset)
     state = game_state(game)
@@ -126,15 +160,7 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
         "state": game.state,
         "seats": {str(s.pk): [s.status, s.role, s.faction, s.is_alive] for s in seats.values()},
     }
-    changed = []
-    for seat_state in new_state.seats:
-        seat = seats.get(seat_state.id)
-        if seat is not None and (seat.status != seat_state.status or seat.role != seat_state.role):
-            seat.status, seat.role, seat.faction = seat_state.status, seat_state.role, seat_state.faction
-            seat.is_alive = in_play(game, seat_state)  # the rule set says who still plays
-            changed.append(seat)
-    if changed:
-        Seat.objects.bulk_update(changed, ["status", "role", "faction", "is_alive"])
+    _seats_follow(game, new_state, seats)
     adapter = registry.site(game.ruleset)
     phase.outcome = _jsonable(adapter.close_outcome(phase=phase, outcome=dict(resolution.outcome)))
     phase.save(update_fields=["outcome", "state_before"])

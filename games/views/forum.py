@@ -227,9 +227,6 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     return {
         "thread": thread,
         "game": game,
-        # The live-update poll, on the thread's last page only (games/views/live.py).
-        "poll_after": page_data.last_number if not page_data.has_next and not iso else None,
-        "thread_poll_seconds": settings.MAFIA_THREAD_POLL_SECONDS,
         "read_up_to": read_up_to,
         "vote_count_html": vote_count_html,
         "vote_targets": vote_targets,
@@ -251,7 +248,6 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "just_posted": just_posted,
         "page_url": lambda n: _thread_url(thread, page=n, iso=iso),
         "iso_authors_all": selectors.post_author_names(thread=thread, stamps=stamps),
-        "unread_number": selectors.unread_from_mark(read_up_to, thread) if user.is_authenticated else None,
         "valid_until": _valid_until(thread, user, page_data.posts),
     }
 
@@ -428,15 +424,10 @@ def _render_thread(request: HttpRequest, context: dict, *, status: int = 200, fr
         return render(request, template, {**context, **pieces}, status=status)
     response = render(request, template, {**context, **pagecache.frame_markers(pieces)}, status=status)
     frame = pagecache.frame_store(request, framing, response.content.decode(), inputs=context["frame_inputs"],
-                                  valid_until=_frame_valid_until(context["thread"], request.user))
+                                  # the clocks but the Edit links' (the post list, made per request, shows them)
+                                  valid_until=_valid_until(context["thread"], request.user, []))
     response.content = frame.assemble(pieces)
     return response
-
-
-def _frame_valid_until(thread: Thread, user) -> float | None:
-    """Until when a frame stays true with no write: _valid_until without the posts' edit links
-    (which the post list, made per request, shows)."""
-    return _valid_until(thread, user, [])
 
 
 def _thread_from_frame(request: HttpRequest, thread: Thread, frame, *, page: int | None, stamps) -> HttpResponse:

@@ -28,13 +28,6 @@ def _fresh_cache():
 
 
 @pytest.fixture
-def thread(started):
-    for index, name in enumerate(["Вася", "Кикимора", "Негодяй"]):
-        post_submit(thread=started.game_thread, author=user_named(started, name), body=f"[b]Пост {index}[/b]")
-    return started.game_thread
-
-
-@pytest.fixture
 def rendered_posts(monkeypatch):
     """The posts each fresh post list rendered through the template (a list per list built)."""
     calls: list[list[int]] = []

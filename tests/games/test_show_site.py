@@ -373,6 +373,15 @@ def test_the_gm_dashboard_shows_whom_the_stage_waits_for_and_the_judges_weights(
     assert lot.audience == "gm" and lot.data["judge"] in page
     for name, weight in lot.data["weights"].items():
         assert name in page
+    # The selector itself answers only the game's masters, whatever page would ask it.
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.rulesets.show.selectors import gm_stage
+
+    assert gm_stage(game=game, user=game.gm)["lot"]["weights"]
+    hero = game.seats.select_related("user").first().user
+    assert gm_stage(game=game, user=hero) is None and gm_stage(game=game, user=AnonymousUser()) is None
+    assert gm_stage(game=game, user=None) is None
 
 
 def test_the_desk_and_the_reminders_know_what_a_hero_owes(show):

@@ -41,13 +41,6 @@ def _fresh_cache():
 
 
 @pytest.fixture
-def thread(started):
-    for index, name in enumerate(["Вася", "Кикимора", "Негодяй"]):
-        post_submit(thread=started.game_thread, author=user_named(started, name), body=f"[b]Пост {index}[/b]")
-    return started.game_thread
-
-
-@pytest.fixture
 def other_game(db):
     """A second running game, with players of its own and Кикимора's friend «Соседка»."""
     from games.services.games import game_create

@@ -27,13 +27,6 @@ def _fresh_cache():
 
 
 @pytest.fixture
-def thread(started):
-    for index, name in enumerate(["Вася", "Кикимора", "Негодяй"]):
-        post_submit(thread=started.game_thread, author=user_named(started, name), body=f"[b]Пост {index}[/b]")
-    return started.game_thread
-
-
-@pytest.fixture
 def contexts(monkeypatch):
     """How many times the page's full context was made (0: the page came from its frame)."""
     calls = []

@@ -25,20 +25,14 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.communication.letters import order_confirmation_post
-from games.engine.events import PUBLIC
 from games.models import Game, Order, Phase, Seat
-from games.permissions import in_play
 from games.rulesets.cards.engine.abilities import NOW, owns
 from games.rulesets.cards.engine.roles import overt_role
 from games.rulesets.cards.engine.ruleset import CARDS
 from games.rulesets.cards.wording import ability_label, ability_option_label, ability_result_text, card_reason_text
 from games.selectors.state import game_state
 from games.services import ActionRefused
-from games.services.journal import store_events
-from games.services.lifecycle import game_finish
-from games.services.posts import post_create
-from games.services.resolution import phase_seed
-from games.wording import event_text
+from games.services.resolution import phase_seed, state_apply_now
 
 ABILITY = "ability"  # the Order rows' action
 SEAT_FIELDS = ("target", "target2")  # inputs that name a seat (by pk)
@@ -149,30 +143,11 @@ def card_ability_submit(*, game: Game, user, ability: str, data: dict | None = N
 
 
 def _store(game: Game, phase: Phase, acted, now: datetime) -> None:
-    """The state an at-once ability left: the seats' statuses, the events (the public ones also
-    posted in the game thread), and the game's end when it ended it."""
-    new_state = acted.state
-    game.state = new_state.to_json()
-    game.save(update_fields=["state"])
-    changed = []
-    for seat in game.seats.all():
-        seat_state = new_state.seat(seat.pk) if new_state.has_seat(seat.pk) else None
-        if seat_state is not None and seat.status != seat_state.status:
-            seat.status = seat_state.status
-            seat.is_alive = in_play(game, seat_state)
-            changed.append(seat)
-    if changed:
-        Seat.objects.bulk_update(changed, ["status", "is_alive"])
-    store_events(game=game, phase=phase, events=acted.events, now=now)
-    public = [e for e in acted.events if e.audience == PUBLIC]
-    if public:
-        with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
-            lines = [event_text(game.ruleset, e.kind, dict(e.data)) for e in public]
-            body = str(_("[b]At once:[/b]")) + "\n" + "\n".join(line for line in lines if line)
-        post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
-    if new_state.over:
-        Phase.objects.filter(pk=phase.pk, closed_at__isnull=True).update(closed_at=now)
-        game_finish(game=game, winner=new_state.winner or "none", now=now)
+    """The state an at-once ability left (the seats, the events, the public ones posted in the game
+    thread under «At once:», the game's end when it ended it): games.services.resolution.state_apply_now."""
+    with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
+        heading = str(_("[b]At once:[/b]"))
+    state_apply_now(game=game, phase=phase, state=acted.state, events=acted.events, now=now, heading=heading)
 
 
 def abilities_standing(phase: Phase) -> list[dict]:

@@ -186,7 +186,7 @@ def _deck_context(game: Game, seat: Seat, view, counts: Counter, colours: list[s
         "valid": not refusal_texts, "action": action, "can_edit": action is not None and seat.status == "active",
         "chosen": colours + [""] * (2 - len(colours)),
         "role_name": role_label(game.ruleset, seat.role), "confirmation": confirmation,
-        "phase": game.current_phase, "hero_no_damage": _hero_no_damage(game, seat),
+        "phase": game.current_phase, "hero_no_damage": hero_no_damage_cards(game, seat),
     }
 
 
@@ -208,11 +208,6 @@ def deck_from_text(text: str) -> list[str]:
 def _picks(post) -> list[str]:
     """Инженер's chosen cards («может выбрать из нее две карты»), from the deck page's two choices."""
     return [str(c) for c in (post.get("pick1", ""), post.get("pick2", "")) if c]
-
-
-def _hero_no_damage(game: Game, seat: Seat, names=None) -> list[str] | None:
-    """For the hero, the cards whose damage he does not deal (selectors.hero_no_damage_cards)."""
-    return hero_no_damage_cards(game, seat, names)
 
 
 def _chosen_colours(post) -> list[str]:
@@ -392,7 +387,7 @@ def _cards_context(request: HttpRequest, game: Game, seat: Seat, pov_seat) -> di
         if not pov_seat and seat.role == "maniac" and seat.status == "active" and phase is not None
         and phase.kind == "day" and phase.is_open else None,
         "alive": seat.status == "active",
-        "hero_no_damage": _hero_no_damage(game, seat, [c.name for c in view.hand] + [c.name for c, _o in view.sleeve]),
+        "hero_no_damage": hero_no_damage_cards(game, seat, [c.name for c in view.hand] + [c.name for c, _o in view.sleeve]),
         "abilities": _ability_forms(offered),
         "standing_abilities": _standing_abilities(phase, seat, names) if phase is not None and phase.is_open else [],
         "results": _results(request.user, game, seat),

@@ -156,10 +156,13 @@ def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
 
 
 
-def gm_stage(*, game: Game) -> dict[str, Any] | None:
-    """The GM's view of the running stage (the dashboard is the GMs' only, games.permissions.check_gm):
-    whom it still waits for, who is in coma, and the last judge's lot with its weights («the draw ...
-    is logged, so the GM's dashboard can show the weights»)."""
+def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
+    """The GM's view of the running stage: whom it still waits for, who is in coma, and the last
+    judge's lot with its weights («the draw ... is logged, so the GM's dashboard can show the
+    weights»; the weights show the Masons' suspicions). Only for the game's masters
+    (games.permissions.is_game_master), whatever page asks: None for anyone else."""
+    if user is None or not permissions.is_game_master(user, game):
+        return None
     if game.status != Game.Status.RUNNING or not game.state or game.current_phase is None:
         return None
     state = game_state(game)

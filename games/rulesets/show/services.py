@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine.orders import Order as EngineOrder
@@ -47,10 +46,7 @@ from games.rulesets.show.engine.stages import (
 )
 from games.rulesets.show.wording import ACTION_LABELS, DETAIL_LABELS, WORDING
 from games.selectors.state import game_state, stored_state
-from games.services.journal import store_events
-from games.services.posts import post_create
-from games.services.resolution import phase_close
-from games.wording import event_text
+from games.services.resolution import phase_close, state_apply_now
 
 VOTE, REQUEST, POST, KNOWLEDGE, LULL, WAKE = "vote", "request_opinion", "post", "use_knowledge", "lull", "wake"
 NIGHT_ACTIONS = frozenset({SUSPECT, SAVE, RELIEVE, ENSLAVE})
@@ -180,15 +176,8 @@ def _write(stage: _Stage, *, action: str, now: datetime, target: int | None = No
 def _save_state(stage: _Stage, state, events, now: datetime) -> None:
     """A change applied at once: the new state kept, its events stored and the public ones told in the
     game thread («все получают уведомление об этом»)."""
-    stage.game.state = state.to_json()
-    stage.game.save(update_fields=["state"])
+    state_apply_now(game=stage.game, phase=stage.phase, state=state, events=events, now=now)
     stage.state = state
-    store_events(game=stage.game, phase=stage.phase, events=events, now=now)
-    public = [e for e in events if e.audience == "public"]
-    if public:
-        with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
-            body = "\n".join(event_text(stage.game.ruleset, e.kind, dict(e.data)) for e in public)
-        post_create(thread=stage.game.game_thread, author=stage.game.gm, now=now, body=body)
 
 
 def _touch(stage: _Stage, now: datetime) -> None:
@@ -209,6 +198,15 @@ def _close_if_done(stage: _Stage, now: datetime, early_close: bool) -> bool:
     if not SHOW.ends_early(stage.state, ledger_inputs(stage.phase)):
         return False
     return phase_close(phase_id=stage.phase.pk, now=now)
+
+
+def _accepted(stage: _Stage, *, action: str, now: datetime, early_close: bool, target: int | None = None,
+              detail: dict | None = None) -> ShowResult:
+    """An input that stands: the hero woken if he slept, the input in the ledger, the stage closed
+    if it now waits for nobody."""
+    _touch(stage, now)
+    _write(stage, action=action, now=now, target=target, detail=detail)
+    return ShowResult(True, closed=_close_if_done(stage, now, early_close))
 
 
 def _refused(stage: _Stage | None, code: str, *, action: str, now: datetime, target: int | None = None,
@@ -245,9 +243,7 @@ def show_vote(*, game: Game, user, target=None, ballot: str | None = None, now: 
         code = SHOW.check_vote(stage.state, stage.seat.pk, value)
         if code is not None:
             return _refused(stage, code, action=VOTE, now=now, target=target, detail=detail)
-        _touch(stage, now)
-        _write(stage, action=VOTE, now=now, target=target, detail=detail)
-        return ShowResult(True, closed=_close_if_done(stage, now, early_close))
+        return _accepted(stage, action=VOTE, now=now, target=target, detail=detail, early_close=early_close)
 
 
 def show_order(*, game: Game, user, action: str, target=None, detail: dict | None = None,
@@ -268,9 +264,7 @@ def show_order(*, game: Game, user, action: str, target=None, detail: dict | Non
                                                          detail=detail))
         if code is not None:
             return _refused(stage, code, action=action, now=now, target=target, detail=detail)
-        _touch(stage, now)
-        _write(stage, action=action, now=now, target=target, detail=detail)
-        return ShowResult(True, closed=_close_if_done(stage, now, early_close))
+        return _accepted(stage, action=action, now=now, target=target, detail=detail, early_close=early_close)
 
 
 def show_request(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
@@ -285,9 +279,7 @@ def show_request(*, game: Game, user, target, now: datetime | None = None, early
         code = SHOW.check_request(stage.state, stage.seat.pk, target)
         if code is not None:
             return _refused(stage, code, action=REQUEST, now=now, target=target)
-        _touch(stage, now)
-        _write(stage, action=REQUEST, now=now, target=target)
-        return ShowResult(True, closed=_close_if_done(stage, now, early_close))
+        return _accepted(stage, action=REQUEST, now=now, target=target, early_close=early_close)
 
 
 def show_media_post(*, game: Game, user, kind: str, post: Post | None = None, now: datetime | None = None,
@@ -306,9 +298,7 @@ def _media_post(stage: _Stage, kind: str, post: Post | None, now: datetime, earl
     detail = {"kind": kind, **({"post": post.pk} if post is not None else {})}
     if kind not in POST_KINDS or kind not in SHOW.allowed_actions(stage.state, stage.seat.pk):
         return _refused(stage, "not_your_action", action=POST, now=now, detail=detail)
-    _touch(stage, now)
-    _write(stage, action=POST, now=now, detail=detail)
-    return ShowResult(True, closed=_close_if_done(stage, now, early_close))
+    return _accepted(stage, action=POST, now=now, detail=detail, early_close=early_close)
 
 
 def owed_post_kind(stage: _Stage) -> str | None:

@@ -102,8 +102,9 @@ class ShowSite(SiteRuleset):
         if place == "gm.decisions":  # the GM's page: whom the stage waits for, the judge's lot
             from games.rulesets.show.selectors import gm_stage  # the selectors load the models: at a page
 
-            game = context.get("game")
-            return {"show_gm": gm_stage(game=game) if game is not None else None}
+            game, request = context.get("game"), context.get("request")
+            user = getattr(request, "user", None)
+            return {"show_gm": gm_stage(game=game, user=user) if game is not None else None}
         if place != "game.public":
             return {}
         game = context.get("game")

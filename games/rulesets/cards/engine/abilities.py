@@ -35,7 +35,7 @@ from games.engine.events import GM, PUBLIC, Event, seat_audience
 from games.engine.rulesets.common import pick_seat
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState
-from games.rulesets.cards.engine.context import DAY, DECKBUILDING, NIGHT, collection_of
+from games.rulesets.cards.engine.context import DAY, DECKBUILDING, NIGHT, collection_of, living_other
 from games.rulesets.cards.engine.effects import Table
 from games.rulesets.cards.engine.roles import JOKER, overt_key, overt_role, winner_of, winners
 
@@ -167,13 +167,7 @@ def other_living_target(state: GameState, seat: int, data: Mapping[str, Any]) ->
     if data.get("target") is None:
         return "missing_target"
     target = seat_field(state, data)
-    if target is None:
-        return "bad_target"
-    if not state.seat(target).is_active:
-        return "target_not_alive"
-    if target == seat:
-        return "self_target"
-    return None
+    return "bad_target" if target is None else living_other(state, seat, target)
 
 
 def game_over_event(ruleset: Any, state: GameState, new_state: GameState, winner: str,

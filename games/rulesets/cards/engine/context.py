@@ -198,6 +198,16 @@ def _mapping_by_seat(state: GameState, value: Any) -> dict[int, Any]:
     return out
 
 
+def living_other(state: GameState, seat: int, target: int) -> str | None:
+    """«Целью можно выбрать любого живого персонажа, кроме себя.» None when `target` (a seat id) is a
+    character in play other than `seat`, else the reason (the check of a card's and an ability's targets)."""
+    if not state.seat(target).is_active:
+        return "target_not_alive"
+    if target == seat:
+        return "self_target"
+    return None
+
+
 def _deck_input(value: Any) -> tuple[Any, Any]:
     """A deck submission: a list of names, or {"cards": [...], "colours": [...]}."""
     if isinstance(value, Mapping):

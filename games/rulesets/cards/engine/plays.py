@@ -23,6 +23,7 @@ from games.rulesets.cards.engine.context import (
     SLEEVE,
     collection_of,
     has_link,
+    living_other,
 )
 from games.rulesets.cards.engine.effects import Table
 from games.rulesets.cards.engine.roles import JOKER, MAFIA, SECRET_ROLES, overt_role
@@ -183,20 +184,18 @@ class PlaysMixin:
             return "bad_target"
         if card.target == "dead":
             return "target_not_dead" if state.seat(first).status != DEAD else None
-        if not state.seat(first).is_active:
-            return "target_not_alive"
-        if first == seat:
-            return "self_target"
+        reason = living_other(state, seat, first)
+        if reason is not None:
+            return reason
         if card.target == "two":
             if target2 is None:
                 return "missing_second_target"
             second = pick_seat(state, target2)
             if second is None:
                 return "bad_target"
-            if not state.seat(second).is_active:
-                return "target_not_alive"
-            if second == seat:
-                return "self_target"
+            reason = living_other(state, seat, second)
+            if reason is not None:
+                return reason
             if second == first:
                 return "same_targets"
         elif target2 is not None:

@@ -94,7 +94,7 @@ class StepsMixin:
         играет карты из Руки в эту фазу, то вместо сброса карт он просто не добирает новых. ...
         Каждая единица брони предотвращает один сброс карты из-за урона. ... Броня не накапливается
         между фазами.» The Veche's execution is 6 damage in the same count."""
-        ledger, table = ctx.ledger, ctx.table
+        ledger = ctx.ledger
         for instance in self._live(ctx, "armour"):
             ledger.add(ledger.armour, instance.target, instance.n)
         self._idle_night_armour(ctx)  # Лентяй (overt.py)

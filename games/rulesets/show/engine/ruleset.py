@@ -36,7 +36,6 @@ from games.rulesets.show.engine.keys import (
     give_secret_key,
     is_revealed,
     knowledge_candidates,
-    public_keys,
 )
 from games.rulesets.show.engine.roles import (
     ENSLAVE,
