@@ -23,7 +23,7 @@ from games.models import Game, Post, PostMedia, PrivateMessage, Thread
 from games.rulesets import registry
 from games.selectors.moderation import absences_by_user, replaced_names
 from games.selectors.state import game_state, table_order, table_style
-from games.selectors.votes import vote_profile_for, voters_and_targets, voting_phase
+from games.selectors.votes import vote_profile_for, voters_and_targets, voting_kinds, voting_phase
 from games.services import ActionRefused
 from games.services.posting import post_submit
 from games.services.posts import (
@@ -170,7 +170,9 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     pagecache.complete_stamps(stamps, game)
     if game is not None and user.is_authenticated:
         _remember_game_reads(user, game, stamps)
-    has_votes = game is not None and thread.kind == Thread.Kind.GAME and (
+    # A rule set whose ballots are its own (SiteRuleset.voting_kinds empty: the Show's hidden ones)
+    # has no core vote count on its thread.
+    has_votes = game is not None and thread.kind == Thread.Kind.GAME and bool(voting_kinds(game)) and (
         game.current_phase_id is not None or game.phases.exists())
     seats = []
     if has_votes and user.is_authenticated:

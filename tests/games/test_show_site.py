@@ -17,6 +17,7 @@ from games import confirm
 from games.models import Game, GameEvent, Order, Thread
 from games.rulesets.show import services
 from games.services.lifecycle import game_finish, game_signup
+from games.services import ActionRefused
 from games.services.posting import post_submit
 from games.services.resolution import phase_close_if_due
 from tests.conftest import client_for, make_user
@@ -403,3 +404,48 @@ def test_the_slaves_chat_is_named_so(show):
     game, _gm, _users, _seats = show
     lounge = game.private_threads.get(kind=Thread.Kind.LOUNGE)
     assert lounge.title.endswith(("the slaves' chat", "чат рабов"))
+
+
+def test_an_opinion_requested_is_not_the_days_vote_on_the_desk_or_in_the_prods(tmp_path, db):
+    """«каждый должен снова проголосовать, подкрепив свой голос видео/аудио Мнением (если кто-то его
+    анонимно запросил)»: the day's duty is the vote. A hero who only requested an opinion still owes
+    it on his desk and in the GM's prods (SiteRuleset.awaited); the hero whose opinion was requested
+    owes it too, after his vote."""
+    from games.models import Prod
+    from games.selectors.duties import duties_of
+    from games.services.moderation import prods_send
+
+    game, users, seats = _kept_show(tmp_path, 5)  # night 1 closed: day 2, the opinions day
+    assert _phase(game) == ("day", 2)
+    now = game.current_phase.deadline_at - timedelta(hours=1)  # the scenario's clock, not today's
+    services.show_request(game=game, user=users["Аня"], target=seats["Зина"])
+    assert [d.kind for d in duties_of(users["Аня"], now=now)] == ["order"]  # the request is not her vote
+    prods_send(now=now)
+    assert Prod.objects.filter(seat=seats["Аня"], kind=Prod.Kind.NO_ACTION).exists()
+    services.show_vote(game=game, user=users["Аня"], target=seats["Зина"])
+    assert duties_of(users["Аня"], now=now) == []
+    services.show_vote(game=game, user=users["Зина"], target=seats["Аня"])
+    assert [d.kind for d in duties_of(users["Зина"], now=now)] == ["order"]  # voted; her opinion is owed
+    post_submit(thread=game.game_thread, author=users["Зина"], body="Моё мнение: я ни при чём.")
+    assert duties_of(users["Зина"], now=now) == []
+
+
+def test_the_shows_day_has_no_core_vote_count_tie_break_or_vote_duty(tmp_path, db):
+    """«Если подсудимых больше одного, то свободу теряют все, кто набрал максимальное количество
+    голосов»: the show's stages settle a tie and its ballots are hidden until the close, so the GM's
+    tie-break form, the core vote count and the core's «vote» duty have no place in a show."""
+    from games.selectors.duties import duties_of
+    from games.selectors.votes import voting_kinds
+    from games.services.phases import phase_set_tie_break
+
+    game, users, seats = _kept_show(tmp_path, 1)  # greetings closed: day 1
+    assert _phase(game) == ("day", 1) and voting_kinds(game) == frozenset()
+    gm_page = client_for(game.gm).get(reverse("games:gm_dashboard", args=[game.pk])).content.decode()
+    assert 'value="tie_break"' not in gm_page and "vote-count" not in gm_page
+    with pytest.raises(ActionRefused) as refused:
+        phase_set_tie_break(phase=game.current_phase, by=game.gm, seat=seats["Аня"])
+    assert refused.value.code == "no_tie_break"
+    thread_page = client_for(users["Аня"]).get(game.game_thread.get_absolute_url()).content.decode()
+    assert 'id="vote-count"' not in thread_page
+    now = game.current_phase.deadline_at - timedelta(hours=1)
+    assert [d.kind for d in duties_of(users["Аня"], now=now)] == ["order"]  # the panel's vote, once

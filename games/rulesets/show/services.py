@@ -133,6 +133,14 @@ def close_outcome(*, phase: Phase, outcome: dict) -> dict:
     return outcome
 
 
+def stage_awaited(*, game: Game, phase: Phase) -> frozenset[int]:
+    """The heroes the open stage still waits for, by the engine's own count (SiteRuleset.awaited):
+    what the stage owes, not any input (an opinion requested is not the day's vote)."""
+    if phase.closed_at is not None or not game.state:
+        return frozenset()
+    return frozenset(SHOW.waiting_for(game_state(game), ledger_inputs(phase)))
+
+
 def stage_deadline(*, game: Game, now: datetime, silent: timedelta) -> datetime | None:
     state = stored_state(game.state)
     if state is None or state.over:

@@ -124,6 +124,11 @@ class ShowSite(SiteRuleset):
 
         return ledger_inputs(phase)
 
+    def awaited(self, game, phase) -> frozenset[int] | None:
+        from games.rulesets.show.services import stage_awaited  # the services load the models: at a desk
+
+        return stage_awaited(game=game, phase=phase)
+
     def ledger_row_detail(self, order) -> str | None:
         from games.rulesets.show.services import ledger_row_text  # the services load the models: at a ledger row
 

@@ -27,7 +27,7 @@ from typing import Any
 from games.engine.events import PUBLIC, Event, faction_audience, seat_audience
 from games.engine.orders import Order, PhaseInputs
 from games.engine.resolution import Resolution
-from games.engine.rulesets.base import RoleSpec
+from games.engine.rulesets.base import RoleSpec, SiteStyle
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import GameState, SeatState
 from games.rulesets.show.engine.close import StageClose
@@ -132,6 +132,10 @@ class ShowRuleset:
     outcome_keys: tuple[str, ...] = OUTCOME_KEYS
     reasons: Mapping[str, str] = REASONS
     vote_reasons: Mapping[str, str] = VOTE_REASONS
+    # The show's ballots are its own (hidden until the stage's close, cast on the hero's panel);
+    # its stages settle a tie: «свободу теряют все, кто набрал максимальное количество голосов».
+    # So the GM has no tie-break and the site shows no core vote count (SiteRuleset.voting_kinds).
+    site = SiteStyle(majority=False, tie="rules", vote_word="в рабство")
 
     # -- setup ----------------------------------------------------------------------------------
 
