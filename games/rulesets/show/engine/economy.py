@@ -195,7 +195,10 @@ def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, 
     revealed = demon_revealed(state, memory)
     paid: dict[str, int] = {}
     for seat in state.seats:
-        if close.status[seat.id] != SLAVE or seat.id in relieved or seat.id in talents:
+        if close.status[seat.id] != SLAVE:
+            continue
+        if seat.id in relieved or seat.id in talents:
+            paid[seat.name] = 0
             continue
         owners = (memory["slaves"].get(str(seat.id)) or {}).get("owners") or []
         total = 0
