@@ -52,7 +52,8 @@ def shows(draw):
                "burden_demon": draw(st.sampled_from([0, 13])), "stage_fee_min": draw(st.sampled_from([0, 1])),
                "stage_fee_max": draw(st.sampled_from([1, 10]))}
     state, _events = SHOW.new_game([(i, n, r) for i, (n, r) in enumerate(zip(names, roles), 1)], options=options)
-    return state, seed, draw(st.randoms(use_true_random=False))
+    # A plain seeded Random for the inputs: hypothesis's own randoms draw too much data for a long show.
+    return state, seed, random.Random(draw(st.integers(0, 2**32)))
 
 
 @PROPERTY_SETTINGS
