@@ -34,6 +34,7 @@ class ShowSite(SiteRuleset):
         "revote": _("Re-vote"),
         "judge": _("Judge's decision"),
         "night": _("Night choice"),
+        "allies": _("Choice of an ally"),
     }
     # The show's ballots are cast on the hero's panel and stay hidden until the stage ends
     # («Кто как проголосовал становится всем видно только в конце этапа»): no vote is read from a
