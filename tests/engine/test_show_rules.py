@@ -726,7 +726,10 @@ def test_masons_win_when_every_reptiloid_and_the_demon_are_enslaved():
     state = close(state, posted={"Кира": ["defence"]}).state
     result = close(state, votes={n: "enslave" for n in free_names(state) if n != "Кира"})
     assert result.state.over and result.state.winner == "masons"
-    assert events_of(result, "game_over")[0].data["winner"] == "masons"
+    over = events_of(result, "game_over")[0]
+    assert over.data["winner"] == "masons" and over.audience == PUBLIC
+    # «Далее объявляются подробные результаты»: the results list every hero's role
+    assert {r["name"]: r["role"] for r in over.data["roles"]} == {s.name: s.role for s in result.state.seats}
 
 
 def test_bad_team_wins_at_parity():
