@@ -457,3 +457,21 @@ def test_the_shows_day_has_no_core_vote_count_tie_break_or_vote_duty(tmp_path, d
     assert 'id="vote-count"' not in thread_page
     now = game.current_phase.deadline_at - timedelta(hours=1)
     assert [d.kind for d in duties_of(users["Аня"], now=now)] == ["order"]  # the panel's vote, once
+
+
+def test_a_refused_button_still_wakes_a_hero_in_coma(show):
+    """«Как только герой проявляет любую активность (пишет в чат или нажимает любые кнопки), он
+    автоматически выходит из комы»: a press the rules refuse is still activity (as the engine's close
+    wakes whoever sent anything); the refused input itself changes nothing."""
+    game, _gm, users, seats = show
+    _greet_all(game, users, NAMES[:-1])
+    phase = game.current_phase
+    assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) in game.state["memory"]["coma"]
+    result = services.show_vote(game=game, user=users["Кира"], target=seats["Кира"])  # herself: refused
+    assert not result.accepted
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) not in game.state["memory"]["coma"]
+    assert GameEvent.objects.filter(game=game, kind="woke", data__seat=seats["Кира"].pk).exists()
+    assert not Order.objects.filter(phase=game.current_phase, actor=seats["Кира"], action="vote", valid=True).exists()
