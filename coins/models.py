@@ -65,8 +65,8 @@ class Entry(models.Model):
     (a stage's close, a registration with its referral bonus, a fine) share a `batch`."""
 
     batch = models.UUIDField(_("batch"), db_index=True, editable=False)
-    debit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="debits", verbose_name=_("from"))
-    credit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="credits", verbose_name=_("to"))
+    debit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="debits", verbose_name=_("debited account"))
+    credit = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="credits", verbose_name=_("credited account"))
     amount = models.BigIntegerField(_("amount"))
     reason = models.CharField(_("reason"), max_length=40)
     detail = models.CharField(_("detail"), max_length=300, blank=True)
@@ -142,7 +142,7 @@ class Fine(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                              verbose_name=_("game"))
     amount = models.BigIntegerField(_("amount"))
-    report = models.TextField(_("report"))
+    report = models.TextField(_("reported act"))
     decision = models.TextField(_("decision"))
     batch = models.UUIDField(_("batch"), unique=True, editable=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now, editable=False)

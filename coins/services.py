@@ -25,7 +25,7 @@ from coins.models import Account, Entry, Fine, IndiCode, code_key, game_key, use
 from coins.selectors import balance_of
 
 __all__ = ["MINT", "LedgerError", "Line", "account_for", "balance_of", "can_join", "check", "ensure_indicode", "fine",
-           "game_key", "post", "register", "user_key"]
+           "code_key", "game_key", "post", "referral_owner", "register", "user_key"]
 
 MINT = "mint"
 START_CAPITAL = 1000  # «При регистрации нового пользователя для него в системе создаётся 1000㉿»
