@@ -172,3 +172,14 @@ class ShowSite(SiteRuleset):
 
 
 SITE = ShowSite()
+
+
+def _ledger_words() -> None:
+    # The «Баланс» page words the show's reason codes (coins may not import the rule set to ask).
+    from coins.wording import register_reasons  # the ledger's words, registered once with the adapter
+    from games.rulesets.show.money import LEDGER_REASONS  # it loads the models: the apps are ready here
+
+    register_reasons(LEDGER_REASONS)
+
+
+_ledger_words()
