@@ -28,9 +28,13 @@ PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_che
 PUBLIC_KINDS = {"game_started", "stage", "woke", "coma", "lulled", "greetings", "day_votes", "bench", "no_bench",
                 "opinions", "knowledge_received", "judge_removed", "defence", "revote_result", "judge_decision",
                 "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "morning", "questioned",
-                "saviour_key", "judge", "no_judge", "insomnia", "game_over"}
+                "saviour_key", "judge", "no_judge", "insomnia", "game_over",
+                # part 2
+                "trial_results", "demon_returned", "alliances", "show_results"}
 SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty", "secret_key", "secret_key_gm",
-                "knowledge_lot", "night_choices", "opinions_gm", "judge_lot"}
+                "knowledge_lot", "night_choices", "opinions_gm", "judge_lot",
+                # part 2: a hero's bet and ally to him; the bets, pairs and ratings to the GM
+                "bet", "bets_gm", "ally", "alliances_gm", "ratings_gm"}
 
 
 def random_inputs(state, rng: random.Random) -> PhaseInputs:
@@ -116,8 +120,11 @@ def test_random_shows_keep_the_invariants(show):
             if event.kind in PUBLIC_KINDS:
                 assert event.audience == PUBLIC or event.kind == "judge"
         for slave in slaves:
-            assert SHOW.allowed_actions(new, slave) == ()
-            assert slave not in SHOW.voters(new)
+            # A slave makes no free hero's choice; part 2: a Talent votes in the day vote, and anyone
+            # may pick an ally in the «Выбор Союзника» stage.
+            talent = slave in SHOW.extra_voters(new)
+            assert set(SHOW.allowed_actions(new, slave)) <= ({"vote"} if talent else set()) | {"pick_ally"}
+            assert slave not in SHOW.voters(new) or talent
         slaves = now_slaves
         check_keys(new)
         assert GameState.from_json(json.loads(json.dumps(new.to_json()))) == new  # the site stores it as JSON

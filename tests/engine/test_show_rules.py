@@ -301,8 +301,9 @@ def test_demon_choosing_himself_enslaves_nobody():
     assert result.outcome["enslaved"] == ["Гоша"]
     assert result.state.memory["slaves"][str(sid(state, "Гоша"))]["owners"] == ["demon"]
     burdens = events_of(result, "morning")[0].data["burdens"]
+    # part 2 fills the amount: the Demon's burden (option burden_demon, 20 by default)
     assert burdens == [{"seat": sid(state, "Гоша"), "name": "Гоша", "owners": ["demon"], "relieved": False,
-                        "amount": None}]
+                        "amount": 20}]
 
 
 def test_hero_taken_by_both_teams_is_a_slave_of_both():
