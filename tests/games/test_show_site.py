@@ -423,7 +423,7 @@ def test_an_opinion_requested_is_not_the_days_vote_on_the_desk_or_in_the_prods(t
     from games.selectors.duties import duties_of
     from games.services.moderation import prods_send
 
-    game, users, seats = _kept_show(tmp_path, 5)  # night 1 closed: day 2, the opinions day
+    game, users, seats = _kept_show(tmp_path, 6)  # night 1 closed: day 2, the opinions day
     assert _phase(game) == ("day", 2)
     now = game.current_phase.deadline_at - timedelta(hours=1)  # the scenario's clock, not today's
     services.show_request(game=game, user=users["Аня"], target=seats["Зина"])
