@@ -202,12 +202,20 @@ def test_the_message_fee_is_shown_before_and_charged_past_the_free_limit(db):
     line = Entry.objects.get(reason="message_fee")
     assert (line.game_id, line.stage, line.amount) == (game.pk, "greetings", 3)
     assert services.ledger_inputs(game.current_phase).extra["message_fees"] == {game.seats.get(user=users["Аня"]).pk: 3}
+    # «За каждое анонимное сообщение берётся небольшая плата в Банк» (5 ㉿ by default), shown on the role page.
+    from games.communication.anonymous import anonymous_send
+
+    role_page = client_for(users["Аня"]).get(reverse("games:role", args=[game.pk])).content.decode()
+    assert 'data-anonymous-fee="5"' in role_page
+    anonymous_send(game=game, user=users["Аня"], recipient=game.seats.get(user=users["Боря"]), text="Я знаю, кто ты")
+    assert coins.balance_of(users["Аня"]) == before - 3 - 5
+    assert services.ledger_inputs(game.current_phase).extra["message_fees"] == {game.seats.get(user=users["Аня"]).pk: 8}
     # The others greet: the stage closes and the engine counts the fee in the bank as the ledger does.
     for name in NAMES[1:]:
         post_submit(thread=game.game_thread, author=users[name], body=f"Привет от {name}")
     game.refresh_from_db()
     assert game.current_phase.kind == "day"
-    assert _bank(game) == game_state(game).memory["coins"]["accounts"]["bank"] >= 5 * 50 + 3
+    assert _bank(game) == game_state(game).memory["coins"]["accounts"]["bank"] >= 5 * 50 + 3 + 5
     assert coins.check() == []
 
 

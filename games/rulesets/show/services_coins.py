@@ -290,3 +290,25 @@ def charge_message(stage: _Stage, post: Post, now: datetime) -> int:
 
 def is_allies_stage(state) -> bool:
     return parse_phase(state.phase)[0] == ALLIES
+
+
+def anonymous_fee(game: Game | None) -> int | None:
+    """«За каждое анонимное сообщение берётся небольшая плата в Банк»: the anonymous part of
+    message_fee (an anonymous message is not a message in the common thread: no free limit)."""
+    state = game_state(game) if game is not None and game.state else None
+    if state is None:
+        return None
+    return message_fee(state.options, 0, anonymous=True) - message_fee(state.options, 0)
+
+
+def charge_anonymous(*, game: Game, message, now: datetime) -> int:
+    """In the anonymous message's transaction (SiteRuleset.anonymous_sent): its fee from the
+    sender's balance to the show's bank, and the row the close reads (`extra["message_fees"]`)."""
+    stage, _code = _open(game=game, user=message.sender.user)
+    fee = anonymous_fee(game) if stage is not None else None
+    if not fee:
+        return 0
+    coins.post([coins.Line(coins.user_key(message.sender.user_id), coins.game_key(game, "bank"), fee, MESSAGE_FEE)],
+               game=game, stage=phase_stage_name(stage.phase), action="anonymous")
+    _write(stage, action=MESSAGE_FEE, now=now, detail={"amount": fee, "anonymous": message.pk})
+    return fee

@@ -94,6 +94,11 @@ class ShowSite(SiteRuleset):
 
         return show_media_owed(game=game, user=user)
 
+    def anonymous_sent(self, *, game, message, now) -> None:
+        from games.rulesets.show.services_coins import charge_anonymous  # the services load the models: at a send
+
+        charge_anonymous(game=game, message=message, now=now)
+
     def post_stored(self, *, game, post, now) -> bool:
         from games.rulesets.show.services import show_post_stored  # the services load the models: at a post
 
@@ -110,6 +115,7 @@ class ShowSite(SiteRuleset):
         # Part 2: every fee shown before it is paid (the reply form's message fee, the entry fee at
         # the sign-up), and the results page's link once the show is over.
         "thread.reply": ("games/_show_reply_fee.html",),
+        "role.anonymous": ("games/_show_anonymous_fee.html",),
         "game.signup": ("games/_show_signup_fee.html",),
         "game.winner": ("games/_show_results_link.html",),
     }
@@ -127,6 +133,10 @@ class ShowSite(SiteRuleset):
             request = context.get("request")
             return {"show_message_fee": reply_fee(game=context.get("game"), thread=context.get("thread"),
                                                   user=getattr(request, "user", None))}
+        if place == "role.anonymous":
+            from games.rulesets.show.services_coins import anonymous_fee  # the services load the models: at a page
+
+            return {"show_anonymous_fee": anonymous_fee(context.get("game"))}
         if place == "game.signup":
             game = context.get("game")
             options = (getattr(game, "options", None) or {})
