@@ -16,6 +16,7 @@ ballot stays hidden until the stage's close publishes them all.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,11 +25,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from coins import services as coins
 from coins.models import Account, Entry
 from games.engine.orders import Order as EngineOrder
 from games.engine.orders import PhaseInputs
 from games.models import Game, Order, Phase, Post, Seat
 from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.economy import message_fee
 from games.rulesets.show.engine.facts import in_coma
 from games.rulesets.show.engine.roles import ENSLAVE, RELIEVE, SAVE, SUSPECT
 from games.rulesets.show.money import post_transfers
@@ -474,11 +477,49 @@ def show_post_stored(*, game: Game, post: Post, now: datetime) -> bool:
         if kind is not None:
             return _media_post(stage, kind, post, now, True).closed
         _touch(stage, now)
-        # The message fee past the stage's free limit (services_coins: it imports this module).
-        from games.rulesets.show.services_coins import charge_message
-
         charge_message(stage, post, now)
         return False
+
+
+# --- Message fees (part 2: docs/rulesets/show.md, "Part 2 on the site") ----------------------------
+PRIVATE_RE = re.compile(r"\[private[^\]]*\].*?\[/private\]", re.IGNORECASE | re.DOTALL)
+
+
+def _is_private_only(body: str) -> bool:
+    return bool(PRIVATE_RE.search(body or "")) and not PRIVATE_RE.sub("", body or "").strip()
+
+
+def _media_post_ids(phase) -> set[int]:
+    return {int((r.detail or {}).get("post")) for r in phase.orders.filter(valid=True, action=POST)
+            if (r.detail or {}).get("post")}
+
+
+def messages_in_stage(*, game: Game, phase, user, exclude: int | None = None) -> int:
+    """The hero's posts in the common thread during the stage that count against the free limit: not
+    his media post (the stage's action) and not a post of [private] messages only («Приватные
+    персональные сообщения всегда бесплатны»)."""
+    posts = Post.objects.filter(thread=game.game_thread, author=user, created_at__gte=phase.opened_at)
+    if exclude is not None:
+        posts = posts.exclude(pk=exclude)
+    media = _media_post_ids(phase)
+    return sum(1 for pk, body in posts.values_list("pk", "body") if pk not in media and not _is_private_only(body))
+
+
+def charge_message(stage: _Stage, post: Post, now: datetime) -> int:
+    """In the post's transaction (SiteRuleset.post_stored): «превышая который участник начинает
+    платить в Банк за каждое новое сообщение в общий чат»: past the free limit of the stage, the
+    message fee from the hero's balance to the show's bank (one ledger line, the game and the stage
+    on it), and a row the close reads (`extra["message_fees"]`) so the engine's bank counts it."""
+    if _is_private_only(post.body):
+        return 0
+    sent = messages_in_stage(game=stage.game, phase=stage.phase, user=post.author, exclude=post.pk)
+    fee = message_fee(stage.state.options, sent)
+    if fee <= 0:
+        return 0
+    coins.post([coins.Line(coins.user_key(post.author), coins.game_key(stage.game, "bank"), fee, MESSAGE_FEE)],
+               game=stage.game, stage=phase_stage_name(stage.phase), action="message")
+    _write(stage, action=MESSAGE_FEE, now=now, detail={"amount": fee, "post": post.pk})
+    return fee
 
 
 def _has_media(post: Post) -> bool:

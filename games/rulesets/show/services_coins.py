@@ -19,7 +19,6 @@ the stage fee's timing. Every fee is shown before it is paid (selectors: the pan
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from django.conf import settings
@@ -27,20 +26,20 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from coins import services as coins
-from games.models import Game, Order, Post, Seat
+from games.models import Game, Order, Seat
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.bets import valid_pick
 from games.rulesets.show.engine.economy import message_fee, stage_fee
 from games.rulesets.show.engine.stages import ALLIES, DAY, DEFENCE, NIGHT, REVOTE, parse_phase
 from games.rulesets.show.engine.trials import talents_today
 from games.rulesets.show.services import (
-    POST,
     ShowResult,
     _accepted,
     _open,
     _refused,
     _Stage,
     _write,
+    messages_in_stage,
     phase_stage_name,
 )
 from games.selectors.state import game_state
@@ -50,7 +49,6 @@ from games.services.posts import post_create
 BET, RAISE, SYMPATHY, PICK_ALLY = "bet", "raise", "sympathy", "pick_ally"
 TRIAL_ANSWER, GRANT, GRANT_PASS, MESSAGE_FEE = "trial_answer", "grant", "grant_pass", "message_fee"
 TRIAL = "trial"  # the media kind of a trial answer (an image counts: «фото, видео или стикер»)
-PRIVATE_RE = re.compile(r"\[private[^\]]*\].*?\[/private\]", re.IGNORECASE | re.DOTALL)
 
 
 # --- Reading: what a hero may do now ----------------------------------------------------------------
@@ -102,26 +100,6 @@ def acting_fee(state, phase, now: datetime) -> int:
     """«чем позже они это делают - тем выше этот Взнос»: what the stage's action costs if done now."""
     elapsed = (now - phase.opened_at).total_seconds()
     return stage_fee(state.options, elapsed, SHOW.stage_length(state).total_seconds())
-
-
-def _is_private_only(body: str) -> bool:
-    return bool(PRIVATE_RE.search(body or "")) and not PRIVATE_RE.sub("", body or "").strip()
-
-
-def _media_post_ids(phase) -> set[int]:
-    return {int((r.detail or {}).get("post")) for r in phase.orders.filter(valid=True, action=POST)
-            if (r.detail or {}).get("post")}
-
-
-def messages_in_stage(*, game: Game, phase, user, exclude: int | None = None) -> int:
-    """The hero's posts in the common thread during the stage that count against the free limit: not
-    his media post (the stage's action) and not a post of [private] messages only («Приватные
-    персональные сообщения всегда бесплатны»)."""
-    posts = Post.objects.filter(thread=game.game_thread, author=user, created_at__gte=phase.opened_at)
-    if exclude is not None:
-        posts = posts.exclude(pk=exclude)
-    media = _media_post_ids(phase)
-    return sum(1 for pk, body in posts.values_list("pk", "body") if pk not in media and not _is_private_only(body))
 
 
 def next_message_fee(*, game: Game, user) -> int | None:
@@ -269,23 +247,6 @@ def show_grant(*, game: Game, user, post, amount=None, now: datetime | None = No
         if amount not in [int(g) for g in stage.state.options["grants"]]:
             return _refused(stage, "bad_grant", action=GRANT, now=now, detail={"post": post})
         return _accepted(stage, action=GRANT, now=now, detail={"post": post, "amount": amount}, early_close=False)
-
-
-def charge_message(stage: _Stage, post: Post, now: datetime) -> int:
-    """In the post's transaction (SiteRuleset.post_stored): «превышая который участник начинает
-    платить в Банк за каждое новое сообщение в общий чат»: past the free limit of the stage, the
-    message fee from the hero's balance to the show's bank (one ledger line, the game and the stage
-    on it), and a row the close reads (`extra["message_fees"]`) so the engine's bank counts it."""
-    if _is_private_only(post.body):
-        return 0
-    sent = messages_in_stage(game=stage.game, phase=stage.phase, user=post.author, exclude=post.pk)
-    fee = message_fee(stage.state.options, sent)
-    if fee <= 0:
-        return 0
-    coins.post([coins.Line(coins.user_key(post.author), coins.game_key(stage.game, "bank"), fee, MESSAGE_FEE)],
-               game=stage.game, stage=phase_stage_name(stage.phase), action="message")
-    _write(stage, action=MESSAGE_FEE, now=now, detail={"amount": fee, "post": post.pk})
-    return fee
 
 
 def is_allies_stage(state) -> bool:
