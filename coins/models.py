@@ -71,7 +71,9 @@ class Entry(models.Model):
     reason = models.CharField(_("reason"), max_length=40)
     detail = models.CharField(_("detail"), max_length=300, blank=True)
     # What caused it: the game, its stage (the phase's name) and the action; empty for site-wide acts.
-    game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+    # A game whose coins moved keeps its ledger: it cannot be deleted (SET_NULL would be an update
+    # of written lines, which the ledger refuses).
+    game = models.ForeignKey("games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
                              verbose_name=_("game"))
     stage = models.CharField(_("stage"), max_length=64, blank=True)
     action = models.CharField(_("action"), max_length=64, blank=True)

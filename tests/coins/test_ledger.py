@@ -133,3 +133,29 @@ def test_check_finds_a_balance_changed_without_a_ledger_line(db):
     assert [(d.key, d.cached, d.ledger) for d in differences if d.key != "*"] == [(f"user:{user.pk}", 5000, 1000)]
     with pytest.raises(CommandError):
         call_command("coins_check")
+
+
+def test_a_game_whose_coins_moved_cannot_be_deleted(game):
+    from django.db.models import ProtectedError
+
+    user = make_user("А")
+    post([Line(f"user:{user.pk}", f"game:{game.pk}:bank", 5, "entry_fee")], game=game)
+    with pytest.raises(ProtectedError):
+        game.delete()
+    assert Entry.objects.filter(game=game).count() == 1
+
+
+def test_the_data_migration_gives_existing_users_their_capital_once(db):
+    """Users made before the ledger (no registration line) get 1,000 from the mint; the others nothing."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("coins.migrations.0002_existing_users_capital")
+    old, new = make_user("Старый"), make_user("Новый")
+    Entry.objects.filter(credit__key=f"user:{old.pk}")._raw_delete(Entry.objects.db)  # as before the ledger
+    Account.objects.filter(key=f"user:{old.pk}").update(balance=0)
+    Account.objects.filter(key=MINT).update(balance=-1000 * (Account.objects.filter(key__startswith="user:").count() - 1))
+    migration.capital_for_existing_users(apps, None)
+    assert (services.balance_of(old), services.balance_of(new)) == (1000, 1000)
+    assert services.check() == []
