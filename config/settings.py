@@ -361,6 +361,7 @@ MAFIA_AVATAR_MAX_BYTES = 512 * 1024
 MAFIA_MEDIA_MAX_MB = {
     "audio": int(os.environ.get("MAFIA_MEDIA_MAX_MB_AUDIO", "20")),
     "video": int(os.environ.get("MAFIA_MEDIA_MAX_MB_VIDEO", "50")),
+    "image": int(os.environ.get("MAFIA_MEDIA_MAX_MB_IMAGE", "10")),
 }
 # ... and the length limit of each kind in seconds, when the container states its length
 # (Telegram's round videos, the show's custom, last a minute; a defence speech may take longer).

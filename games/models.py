@@ -679,6 +679,7 @@ class PostMedia(models.Model):
     class Kind(models.TextChoices):
         AUDIO = "audio", _("audio")
         VIDEO = "video", _("video")
+        IMAGE = "image", _("image")  # the Show's trial answers (games.services.media, images=True)
 
     post = models.OneToOneField(Post, on_delete=models.CASCADE, related_name="media", verbose_name=_("post"))
     file = models.FileField(_("file"), upload_to="posts/%Y/%m/", storage=post_media_storage)

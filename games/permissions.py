@@ -334,6 +334,25 @@ def can_see_full_status(user, game: Game, seat) -> bool:
     return mine is not None and mine.pk == seat.pk
 
 
+def can_see_about_me(user, game: Game, seat) -> bool:
+    """A hero's «Обо мне» (the Show: his bet on a winner, who bet on him, his coins in the show): that
+    hero and the GMs while it runs («скрыто»), everyone once it is over; nobody before the start."""
+    return can_see_full_status(user, game, seat)
+
+
+def can_see_bets_of(user, game: Game, seat) -> bool:
+    """Whom a hero bet on and who bet on him: the same eyes as his «Обо мне»."""
+    return can_see_about_me(user, game, seat)
+
+
+def can_see_ratings(user, game: Game) -> bool:
+    """The Show's ratings, their history and the results' splits: «Все Рейтинги скрыты» until the
+    end, except from the GMs; everyone's once the show is over."""
+    if game.status == Game.Status.FINISHED:
+        return True
+    return game.status == Game.Status.RUNNING and is_game_master(user, game)
+
+
 def check_see_full_status(user, game: Game, seat) -> None:
     if not can_see_full_status(user, game, seat):
         raise Http404

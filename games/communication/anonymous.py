@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -14,6 +15,7 @@ from games import permissions
 from games.communication.letters import as_written, gm_post, letters_thread
 from games.engine.events import Event, seat_audience
 from games.models import AnonymousMessage, Game, Seat
+from games.rulesets import registry
 from games.selectors.communication import anonymous_rules
 from games.services import ActionRefused, notifications
 from games.services.journal import gm_log, store_events
@@ -46,9 +48,12 @@ def anonymous_send(*, game: Game, user, recipient: Seat | None, text: str, now: 
     if sent >= rules["limit"]:
         raise ActionRefused(_("You have used all %(n)d anonymous messages of this game.") % {"n": rules["limit"]},
                             code="anon_limit")
-    message = AnonymousMessage.objects.create(game=game, sender=sender, recipient=recipient, text=text, created_at=now)
-    if not rules["approval"]:
-        _anonymous_deliver(message, now)
+    with transaction.atomic():
+        message = AnonymousMessage.objects.create(game=game, sender=sender, recipient=recipient, text=text,
+                                                  created_at=now)
+        registry.site(game.ruleset).anonymous_sent(game=game, message=message, now=now)  # the Show's fee
+        if not rules["approval"]:
+            _anonymous_deliver(message, now)
     return message
 
 

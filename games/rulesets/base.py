@@ -282,6 +282,11 @@ class SiteRuleset:
         True when it closed the phase."""
         return False
 
+    def anonymous_sent(self, *, game, message, now) -> None:
+        """After a player's anonymous message was stored, in its transaction (the Show: «За каждое
+        анонимное сообщение берётся небольшая плата в Банк»). Nothing by default."""
+        return None
+
     # Phase kinds in which nobody but the GMs posts where the players talk, with the reason a
     # refused poster reads (cards: the radio silence of deck building).
     quiet_phases: ClassVar[dict[str, Any]] = {}

@@ -21,6 +21,7 @@ from games.selectors.state import game_state
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posting import post_submit
+from games.services.resolution import phase_close
 from tests.browser.conftest import logged_in_page, phone_page
 from tests.conftest import make_user
 
@@ -42,6 +43,12 @@ def _wav(path) -> str:
 def _stage(game: Game) -> tuple[str, int]:
     game.refresh_from_db()
     return (game.current_phase.kind, game.current_phase.number) if game.current_phase else ("", 0)
+
+
+def _close_allies(game: Game) -> None:
+    """«Выбор Союзника» after day 1: nobody sent a sympathy, so nobody picks; it ends at its timer."""
+    assert _stage(game) == ("allies", 1)
+    phase_close(phase_id=game.current_phase.pk, now=game.current_phase.deadline_at)
 
 
 class Heroes:
@@ -144,6 +151,7 @@ def test_a_small_show_greetings_day_defence_revote_night_and_the_judge(live_serv
     # Re-vote with one defendant: «В рабство» from everyone else ends it early; Вера is a slave.
     for name in ("Аня", "Боря", "Жора", "Кира"):
         heroes.ballot(name, "enslave")
+    _close_allies(game)
     assert _stage(game) == ("night", 1)
     assert game.seats.get(pk=seats["Вера"].pk).status == "enslaved"
 
@@ -218,6 +226,7 @@ def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db, tmp
     post_submit(thread=game.game_thread, author=users["Вера"], body="Я не виновата")
     for name in ("Аня", "Боря", "Жора", "Кира"):
         services.show_vote(game=game, user=users[name], ballot="enslave")
+    _close_allies(game)
     assert _stage(game) == ("night", 1)
     page = phone_page(browser, live_server.url, users["Жора"])
     page.goto(f"{live_server.url}{game.get_absolute_url()}")

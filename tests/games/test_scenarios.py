@@ -9,11 +9,10 @@ from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "scenarios"
-# The show's part 2 inputs (docs/rulesets/show.md, "Scenario keys (part 2)") are played by the
-# engine's player only until the site stores them (ShowSite.scenario.own_inputs and its services):
-# the site's player refuses such a file, naming the key.
-SHOW_ENGINE_ONLY_INPUTS = ("acted_at", "message_fees", "bets", "raise", "trial_answers", "grants", "sympathies",
-                           "ally_picks")
+# The show's `message_fees` (docs/rulesets/show.md, "Scenario keys (part 2)") is the engine
+# player's only: the site charges a message fee when a post is stored, so its player refuses a file
+# with that key, naming it. Every other part 2 input plays through the site's services.
+SHOW_ENGINE_ONLY_INPUTS = ("message_fees",)
 
 
 def _engine_only(path: Path) -> str | None:

@@ -10,7 +10,11 @@ forum world of conftest.py is:
   ballot (`showballot-<voter>-<target>`) is seen by the voter and the GMs only;
 - the slaves' chat (the game's lounge): a slave's post and its media file, seen (and heard) by the
   slaves and the observers (logged-in non-players) and never by a free hero or the anonymous;
-- the Reptiloids' chat: a post seen by the Reptiloids and the GMs.
+- the Reptiloids' chat: a post seen by the Reptiloids and the GMs;
+- part 2 (issue 19): each hero's bet and who bet on him (`showbet-<seat>`, «Обо мне»: the hero
+  and the GMs), the ratings and results (`showratings-<game>`: the GMs until the end), a grant's
+  granter and amount (`showgrant-...`) and a trial answer's author (`showanswer-...`): the granter,
+  the author and the GMs. A balance's history is swept in the forum world (coins, conftest.py).
 
 Perspectives: the anonymous, a spectator, a free Mason, the Saviour, a Reptiloid, the Demon, a
 slave (a Mason enslaved by the re-vote), the GM, another game's GM and a site moderator."""
@@ -22,7 +26,12 @@ from django.core.files.base import ContentFile
 
 from games.models import Game, GameEvent, Order, PostMedia, Thread
 from games.permissions import MODERATORS_GROUP
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from games.rulesets.show.scenario_inputs import TINY_PNG
 from games.rulesets.show.services import show_order, show_vote
+from games.rulesets.show.services_coins import open_answers, show_grant, show_trial_answer
+from games.selectors.state import game_state
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.moderation import report_create
@@ -88,6 +97,13 @@ def build_show_world() -> World:
     # The running day vote's ballots, hidden until its close.
     assert show_vote(game=game, user=users["Аня"], target=seat["Зина"], early_close=False).accepted
     assert show_vote(game=game, user=users["Зина"], target=seat["Аня"], early_close=False).accepted
+    # Part 2: the slaves' trial of day 2 — Вера's answer, posted anonymously, and Аня's grant to it.
+    trial = game_state(game).memory.get("trial") or {}
+    assert seat["Вера"].pk in trial.get("slaves", ()), trial
+    answer = SimpleUploadedFile("answer.png", TINY_PNG, content_type="image/png")
+    assert show_trial_answer(game=game, user=users["Вера"], upload=answer).accepted
+    answer_post = open_answers(game, game_state(game))[0][0]
+    assert show_grant(game=game, user=users["Аня"], post=answer_post, amount=15).accepted
     post = post_submit(thread=game.game_thread, author=users["Гоша"], body="Доброе утро.")
     lounge = game.private_threads.get(kind=Thread.Kind.LOUNGE)
     slaves_post = post_submit(thread=lounge, author=users["Вера"], body=f"Рабы, держимся. {S_SLAVES}")
@@ -138,6 +154,17 @@ def show_secrets(world: World) -> tuple[dict[str, set[str]], set[str]]:
         for mark in (f"showfull-{seat.pk}", f"showhero-{seat.pk}"):
             secrets[mark] = ({key_of_seat[seat.pk]} if seat.pk in key_of_seat else set()) | GMS
         shared.add(f"showhero-{seat.pk}")  # the GMs see a panel only through a seat's point of view
+    # Part 2: each hero's bet and who bet on him («Обо мне»), the ratings and the results (the GMs
+    # only while the show runs), a grant's granter and amount, a trial answer's author.
+    for seat in game.seats.all():
+        secrets[f"showbet-{seat.pk}"] = ({key_of_seat[seat.pk]} if seat.pk in key_of_seat else set()) | GMS
+    secrets[f"showratings-{game.pk}"] = set(GMS)
+    for row in Order.objects.filter(phase__game=game, action__in=("grant", "trial_answer"), valid=True):
+        post = (row.detail or {}).get("post")
+        mark = (f"showgrant-{row.actor_id}-{post}-{row.detail.get('amount')}" if row.action == "grant"
+                else f"showanswer-{row.actor_id}-{post}")
+        secrets[mark] = ({key_of_seat[row.actor_id]} if row.actor_id in key_of_seat else set()) | GMS
+        shared.add(mark)  # the GMs read them in the ledger, not as the panel's mark
     for row in Order.objects.filter(phase=game.current_phase, action="vote", valid=True):
         mark = f"showballot-{row.actor_id}-{(row.detail or {}).get('ballot') or row.target_id}"
         secrets[mark] = ({key_of_seat[row.actor_id]} if row.actor_id in key_of_seat else set()) | GMS

@@ -1,7 +1,7 @@
 """Every URL pattern, every perspective, on a running show (tests/security/show_world.py): every
 secret of the show — roles, innate and secret keys, the Secret Knowledge lots, the night choices
 and Mason suspicions, the judge's lot, the hidden ballots of the running day vote, the slaves' chat
-and the Reptiloids' chat — is seen by exactly those who may see it. The sweep and its judge are
+and the Reptiloids' chat, and part 2's bets, ratings, grants and trial answers' authors — is seen by exactly those who may see it. The sweep and its judge are
 test_url_perspectives.py's."""
 
 from __future__ import annotations
@@ -72,6 +72,6 @@ def test_a_finished_show_is_unsealed_for_everybody(show_world, who):
         found, problems = sweep(show_world, who, secrets=unsealed, salt=game.commitment_salt.lower())
     finally:
         show_world.game.status = Game.Status.RUNNING
-    panel_marks = {c for c in secrets if c.startswith(("showballot-", "showhero-"))}
+    panel_marks = {c for c in secrets if c.startswith(("showballot-", "showhero-", "showanswer-", "showgrant-"))}
     report = problems + _judge(who, found, unsealed, salt_allowed=True, not_required=panel_marks)
     assert report == [], "\n".join(report)

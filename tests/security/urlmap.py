@@ -258,6 +258,9 @@ ROUTES: dict[str, Route] = {
     "games:show_fullstatus": _r("GET", _seats_of_game, _pov_one),
     "games:show_act": _r("POST", _games, login=True),
     "games:show_fines": _r("GET POST", _games),
+    "games:show_about_mine": _r("GET", _games),
+    "games:show_about": _r("GET", _seats_of_game, _pov_one),
+    "games:show_results": _r("GET", _games, _pov_one),
     "games:gm_card_effect": _r("POST", _games, login=True),
     # Avatars, served by Django only in development (django.views.static.serve answers any
     # method, and only ever reads a file).

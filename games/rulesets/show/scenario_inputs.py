@@ -1,7 +1,14 @@
 """A show scenario phase's own keys (docs/rulesets/show.md, "Scenario keys"), played through the
 services the hero's panel calls (ShowSite.scenario_play_inputs). The runner closes each stage at
 its timer, so nothing here ends a stage early. `greetings`, `defences`, `opinions` and `posted`
-are media posts made (the service an upload calls); `ratings` (part 2) are kept on the phase."""
+are media posts made (the service an upload calls); `ratings` (part 2) are kept on the phase.
+
+Part 2 (docs/rulesets/show.md, "Part 2 on the site"): `acted_at` {name: seconds} writes that hero's
+stage action rows at the stage's open plus those seconds (the site reads the stage fee's timing
+from the rows' times); `bets`, `raise`, `sympathies`, `ally_picks`, `trial_answers` (a small image
+uploaded as the answer) and `grants` ({granter: {slave: amount} | "pass"}, the slave's answer found
+by its author) go through the services of the panel's forms. `message_fees` is not played: the site
+charges a message fee when a post is stored (send `posts` past the free limit instead)."""
 
 from __future__ import annotations
 
@@ -9,7 +16,10 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.files.uploadedfile import SimpleUploadedFile
+
 from games.models import Phase
+from games.selectors.state import game_state
 from games.rulesets.show.services import (
     show_lull,
     show_media_post,
@@ -19,9 +29,23 @@ from games.rulesets.show.services import (
     show_vote,
     show_wake,
 )
+from games.rulesets.show.services_coins import (
+    open_answers,
+    show_bet,
+    show_grant,
+    show_pick_ally,
+    show_raise,
+    show_sympathy,
+    show_trial_answer,
+)
 
-LISTS = ("greetings", "defences", "opinions", "active")
-MAPS = ("posted", "votes", "requests", "knowledge", "lull", "ratings")
+LISTS = ("greetings", "defences", "opinions", "active", "raise", "trial_answers")
+MAPS = ("posted", "votes", "requests", "knowledge", "lull", "ratings", "acted_at", "bets", "sympathies",
+        "ally_picks", "grants")
+COINS_INPUTS = frozenset({"acted_at", "bets", "raise", "sympathies", "ally_picks", "trial_answers", "grants"})
+# The smallest PNG (1×1): a trial answer «фото, видео или стикер» read by its content.
+TINY_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                         "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
 POST_OF = {"greetings": "greeting", "defences": "defence", "opinions": "opinion"}
 
 
@@ -40,9 +64,17 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
     Secret Knowledge used."""
     game.refresh_from_db()
     tick = iter(range(10_000))
+    opened = game.current_phase.opened_at
+    acted_at = {str(n): v for n, v in (phase_spec.get("acted_at") or {}).items()}
 
     def at() -> datetime:
         return now + timedelta(seconds=next(tick))
+
+    def acting(name: str) -> datetime:
+        """When the hero does the stage's action: at the stage's open plus his `acted_at`, if given."""
+        if name in acted_at:
+            return opened + timedelta(seconds=float(acted_at[name]))
+        return at()
 
     ratings = phase_spec.get("ratings")
     if ratings:
@@ -59,17 +91,47 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
             posted.setdefault(name, []).append(kind)
     for name, kinds in posted.items():
         for kind in kinds:
-            show_media_post(game=game, user=user_of(name), kind=kind, now=at(), early_close=False)
+            show_media_post(game=game, user=user_of(name), kind=kind, now=acting(name), early_close=False)
     for requester, target in (phase_spec.get("requests") or {}).items():
         show_request(game=game, user=user_of(requester), target=seat_of(target), now=at(), early_close=False)
     for voter, target in (phase_spec.get("votes") or {}).items():
         if target in ("enslave", "spare"):
-            show_vote(game=game, user=user_of(voter), ballot=target, now=at(), early_close=False)
+            show_vote(game=game, user=user_of(voter), ballot=target, now=acting(voter), early_close=False)
         else:
-            show_vote(game=game, user=user_of(voter), target=seat_of(target), now=at(), early_close=False)
+            show_vote(game=game, user=user_of(voter), target=seat_of(target), now=acting(voter), early_close=False)
     for item in phase_spec.get("orders") or []:
         detail = {k: seat_of(item[k]) for k in ("question", "public_key", "extra_knowledge") if item.get(k)}
         show_order(game=game, user=user_of(item["by"]), action=str(item["action"]), target=seat_of(item.get("target")),
-                   detail=detail, now=at(), early_close=False)
+                   detail=detail, now=acting(item["by"]), early_close=False)
     for holder, about in (phase_spec.get("knowledge") or {}).items():
         show_use_knowledge(game=game, user=user_of(holder), target=seat_of(about), now=at(), at_once=False)
+    _play_coins(game=game, phase_spec=phase_spec, user_of=user_of, seat_of=seat_of, at=at, acting=acting)
+
+
+def _play_coins(*, game, phase_spec: dict, user_of, seat_of, at, acting) -> None:
+    """Part 2's inputs through the panel's services: sympathies, ally picks, bets and raises, trial
+    answers, then grants (the answers exist by then)."""
+    bets = phase_spec.get("bets") or {}
+    raisers = set(phase_spec.get("raise") or ())
+    for sender, target in (phase_spec.get("sympathies") or {}).items():
+        show_sympathy(game=game, user=user_of(sender), target=seat_of(target), now=at())
+    for name, target in (phase_spec.get("ally_picks") or {}).items():
+        show_pick_ally(game=game, user=user_of(name), target=seat_of(target), now=acting(name), early_close=False)
+    for name, target in bets.items():
+        if name not in raisers:
+            show_bet(game=game, user=user_of(name), target=seat_of(target), now=at())
+    for name in phase_spec.get("raise") or ():
+        show_raise(game=game, user=user_of(name), target=seat_of(bets.get(name)), now=at())
+    for name in phase_spec.get("trial_answers") or ():
+        upload = SimpleUploadedFile("answer.png", TINY_PNG, content_type="image/png")
+        show_trial_answer(game=game, user=user_of(name), upload=upload, now=at())
+    grants = phase_spec.get("grants") or {}
+    if grants:
+        game.refresh_from_db()
+        post_of = {author: post for post, author in open_answers(game, game_state(game))}
+        for granter, given in grants.items():
+            if given == "pass":
+                show_grant(game=game, user=user_of(granter), post=None, amount=None, now=at())
+                continue
+            for slave, amount in (given or {}).items():
+                show_grant(game=game, user=user_of(granter), post=post_of.get(seat_of(slave)), amount=amount, now=at())

@@ -105,6 +105,11 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         (str(ACTION_LABELS[a]) for a in ("greeting", "defence", "opinion") if a in owed), "")
     # Whether a text post stands in for the media post (the GM's «Только медиапосты» unticked).
     panel["text_posts"] = (game.options or {}).get("text_posts", True) is not False
+    # Part 2: the hero's coins, every fee shown before it is paid (selectors_coins; it imports this module's
+    # neighbours, so it is asked here at the call).
+    from games.rulesets.show.selectors_coins import coins_panel
+
+    panel["coins"] = coins_panel(game=game, state=state, seat=seat, phase=phase, names=names)
     panel["requested_of_me"] = bool(inputs is not None and kind == DAY and me.id in {
         int(t) for t in (inputs.extra.get("opinion_requests") or {}).values() if t is not None})
     return panel

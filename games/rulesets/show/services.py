@@ -16,6 +16,7 @@ ballot stays hidden until the stage's close publishes them all.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,12 +25,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from coins import services as coins
+from coins.models import Account, Entry
 from games.engine.orders import Order as EngineOrder
 from games.engine.orders import PhaseInputs
 from games.models import Game, Order, Phase, Post, Seat
 from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.economy import message_fee
 from games.rulesets.show.engine.facts import in_coma
 from games.rulesets.show.engine.roles import ENSLAVE, RELIEVE, SAVE, SUSPECT
+from games.rulesets.show.money import post_transfers
 from games.rulesets.show.engine.stages import (
     DAY,
     DEFENCE,
@@ -82,7 +87,8 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
     posted: dict[int, list[str]] = {}
     active: list[int] = []
     knowledge: dict[int, int] = {}
-    for row in _rows(phase):
+    rows = _rows(phase)
+    for row in rows:
         actor, detail = row.actor_id, dict(row.detail or {})
         if actor not in active:
             active.append(actor)
@@ -102,10 +108,69 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
     extra: dict[str, Any] = {"posted": posted, "opinion_requests": requests, "active": active}
     if knowledge:
         extra["knowledge"] = knowledge
+    extra.update(_coins_inputs(phase, rows))
     ratings = (phase.gm_decisions or {}).get("ratings")
     if ratings:
         extra["ratings"] = {int(k): v for k, v in ratings.items()}
     return PhaseInputs(votes=votes, orders=orders, extra=extra)
+
+
+# Part 2's rows (services_coins.py): the names are repeated here, the reader's side of the ledger.
+BET, RAISE, SYMPATHY, PICK_ALLY = "bet", "raise", "sympathy", "pick_ally"
+TRIAL_ANSWER, GRANT, GRANT_PASS, MESSAGE_FEE = "trial_answer", "grant", "grant_pass", "message_fee"
+# The rows that are a stage's own action: the time of a hero's last one is when he acted (the stage fee).
+ACTION_ROWS = frozenset({VOTE, POST, PICK_ALLY}) | NIGHT_ACTIONS | JUDGE_ACTIONS
+
+
+def _coins_inputs(phase: Phase, rows: list[Order]) -> dict[str, Any]:
+    """Part 2's `extra` keys from the stage's rows: bets, raises, sympathies, ally picks, trial
+    answers, grants (an answer's post mapped to its author here, never on the granter's row), the
+    message fees already charged, and `acted_at` (seconds from the stage's open to the hero's
+    standing action row)."""
+    extra: dict[str, Any] = {}
+    bets: dict[int, int] = {}
+    raises: list[int] = []
+    sympathies: dict[int, int] = {}
+    ally_picks: dict[int, int] = {}
+    answers: list[int] = []
+    grants: dict[int, Any] = {}
+    fees: dict[int, int] = {}
+    acted_at: dict[int, float] = {}
+    authors: dict[int, int] | None = None
+    for row in rows:
+        actor, detail = row.actor_id, dict(row.detail or {})
+        if row.action in ACTION_ROWS:
+            acted_at[actor] = max(0.0, (row.recorded_at - phase.opened_at).total_seconds())
+        if row.action == BET and row.target_id is not None:
+            bets[actor] = row.target_id
+        elif row.action == RAISE:
+            if actor not in raises:
+                raises.append(actor)
+            if row.target_id is not None:
+                bets[actor] = row.target_id
+        elif row.action == SYMPATHY and row.target_id is not None:
+            sympathies[actor] = row.target_id
+        elif row.action == PICK_ALLY and row.target_id is not None:
+            ally_picks[actor] = row.target_id
+        elif row.action == TRIAL_ANSWER and actor not in answers:
+            answers.append(actor)
+        elif row.action == GRANT_PASS:
+            grants[actor] = "pass"
+        elif row.action == GRANT and detail.get("post") is not None:
+            if authors is None:
+                authors = {int((r.detail or {}).get("post") or 0): r.actor_id for r in
+                           Order.objects.filter(phase__game_id=phase.game_id, action=TRIAL_ANSWER, valid=True)}
+            author = authors.get(int(detail["post"]))
+            if author is not None:
+                given = grants.get(actor)
+                grants[actor] = {**(given if isinstance(given, dict) else {}), author: int(detail.get("amount") or 0)}
+        elif row.action == MESSAGE_FEE:
+            fees[actor] = fees.get(actor, 0) + int(detail.get("amount") or 0)
+    for key, value in (("bets", bets), ("raise", raises), ("sympathies", sympathies), ("ally_picks", ally_picks),
+                       ("trial_answers", answers), ("grants", grants), ("message_fees", fees), ("acted_at", acted_at)):
+        if value:
+            extra[key] = value
+    return extra
 
 
 def ledger_row_text(order: Order) -> str | None:
@@ -119,13 +184,58 @@ def ledger_row_text(order: Order) -> str | None:
         names = dict(Seat.objects.filter(pk__in=[detail[k] for k in DETAIL_KEYS if detail.get(k)])
                      .values_list("pk", "dealt_name"))
         return ", ".join(f"{DETAIL_LABELS[k]}: {names.get(detail[k], '?')}" for k in DETAIL_KEYS if detail.get(k))
-    if order.action in {VOTE, REQUEST, KNOWLEDGE, LULL, WAKE} | NIGHT_ACTIONS | JUDGE_ACTIONS:
+    if order.action in (GRANT, MESSAGE_FEE):
+        # A grant's row names the answer's number, never its (anonymous) author.
+        return f"{int(detail.get('amount') or 0)} ㉿"
+    if order.action in {VOTE, REQUEST, KNOWLEDGE, LULL, WAKE, BET, RAISE, SYMPATHY, PICK_ALLY, TRIAL_ANSWER,
+                        GRANT_PASS} | NIGHT_ACTIONS | JUDGE_ACTIONS:
         return ""
     return None
 
 
+# A transfer's detail the ledger keeps, by reason: the engine names heroes in some details, and a
+# ledger line is read on its owner's «Баланс» page forever; a detail that would name a hero the
+# owner may not know (the anonymous author of a trial answer he skipped) is dropped.
+HIDDEN_DETAIL_REASONS = frozenset({"trial_pass"})
+
+
+def phase_stage_name(phase: Phase) -> str:
+    """The engine's name of the stage a phase is («greetings», «night 1»), as ledger lines carry it."""
+    return f"{phase.kind} {phase.number}" if phase.number else phase.kind
+
+
+def _ledger_outcome(game: Game, outcome: dict) -> None:
+    """The outcome's money keys read back from the ledger (so play_scenario's `bank`, `pot` and
+    `balances` check what the site really posted): the show's bank and pot accounts, and each hero's
+    net in this show (every line of his account naming the game; fines are the GM's, not the show's)."""
+    if "bank" in outcome or "pot" in outcome:
+        keys = {name: f"game:{game.pk}:{name}" for name in ("bank", "pot")}
+        found = dict(Account.objects.filter(key__in=keys.values()).values_list("key", "balance"))
+        for name, key in keys.items():
+            if name in outcome:
+                outcome[name] = int(found.get(key, 0))
+    if "balances" in outcome:
+        names = dict(Seat.objects.filter(game=game).values_list("user_id", "dealt_name"))
+        nets = dict.fromkeys(names.values(), 0)
+        lines = Entry.objects.filter(game=game).exclude(reason="fine").values_list(
+            "debit__user_id", "credit__user_id", "amount")
+        for debit, credit, amount in lines:
+            if debit in names:
+                nets[names[debit]] -= amount
+            if credit in names:
+                nets[names[credit]] += amount
+        outcome["balances"] = nets
+
+
 def close_outcome(*, phase: Phase, outcome: dict) -> dict:
-    """The heroes woken at once during the stage (by a post or a button) join the close's `woke`."""
+    """Inside the close's transaction (games.services.resolution.phase_close): the stage's money
+    posted to the coins ledger (`outcome["transfers"]`, the engine's references mapped to the
+    ledger's accounts), so the stage and its coins commit together or not at all; then the heroes
+    woken at once during the stage (by a post or a button) join the close's `woke`."""
+    transfers = [dict(t, detail="") if t.get("reason") in HIDDEN_DETAIL_REASONS else t
+                 for t in outcome.get("transfers") or ()]
+    post_transfers(game=phase.game, transfers=transfers, stage=phase_stage_name(phase), action="close")
+    _ledger_outcome(phase.game, outcome)
     woken = list(phase.orders.filter(valid=True, action=WAKE).order_by("pk")
                  .values_list("actor__dealt_name", flat=True))
     if woken:
@@ -371,7 +481,49 @@ def show_post_stored(*, game: Game, post: Post, now: datetime) -> bool:
         if kind is not None:
             return _media_post(stage, kind, post, now, True).closed
         _touch(stage, now)
+        charge_message(stage, post, now)
         return False
+
+
+# --- Message fees (part 2: docs/rulesets/show.md, "Part 2 on the site") ----------------------------
+PRIVATE_RE = re.compile(r"\[private[^\]]*\].*?\[/private\]", re.IGNORECASE | re.DOTALL)
+
+
+def _is_private_only(body: str) -> bool:
+    return bool(PRIVATE_RE.search(body or "")) and not PRIVATE_RE.sub("", body or "").strip()
+
+
+def _media_post_ids(phase) -> set[int]:
+    return {int((r.detail or {}).get("post")) for r in phase.orders.filter(valid=True, action=POST)
+            if (r.detail or {}).get("post")}
+
+
+def messages_in_stage(*, game: Game, phase, user, exclude: int | None = None) -> int:
+    """The hero's posts in the common thread during the stage that count against the free limit: not
+    his media post (the stage's action) and not a post of [private] messages only («Приватные
+    персональные сообщения всегда бесплатны»)."""
+    posts = Post.objects.filter(thread=game.game_thread, author=user, created_at__gte=phase.opened_at)
+    if exclude is not None:
+        posts = posts.exclude(pk=exclude)
+    media = _media_post_ids(phase)
+    return sum(1 for pk, body in posts.values_list("pk", "body") if pk not in media and not _is_private_only(body))
+
+
+def charge_message(stage: _Stage, post: Post, now: datetime) -> int:
+    """In the post's transaction (SiteRuleset.post_stored): «превышая который участник начинает
+    платить в Банк за каждое новое сообщение в общий чат»: past the free limit of the stage, the
+    message fee from the hero's balance to the show's bank (one ledger line, the game and the stage
+    on it), and a row the close reads (`extra["message_fees"]`) so the engine's bank counts it."""
+    if _is_private_only(post.body):
+        return 0
+    sent = messages_in_stage(game=stage.game, phase=stage.phase, user=post.author, exclude=post.pk)
+    fee = message_fee(stage.state.options, sent)
+    if fee <= 0:
+        return 0
+    coins.post([coins.Line(coins.user_key(post.author), coins.game_key(stage.game, "bank"), fee, MESSAGE_FEE)],
+               game=stage.game, stage=phase_stage_name(stage.phase), action="message")
+    _write(stage, action=MESSAGE_FEE, now=now, detail={"amount": fee, "post": post.pk})
+    return fee
 
 
 def _has_media(post: Post) -> bool:

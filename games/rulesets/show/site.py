@@ -94,6 +94,11 @@ class ShowSite(SiteRuleset):
 
         return show_media_owed(game=game, user=user)
 
+    def anonymous_sent(self, *, game, message, now) -> None:
+        from games.rulesets.show.services_coins import charge_anonymous  # the services load the models: at a send
+
+        charge_anonymous(game=game, message=message, now=now)
+
     def post_stored(self, *, game, post, now) -> bool:
         from games.rulesets.show.services import show_post_stored  # the services load the models: at a post
 
@@ -107,6 +112,12 @@ class ShowSite(SiteRuleset):
         "gm.links": ("games/_show_gm_links.html",),
         "role.links": ("games/_show_role_links.html",),
         "gm.decisions": ("games/_show_gm_stage.html",),
+        # Part 2: every fee shown before it is paid (the reply form's message fee, the entry fee at
+        # the sign-up), and the results page's link once the show is over.
+        "thread.reply": ("games/_show_reply_fee.html",),
+        "role.anonymous": ("games/_show_anonymous_fee.html",),
+        "game.signup": ("games/_show_signup_fee.html",),
+        "game.winner": ("games/_show_results_link.html",),
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
@@ -116,6 +127,20 @@ class ShowSite(SiteRuleset):
             game, request = context.get("game"), context.get("request")
             user = getattr(request, "user", None)
             return {"show_gm": gm_stage(game=game, user=user) if game is not None else None}
+        if place == "thread.reply":
+            from games.rulesets.show.selectors_coins import reply_fee  # the selectors load the models: at a page
+
+            request = context.get("request")
+            return {"show_message_fee": reply_fee(game=context.get("game"), thread=context.get("thread"),
+                                                  user=getattr(request, "user", None))}
+        if place == "role.anonymous":
+            from games.rulesets.show.services_coins import anonymous_fee  # the services load the models: at a page
+
+            return {"show_anonymous_fee": anonymous_fee(context.get("game"))}
+        if place == "game.signup":
+            game = context.get("game")
+            options = (getattr(game, "options", None) or {})
+            return {"show_entry_fee": options.get("entry_fee", OPTION_DEFAULTS["entry_fee"])}
         if place != "game.public":
             return {}
         game = context.get("game")
@@ -161,7 +186,9 @@ class ShowSite(SiteRuleset):
     scenario = ScenarioSpec(
         gm={},
         own_inputs=frozenset({"greetings", "defences", "opinions", "posted", "votes", "requests", "knowledge",
-                              "active", "lull", "ratings"}),
+                              "active", "lull", "ratings",
+                              # part 2 (scenario_inputs.COINS_INPUTS); `message_fees` is the engine player's only
+                              "acted_at", "bets", "raise", "sympathies", "ally_picks", "trial_answers", "grants"}),
         order_keys=frozenset({"question", "public_key", "extra_knowledge"}),
         plays_orders=True,
     )

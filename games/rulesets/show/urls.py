@@ -10,5 +10,8 @@ urlpatterns = [
     path("games/<int:pk>/show/fullstatus/", show.show_fullstatus_mine, name="show_fullstatus_mine"),
     path("games/<int:pk>/show/fullstatus/<int:seat_pk>/", show.show_fullstatus, name="show_fullstatus"),
     path("games/<int:pk>/show/act/", show.show_act, name="show_act"),
+    path("games/<int:pk>/show/about/", show.show_about_mine, name="show_about_mine"),
+    path("games/<int:pk>/show/about/<int:seat_pk>/", show.show_about, name="show_about"),
+    path("games/<int:pk>/show/results/", show.show_results, name="show_results"),
     path("games/<int:pk>/show/fines/", views_fines.show_fines, name="show_fines"),
 ]

@@ -7,12 +7,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import permissions
 from games.models import Game, Seat
-from games.rulesets.show import services
+from games.services import ActionRefused
+from games.rulesets.show import services, services_coins
 from games.rulesets.show.selectors import full_status_rows, status_rows
+from games.rulesets.show.selectors_coins import about_me_rows, results_rows
 
 
 def _show_game(pk: int) -> Game:
@@ -51,6 +54,58 @@ def show_fullstatus(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse
     return render(request, "games/show_fullstatus.html", {"game": game, "seat": seat, "status": status})
 
 
+COIN_ACTS = frozenset({"bet", "raise", "sympathy", "ally", "grant", "grant_pass", "trial"})
+
+
+def _coins_act(act: str, data, files, kwargs: dict, target: Seat | None):
+    """Part 2's forms on the hero's panel (games.rulesets.show.services_coins)."""
+    if act == "bet":
+        return services_coins.show_bet(**kwargs, target=target)
+    if act == "raise":
+        return services_coins.show_raise(**kwargs, target=target)
+    if act == "sympathy":
+        return services_coins.show_sympathy(**kwargs, target=target)
+    if act == "ally":
+        return services_coins.show_pick_ally(**kwargs, target=target)
+    if act == "grant":
+        return services_coins.show_grant(**kwargs, post=data.get("answer"), amount=data.get("amount"))
+    if act == "grant_pass":
+        return services_coins.show_grant(**kwargs, post=None, amount=None)
+    upload = files.get("answer_file")
+    if upload is None:
+        raise ActionRefused(gettext("Choose the file of your answer."), code="media_missing")
+    return services_coins.show_trial_answer(**kwargs, upload=upload)
+
+
+@require_GET
+def show_about_mine(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _show_game(pk)
+    mine = permissions.seat_of(request.user, game)
+    if mine is None:
+        raise Http404
+    return redirect("games:show_about", pk=game.pk, seat_pk=mine.pk)
+
+
+@require_GET
+def show_about(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
+    """«Обо мне»: a hero's bet, who bet on him, his coins in this show; 404 for anyone but the hero,
+    the GMs, and everyone after the end (games.permissions.can_see_about_me)."""
+    game = _show_game(pk)
+    seat = get_object_or_404(Seat, game=game, pk=seat_pk)
+    viewer, _pov = permissions.viewer_for(request, game)
+    about = about_me_rows(game=game, seat=seat, user=viewer)
+    return render(request, "games/show_about.html", {"game": game, "seat": seat, "about": about})
+
+
+@require_GET
+def show_results(request: HttpRequest, pk: int) -> HttpResponse:
+    """The results of a finished show (its GMs may look while it runs): roles, ratings in %, «История
+    Шоу», the splits, the fines; 404 for anyone else (games.permissions.can_see_ratings)."""
+    game = _show_game(pk)
+    viewer, _pov = permissions.viewer_for(request, game)
+    return render(request, "games/show_results.html", {"game": game, "results": results_rows(game=game, user=viewer)})
+
+
 def _seat(game: Game, raw) -> Seat | None:
     try:
         return Seat.objects.filter(game=game, pk=int(raw)).first()
@@ -80,6 +135,12 @@ def show_act(request: HttpRequest, pk: int) -> HttpResponse:
         result = services.show_lull(**kwargs, target=target)
     elif act == "wake":
         result = services.show_wake(**kwargs)
+    elif act in COIN_ACTS:
+        try:
+            result = _coins_act(act, data, request.FILES, kwargs, target)
+        except ActionRefused as refusal:  # a trial answer's file refused by its content, nothing written
+            messages.error(request, refusal.message)
+            return redirect(game.get_absolute_url())
     else:
         raise Http404
     if result.accepted:

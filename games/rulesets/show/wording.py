@@ -80,6 +80,10 @@ REASONS = {
     "text_posts_off": gettext_lazy("in this show a text post does not stand in for a media post"),
     "in_coma": gettext_lazy("a hero in coma cannot be lulled again"),
     "pov": gettext_lazy("you are looking at someone else's page"),
+    # part 2 on the site (games.rulesets.show.services_coins)
+    "already_raised": gettext_lazy("you have raised the stakes in this stage already"),
+    "already_answered": gettext_lazy("you have answered this trial already: one answer per slave"),
+    "bad_grant": gettext_lazy("a grant is one of the show's amounts"),
 }
 VOTE_REASONS = {
     "not_a_voter": gettext_lazy("you may not vote now"),
@@ -101,6 +105,30 @@ ACTION_LABELS = {
     "greeting": gettext_lazy("greeting"),
     "defence": gettext_lazy("defence speech"),
     "opinion": gettext_lazy("opinion"),
+    "bet": gettext_lazy("bet on a winner"),
+    "raise": gettext_lazy("raise the stakes"),
+    "sympathy": gettext_lazy("sympathy"),
+    "trial_answer": gettext_lazy("trial answer"),
+    "grant": gettext_lazy("grant"),
+    "grant_pass": gettext_lazy("no grants (pay the base fee)"),
+    "message_fee": gettext_lazy("message fee"),
+    "wake": gettext_lazy("woke up"),
+}
+
+# The ratings table's rows (games.rulesets.show.engine.ratings.TABLE), as «История Шоу» tells them.
+RATING_REASONS = {
+    "good_votes_bad": gettext_lazy("voted by day against a Reptiloid or the Demon"),
+    "mason_suspects_bad": gettext_lazy("suspected a Reptiloid or the Demon at night"),
+    "mason_votes_saviour": gettext_lazy("a Mason voted by day against the Saviour"),
+    "good_judge_enslaves_bad": gettext_lazy("as the judge, enslaved a Reptiloid or the Demon"),
+    "mason_judge_enslaves_saviour": gettext_lazy("as the judge, a Mason enslaved the Saviour"),
+    "bad_votes_enemy": gettext_lazy("voted by day against an enemy team's hero"),
+    "reptiloid_votes_partner": gettext_lazy("a Reptiloid voted by day against his partner"),
+    "bad_judge_enslaves_enemy": gettext_lazy("as the judge, enslaved an enemy"),
+    "reptiloid_judge_enslaves_partner": gettext_lazy("as the judge, a Reptiloid enslaved his partner"),
+    "bad_takes_enemy": gettext_lazy("the night took an enemy of his"),
+    "saviour_saves": gettext_lazy("the Saviour's save stopped an attack"),
+    "ally_gain": gettext_lazy("the ally's gain, shared"),
 }
 
 # The extras of a night choice.
@@ -293,7 +321,9 @@ class ShowWording(RulesetWording):
             burdens = d.get("burdens") or ()
             if burdens:
                 parts.append(_("Slaves and their owners: %(slaves)s.") % {"slaves": "; ".join(
-                    f"{_name(b)} ({owners_text(b.get('owners'))})" for b in burdens)})
+                    f"{_name(b)} ({owners_text(b.get('owners'))}"
+                    + (_(", burden %(amount)s ㉿") % {"amount": b["amount"]} if b.get("amount") is not None else "")
+                    + ")" for b in burdens)})
             return " ".join(parts)
         if kind == "judge":
             return _("The judge of day %(day)s is %(name)s.") % {"day": d.get("day", "?"), "name": name}

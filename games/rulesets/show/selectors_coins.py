@@ -1,0 +1,179 @@
+"""What the show's pages read of part 2 (issue 19): the coins part of the hero's panel (every fee
+shown before it is paid, the bet, the raise, sympathies, the ally's choice, the trial and its
+grants), the reply form's message fee, «Обо мне», and the results page of a finished show. Every
+secret goes through games.permissions first (can_see_about_me, can_see_ratings)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, Sum
+from django.http import Http404
+from django.urls import reverse
+from django.utils import timezone
+
+from coins.models import Account, Entry, Fine, user_key
+from coins.wording import reason_label
+from games import permissions
+from games.models import Game, GameEvent, Order, Seat
+from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.bets import about_me
+from games.rulesets.show.engine.facts import in_coma
+from games.rulesets.show.services import BET, GRANT, GRANT_PASS, PICK_ALLY, RAISE, SYMPATHY
+from games.rulesets.show.services_coins import (
+    acting_fee,
+    bets_open,
+    is_allies_stage,
+    may_raise,
+    next_message_fee,
+    open_answers,
+    sympathy_open,
+    trial_of,
+)
+from games.rulesets.show.wording import RATING_REASONS, role_name
+from games.selectors.state import game_state
+
+
+def _standing(rows: list[Order], action: str) -> Order | None:
+    return next((r for r in rows if r.valid and r.action == action), None)  # rows are newest first
+
+
+def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], now: datetime | None = None
+                ) -> dict[str, Any]:
+    """The hero's coins on his panel: his balance, what acting now costs, and the part 2 forms the
+    stage offers him, with his own standing inputs (never anyone else's)."""
+    now = now or timezone.now()
+    me = state.seat(seat.pk)
+    options = state.options
+    out: dict[str, Any] = {"balance": _balance(seat.user_id)}
+    if phase is None or phase.closed_at is not None:
+        return out
+    rows = list(Order.objects.filter(phase=phase, actor_id=me.id).order_by("-recorded_at", "-pk"))
+    # «Максимальный взнос платят те, кто тянет со своим действием до конца этапа»
+    if me.is_active:
+        if in_coma(state, me.id):
+            out["fee_now"], out["fee_kind"] = int(options["coma_fee"]), "coma"
+        elif me.id in SHOW.owing(state):
+            out["fee_now"], out["fee_kind"] = acting_fee(state, phase, now), "act"
+        else:
+            out["fee_now"], out["fee_kind"] = int(options["stage_fee_min"]), "idle"
+        out["fee_min"], out["fee_max"] = int(options["stage_fee_min"]), int(options["stage_fee_max"])
+    free = [(s.id, names.get(s.id, "?")) for s in state.active()]
+    bets = state.memory.get("bets") or {}
+    if bets_open(state) and str(me.id) in bets:
+        row = _standing(rows, BET)
+        pick = row.target_id if row is not None else int(bets[str(me.id)]["pick"])
+        out["bet"] = {"pick": pick, "pick_name": names.get(pick, "?"), "default": row is None,
+                      "targets": free, "stake": int(options["base_stake"])}
+    if may_raise(state, me.id):
+        raised = _standing(rows, RAISE)
+        slaves = [s for s in state.seats if not s.is_active]
+        out["raise"] = {"done": raised is not None, "targets": free, "stake": int(options["base_stake"]),
+                        "cost": int(options["base_stake"]), "slaves": len(slaves)}
+    if sympathy_open(state) and options.get("alliances", True):
+        row = _standing(rows, SYMPATHY)
+        out["sympathy"] = {"targets": [(s.id, names.get(s.id, "?")) for s in state.seats if s.id != me.id],
+                           "mine": names.get(row.target_id, "") if row is not None else "",
+                           "second": phase.kind == "revote"}
+    if is_allies_stage(state):
+        menu = SHOW.ally_menu(state, me.id)
+        if menu:
+            row = _standing(rows, PICK_ALLY)
+            out["ally"] = {"targets": [(h, names.get(h, "?")) for h in menu],
+                           "mine": names.get(row.target_id, "") if row is not None else ""}
+    trial = trial_of(state)
+    if trial:
+        answers = open_answers(game, state)
+        numbered = [(n, post) for n, (post, _author) in enumerate(answers, start=1)]
+        mine_answered = any(author == me.id for _post, author in answers)
+        grants: dict[int, int] = {}
+        passed = False
+        # The rows of the whole trial (it runs from its morning to the next): the last of each stands.
+        trial_rows = Order.objects.filter(phase__game=game, actor_id=me.id, valid=True, action__in=(GRANT, GRANT_PASS),
+                                          phase__number__gte=int(trial.get("day") or 0)).order_by("recorded_at", "pk")
+        for row in trial_rows:
+            if row.action == GRANT_PASS:
+                grants, passed = {}, True
+            else:
+                grants[int((row.detail or {}).get("post") or 0)] = int((row.detail or {}).get("amount") or 0)
+                passed = False
+        own_posts = {post for post, author in answers if author == me.id}
+        out["trial"] = {
+            "day": trial.get("day"),
+            "slave": me.id in {int(s) for s in trial.get("slaves") or ()},
+            "answered": mine_answered,
+            "answers": [{"number": n, "post": post, "mine": post in own_posts, "granted": grants.get(post),
+                         "media_url": reverse("games:post_media", args=[post])} for n, post in numbered],
+            "amounts": [int(g) for g in options["grants"]],
+            "pass_fee": int(options["pass_fee"]),
+            "passed": passed,
+        }
+    return out
+
+
+def _balance(user_id: int) -> int:
+    # Read here (not by the coins app's balance_of, which takes a user) to spare a query for the user.
+    account = Account.objects.filter(key=user_key(user_id)).only("balance").first()
+    return account.balance if account is not None else 0
+
+
+def reply_fee(*, game: Game | None, thread, user) -> int | None:
+    """The reply form: what the user's next post in the show's game thread costs (shown before)."""
+    if game is None or thread is None or thread.pk != game.game_thread_id:
+        return None
+    return next_message_fee(game=game, user=user)
+
+
+# --- «Обо мне» ------------------------------------------------------------------------------------
+def about_me_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
+    """«По кнопке "Обо мне" можно всегда посмотреть свою Ставку и имена тех, кто сделал свою Ставку
+    на вас»: his bet, who bet on him, and his coins in this show (every ledger line of his account
+    that names this game). 404 unless games.permissions.can_see_about_me."""
+    if not permissions.can_see_about_me(user, game, seat):
+        raise Http404
+    state = game_state(game)
+    if state is None:
+        raise Http404
+    bets = about_me(state, seat.pk) if state.has_seat(seat.pk) else {"bet": None, "backers": []}
+    key = user_key(seat.user_id)
+    lines = (Entry.objects.filter(game=game).filter(Q(debit__key=key) | Q(credit__key=key))
+             .select_related("debit", "credit").order_by("created_at", "pk"))
+    received = lines.filter(credit__key=key).aggregate(total=Sum("amount"))["total"] or 0
+    paid = lines.filter(debit__key=key).aggregate(total=Sum("amount"))["total"] or 0
+    return {
+        "name": seat.dealt_name, "bet": bets["bet"], "backers": bets["backers"], "net": received - paid,
+        "lines": [{"at": e.created_at, "stage": e.stage, "amount": e.amount if e.credit.key == key else -e.amount,
+                   "reason": reason_label(e.reason, incoming=e.credit.key == key),
+                   "detail": e.detail} for e in lines],
+        "balance": _balance(seat.user_id),
+    }
+
+
+# --- The results page -----------------------------------------------------------------------------
+def results_rows(*, game: Game, user) -> dict[str, Any]:
+    """The results page of a finished show: every role, the ratings in %, «История Шоу» (every
+    rating change and why), the bank's, the pot's and the alliances' splits, every fine (its
+    offender and amount; the reporter stays anonymous). 404 unless games.permissions.can_see_ratings."""
+    if not permissions.can_see_ratings(user, game):
+        raise Http404
+    event = GameEvent.objects.filter(game=game, kind="show_results").order_by("-pk").first()
+    data = dict(event.data) if event is not None else {}
+    seats = list(game.seats.order_by("number"))
+    percents = data.get("percents") or {}
+    ratings = data.get("ratings") or {}
+    net = data.get("net") or {}
+    heroes = [{"name": s.dealt_name, "role": role_name(s.role), "status": s.status,
+               "rating": ratings.get(s.dealt_name), "percent": percents.get(s.dealt_name),
+               "net": net.get(s.dealt_name)} for s in seats]
+    history = [{"stage": h.get("stage"), "name": h.get("name"), "delta": int(h.get("delta") or 0),
+                "reason": str(RATING_REASONS.get(h.get("reason"), h.get("reason"))), "detail": h.get("detail") or ""}
+               for h in data.get("history") or ()]
+    fines = [{"offender": (Seat.objects.filter(game=game, user=f.offender).values_list("dealt_name", flat=True).first()
+                           or f.offender.display_name), "amount": f.amount, "decision": f.decision}
+             for f in Fine.objects.filter(game=game).select_related("offender").order_by("created_at")]
+    return {
+        "over": game.status == Game.Status.FINISHED, "heroes": heroes, "history": history,
+        "bank": sorted((data.get("bank_shares") or {}).items()), "pot": sorted((data.get("pot_shares") or {}).items()),
+        "alliances": data.get("alliances") or [], "fines": fines, "has_results": event is not None,
+    }

@@ -1,0 +1,275 @@
+"""The show's coins on the site (issue 19, docs/rulesets/show.md "Part 2 on the site"): the hero's
+part 2 inputs, each checked and written to the show's order ledger like the part 1 ones (an
+accepted row stands, a refused one keeps its reason), and the message fee charged when a post is
+stored. ledger_inputs (services.py) reads the rows into the engine's `extra` keys:
+
+- "bet" (target: the pick) — the first night, until the morning: `extra["bets"]`;
+- "raise" (target: the new pick, optional) — a Talent in the defence: `extra["raise"]` (+ his pick);
+- "sympathy" (target) — day 1, defence 1 (the first), revote 1 (the second): `extra["sympathies"]`;
+- "pick_ally" (target) — the «Выбор Союзника» stage: `extra["ally_picks"]`;
+- "trial_answer" ({"post": id}) — a trial slave's one answer, posted in the game thread by the GM's
+  hand (anonymous: the row, seen by its author and the GMs only, is the one place that names him);
+- "grant" ({"post": answer post id, "amount": 10 | 15 | 25}) and "grant_pass" — `extra["grants"]`
+  (the row names the answer's post, never its author: the granter's own row does not tell him);
+- "message_fee" ({"amount", "post"}) — a fee already posted to the ledger: `extra["message_fees"]`.
+
+The time of a hero's standing action row (seconds from the stage's open) is `extra["acted_at"]`,
+the stage fee's timing. Every fee is shown before it is paid (selectors: the panel, the reply form).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone, translation
+
+from coins import services as coins
+from games.models import Game, Order, Seat
+from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.bets import valid_pick
+from games.rulesets.show.engine.economy import message_fee, stage_fee
+from games.rulesets.show.engine.stages import ALLIES, DAY, DEFENCE, NIGHT, REVOTE, parse_phase
+from games.rulesets.show.engine.trials import talents_today
+from games.rulesets.show.services import (
+    ShowResult,
+    _accepted,
+    _open,
+    _refused,
+    _Stage,
+    _write,
+    messages_in_stage,
+    phase_stage_name,
+)
+from games.selectors.state import game_state
+from games.services.media import media_check, media_store
+from games.services.posts import post_create
+
+BET, RAISE, SYMPATHY, PICK_ALLY = "bet", "raise", "sympathy", "pick_ally"
+TRIAL_ANSWER, GRANT, GRANT_PASS, MESSAGE_FEE = "trial_answer", "grant", "grant_pass", "message_fee"
+TRIAL = "trial"  # the media kind of a trial answer (an image counts: «фото, видео или стикер»)
+
+
+# --- Reading: what a hero may do now ----------------------------------------------------------------
+def bets_open(state) -> bool:
+    """«может до утра поменять свою Ставку»: the first night's bets, given and not yet charged."""
+    kind, _n = parse_phase(state.phase)
+    return kind == NIGHT and state.memory.get("bets") is not None and not state.memory.get("bets_charged")
+
+
+def may_raise(state, seat: int) -> bool:
+    """«Каждый Талантливый раб имеет возможность на этапе Защитных Речей ... увеличить Ставки»."""
+    kind, number = parse_phase(state.phase)
+    return (kind == DEFENCE and bool(state.memory.get("bets_charged"))
+            and seat in talents_today(dict(state.memory), number) and str(seat) in (state.memory.get("bets") or {}))
+
+
+def sympathy_open(state) -> bool:
+    """«после первого дневного голосования» (day 1, defence 1) and «после повторного» (revote 1)."""
+    kind, number = parse_phase(state.phase)
+    return number == 1 and kind in (DAY, DEFENCE, REVOTE)
+
+
+def trial_of(state) -> dict | None:
+    return state.memory.get("trial") or None
+
+
+def answer_rows(game: Game):
+    """Every trial answer of the show, oldest first (the rows name their authors: callers that show
+    them to a viewer go through games.permissions)."""
+    return Order.objects.filter(phase__game=game, action=TRIAL_ANSWER, valid=True).order_by("recorded_at", "pk")
+
+
+def open_answers(game: Game, state) -> list[tuple[int, int]]:
+    """The running trial's answers as (post id, author seat), in posting order."""
+    trial = trial_of(state)
+    if not trial:
+        return []
+    slaves = {int(s) for s in trial.get("slaves") or ()}
+    rows = answer_rows(game).filter(phase__number__gte=int(trial.get("day") or 0))
+    seen: dict[int, int] = {}
+    for row in rows:
+        post = (row.detail or {}).get("post")
+        if row.actor_id in slaves and row.actor_id not in seen.values() and post:
+            seen[int(post)] = row.actor_id
+    return list(seen.items())
+
+
+def acting_fee(state, phase, now: datetime) -> int:
+    """«чем позже они это делают - тем выше этот Взнос»: what the stage's action costs if done now."""
+    elapsed = (now - phase.opened_at).total_seconds()
+    return stage_fee(state.options, elapsed, SHOW.stage_length(state).total_seconds())
+
+
+def next_message_fee(*, game: Game, user) -> int | None:
+    """Read-only, for the reply form: what the user's next post in the game thread costs (None when
+    he is no free hero of the running show: he posts nothing there, or nothing is charged)."""
+    if game.status != Game.Status.RUNNING or not game.state or not getattr(user, "is_authenticated", False):
+        return None
+    phase = game.current_phase
+    seat = Seat.objects.filter(game=game, user=user).first()
+    if phase is None or phase.closed_at is not None or seat is None:
+        return None
+    state = game_state(game)
+    if state is None or not state.has_seat(seat.pk) or not state.seat(seat.pk).is_active:
+        return None
+    return message_fee(state.options, messages_in_stage(game=game, phase=phase, user=user))
+
+
+# --- Writing ------------------------------------------------------------------------------------
+def _target(stage: _Stage, target) -> int | None:
+    target = None if target is None else getattr(target, "pk", target)
+    try:
+        return None if target is None else int(target)
+    except (TypeError, ValueError):
+        return None
+
+
+def _free_hero(stage: _Stage, target: int | None) -> bool:
+    status = {s.id: s.status for s in stage.state.seats}
+    return target is not None and valid_pick(stage.state, status, target) is not None
+
+
+def show_bet(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
+    """«в первую ночь каждый герой автоматически делает Ставку на случайно выбранного героя, но
+    может до утра поменять свою Ставку на другого героя»: a free hero (himself allowed)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage, code = _open(game=game, user=user)
+        if stage is None:
+            return ShowResult(False, code)
+        target = _target(stage, target)
+        if not bets_open(stage.state) or str(stage.seat.pk) not in (stage.state.memory.get("bets") or {}):
+            return _refused(stage, "not_your_action", action=BET, now=now, target=target)
+        if not _free_hero(stage, target):
+            return _refused(stage, "bad_target", action=BET, now=now, target=target)
+        return _accepted(stage, action=BET, now=now, target=target, early_close=False)
+
+
+def show_raise(*, game: Game, user, target=None, now: datetime | None = None) -> ShowResult:
+    """A Talent raises every slave's stake by the base in the defence, and may change his pick."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage, code = _open(game=game, user=user)
+        if stage is None:
+            return ShowResult(False, code)
+        target = _target(stage, target)
+        if not may_raise(stage.state, stage.seat.pk):
+            return _refused(stage, "not_your_action", action=RAISE, now=now, target=target)
+        if target is not None and not _free_hero(stage, target):
+            return _refused(stage, "bad_target", action=RAISE, now=now, target=target)
+        if stage.phase.orders.filter(valid=True, action=RAISE, actor=stage.seat).exists():
+            return _refused(stage, "already_raised", action=RAISE, now=now, target=target)
+        return _accepted(stage, action=RAISE, now=now, target=target, early_close=False)
+
+
+def show_sympathy(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
+    """A sympathy (a deferred message to the chosen hero, delivered at the «Выбор Союзника» stage):
+    any hero, never to himself; the last one in its window stands."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage, code = _open(game=game, user=user)
+        if stage is None:
+            return ShowResult(False, code)
+        target = _target(stage, target)
+        if not sympathy_open(stage.state) or not stage.state.options.get("alliances", True):
+            return _refused(stage, "not_your_action", action=SYMPATHY, now=now, target=target)
+        if target is None or not stage.state.has_seat(target):
+            return _refused(stage, "bad_target", action=SYMPATHY, now=now, target=target)
+        if target == stage.seat.pk:
+            return _refused(stage, "self_forbidden", action=SYMPATHY, now=now, target=target)
+        return _accepted(stage, action=SYMPATHY, now=now, target=target, early_close=False)
+
+
+def show_pick_ally(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
+    """«Выбор Союзника»: one name from those he sent a sympathy to and those who sent him one."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage, code = _open(game=game, user=user)
+        if stage is None:
+            return ShowResult(False, code)
+        target = _target(stage, target)
+        code = SHOW.check_ally_pick(stage.state, stage.seat.pk, target)
+        if code is not None:
+            return _refused(stage, code, action=PICK_ALLY, now=now, target=target)
+        return _accepted(stage, action=PICK_ALLY, now=now, target=target, early_close=early_close)
+
+
+def show_trial_answer(*, game: Game, user, upload, now: datetime | None = None) -> ShowResult:
+    """«раб должен прислать ... одно фото, видео или стикер»: the answer is posted in the game thread
+    in the GM's name (everyone sees it, nobody but the GMs learns whose it is until the end); one
+    answer per slave per trial. The file is checked by content (an image, audio or video)."""
+    now = now or timezone.now()
+    check = media_check(upload, images=True)  # refused (ActionRefused) before anything is written
+    with transaction.atomic():
+        stage, code = _open(game=game, user=user)
+        if stage is None:
+            return ShowResult(False, code)
+        trial = trial_of(stage.state)
+        if not trial or stage.seat.pk not in {int(s) for s in trial.get("slaves") or ()}:
+            return _refused(stage, "not_your_action", action=TRIAL_ANSWER, now=now)
+        if stage.seat.pk in {a for _p, a in open_answers(game, stage.state)}:
+            return _refused(stage, "already_answered", action=TRIAL_ANSWER, now=now)
+        number = len(open_answers(game, stage.state)) + 1
+        with translation.override(settings.LANGUAGE_CODE):
+            body = translation.gettext("Trial answer no. %(n)s (day %(day)s), anonymous.") % {
+                "n": number, "day": trial.get("day")}
+        post = post_create(thread=game.game_thread, author=game.gm, body=body, now=now)
+        media_store(post=post, upload=upload, check=check)
+        _write(stage, action=TRIAL_ANSWER, now=now, detail={"post": post.pk})
+        return ShowResult(True)
+
+
+def show_grant(*, game: Game, user, post, amount=None, now: datetime | None = None) -> ShowResult:
+    """«каждый участник ... может выделить один из трёх грантов (10㉿-15㉿-25㉿) каждому Ответу»: a
+    grant to an answer (its post), never one's own; `amount=None` with post None is the pass
+    («или платит базовый взнос (30㉿) и НЕ участвует в последующем дележе»)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage, code = _open(game=game, user=user)
+        if stage is None:
+            return ShowResult(False, code)
+        answers = dict(open_answers(game, stage.state))
+        if not answers:
+            return _refused(stage, "not_your_action", action=GRANT, now=now)
+        if post is None and amount is None:
+            return _accepted(stage, action=GRANT_PASS, now=now, early_close=False)
+        post = _target(stage, post)
+        if post not in answers:
+            return _refused(stage, "bad_target", action=GRANT, now=now, detail={"post": post})
+        if answers[post] == stage.seat.pk:
+            return _refused(stage, "self_forbidden", action=GRANT, now=now, detail={"post": post})
+        try:
+            amount = int(amount)
+        except (TypeError, ValueError):
+            amount = -1
+        if amount not in [int(g) for g in stage.state.options["grants"]]:
+            return _refused(stage, "bad_grant", action=GRANT, now=now, detail={"post": post})
+        return _accepted(stage, action=GRANT, now=now, detail={"post": post, "amount": amount}, early_close=False)
+
+
+def is_allies_stage(state) -> bool:
+    return parse_phase(state.phase)[0] == ALLIES
+
+
+def anonymous_fee(game: Game | None) -> int | None:
+    """«За каждое анонимное сообщение берётся небольшая плата в Банк»: the anonymous part of
+    message_fee (an anonymous message is not a message in the common thread: no free limit)."""
+    state = game_state(game) if game is not None and game.state else None
+    if state is None:
+        return None
+    return message_fee(state.options, 0, anonymous=True) - message_fee(state.options, 0)
+
+
+def charge_anonymous(*, game: Game, message, now: datetime) -> int:
+    """In the anonymous message's transaction (SiteRuleset.anonymous_sent): its fee from the
+    sender's balance to the show's bank, and the row the close reads (`extra["message_fees"]`)."""
+    stage, _code = _open(game=game, user=message.sender.user)
+    fee = anonymous_fee(game) if stage is not None else None
+    if not fee:
+        return 0
+    coins.post([coins.Line(coins.user_key(message.sender.user_id), coins.game_key(game, "bank"), fee, MESSAGE_FEE)],
+               game=game, stage=phase_stage_name(stage.phase), action="anonymous")
+    _write(stage, action=MESSAGE_FEE, now=now, detail={"amount": fee, "anonymous": message.pk})
+    return fee
