@@ -45,12 +45,6 @@ def _stage(game: Game) -> tuple[str, int]:
     return (game.current_phase.kind, game.current_phase.number) if game.current_phase else ("", 0)
 
 
-def _close_allies(game: Game) -> None:
-    """«Выбор Союзника» after day 1: nobody sent a sympathy, so nobody picks; it ends at its timer."""
-    assert _stage(game) == ("allies", 1)
-    phase_close(phase_id=game.current_phase.pk, now=game.current_phase.deadline_at)
-
-
 class Heroes:
     """One logged-in browser page per hero, and the steps heroes take on the site's pages."""
 
@@ -151,7 +145,6 @@ def test_a_small_show_greetings_day_defence_revote_night_and_the_judge(live_serv
     # Re-vote with one defendant: «В рабство» from everyone else ends it early; Вера is a slave.
     for name in ("Аня", "Боря", "Жора", "Кира"):
         heroes.ballot(name, "enslave")
-    _close_allies(game)
     assert _stage(game) == ("night", 1)
     assert game.seats.get(pk=seats["Вера"].pk).status == "enslaved"
 
@@ -226,7 +219,6 @@ def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db, tmp
     post_submit(thread=game.game_thread, author=users["Вера"], body="Я не виновата")
     for name in ("Аня", "Боря", "Жора", "Кира"):
         services.show_vote(game=game, user=users[name], ballot="enslave")
-    _close_allies(game)
     assert _stage(game) == ("night", 1)
     page = phone_page(browser, live_server.url, users["Жора"])
     page.goto(f"{live_server.url}{game.get_absolute_url()}")
