@@ -136,7 +136,7 @@ def validate(path: str, data) -> None:
         for key in sorted(spec.own_inputs & set(phase)):  # the rule set's own shapes (the Show's)
             problem = adapter.scenario_check(key, phase[key])
             if problem is None:
-                problem = _names_known(phase[key], names)
+                problem = _names_known(phase[key], names, spec.words)
             if problem is not None:
                 raise ScenarioError(f"{where}: key {key!r}: {problem}")
         for key, allowed in spec.inputs.items():
@@ -212,17 +212,14 @@ def _user(name: str, password: str):
     return user
 
 
-def _names_known(value, names: list[str]) -> str | None:
-    """A player's name used as a key or an item of a rule set's own input that names nobody."""
+def _names_known(value, names: list[str], words: frozenset[str]) -> str | None:
+    """A player's name used as a key or an item of a rule set's own input that names nobody (the
+    rule set's own `words` aside: ScenarioSpec.words)."""
     found = list(value) if isinstance(value, (dict, list)) else []
     if isinstance(value, dict):
         found += [v for v in value.values() if isinstance(v, str)]
-    unknown = [n for n in found if isinstance(n, str) and n not in names and n not in _WORDS]
+    unknown = [n for n in found if isinstance(n, str) and n not in names and n not in words]
     return f"{unknown[0]!r} is not a player" if unknown else None
-
-
-# Ballot words a rule set's own input may hold beside players' names (the Show's «В рабство» / «Пощадить»).
-_WORDS = {"enslave", "spare", "greeting", "defence", "opinion"}
 
 
 def _play(path: str, data: dict, *, keep: bool, password: str | None) -> ScenarioReport:

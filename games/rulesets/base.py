@@ -51,7 +51,8 @@ class ScenarioSpec:
     and plays in scenario_play_inputs (the Show's `votes: {voter: target}`, `greetings: [names]`).
     `order_keys`: what an `orders` item may carry besides the common keys; `plays_orders`: the
     rule set plays the `orders` itself in scenario_play_inputs (the Show's night choices carry
-    extras), not through the core's order form.
+    extras), not through the core's order form. `words`: what an own input may hold beside players'
+    names (the Show's «В рабство» / «Пощадить» ballots, its media kinds, a grant's «pass»).
     The outcome keys are the engine's `outcome_keys` (SiteRuleset.scenario_outcome_keys).
     """
 
@@ -61,6 +62,7 @@ class ScenarioSpec:
     seat_data: tuple[str, ...] = ()
     own_inputs: frozenset[str] = frozenset()
     order_keys: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
     plays_orders: bool = False
 
 

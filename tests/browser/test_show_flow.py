@@ -21,7 +21,6 @@ from games.selectors.state import game_state
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posting import post_submit
-from games.services.resolution import phase_close
 from tests.browser.conftest import logged_in_page, phone_page
 from tests.conftest import make_user
 

@@ -191,6 +191,7 @@ class ShowSite(SiteRuleset):
                               "acted_at", "bets", "raise", "sympathies", "ally_picks", "trial_answers", "grants"}),
         order_keys=frozenset({"question", "public_key", "extra_knowledge"}),
         plays_orders=True,
+        words=frozenset({"enslave", "spare", "greeting", "defence", "opinion", "pass"}),
     )
 
     def scenario_check(self, key: str, value) -> str | None:
