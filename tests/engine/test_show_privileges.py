@@ -84,6 +84,17 @@ def test_each_holder_alone_learns_his_privileges():
     assert full_status(state, 1, viewer=1)["privileges"] == state.memory["privileges"].get("1", [])
 
 
+def test_every_other_privilege_may_go_to_any_role():
+    """«Эту Привилегию может получить обладатель любой Роли.» (rule 1 of privileges 2 to 11)"""
+    roles_of = {p: set() for p in ALL}
+    for seed in range(120):
+        state = new(seed=seed, in_play=ALL)
+        for privilege in ALL:
+            roles_of[privilege] |= {state.seat(h).role for h in holders(state, privilege)}
+    assert roles_of.pop("snakelet") == {"mason", "saviour", "demon"}
+    assert all(roles == {"mason", "saviour", "reptiloid", "demon"} for roles in roles_of.values()), roles_of
+
+
 # -- 1) ЗМЕЁНЫШ -------------------------------------------------------------------------------------
 
 
