@@ -462,11 +462,15 @@ def intercepts(close: StageClose) -> None:
                 **({"about": close.name(item["about"]), "key": item["key"]} if right else {})}))
             close.events.append(Event("intercept_gm", GM, {"hacker": close.name(hacker), "number": item["number"],
                                                             "right": right}))
+            mine = close.memory.setdefault("secret_keys", {}).setdefault(str(hacker), [])
+            known = any(int(i["about"]) == int(item["about"]) and i["key"] == item["key"] for i in mine)
+            if right and int(item["about"]) != hacker and not known:
+                # a knowledge about himself, or one he holds already, teaches him nothing
+                mine.append({"about": item["about"], "key": item["key"], "phase": close.start.phase,
+                             "source": "hacked"})
             if right:
-                close.memory.setdefault("secret_keys", {}).setdefault(str(hacker), []).append(
-                    {"about": item["about"], "key": item["key"], "phase": close.start.phase, "source": "hacked"})
-                close.outcome.setdefault("intercepted", {})[close.name(hacker)] = {
-                    close.name(item["about"]): item["key"]}
+                close.outcome.setdefault("intercepted", {}).setdefault(close.name(hacker), {})[
+                    close.name(item["about"])] = item["key"]
     if "hack_open" in priv:
         priv["hack_open"] = [i for i in priv["hack_open"] if i["phase"] == close.start.phase]
 
