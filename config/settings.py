@@ -108,6 +108,9 @@ INSTALLED_APPS += MAFIA_RULESETS
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Refuses a body over MAFIA_REQUEST_MAX_BYTES from its Content-Length, before anything reads
+    # it (config/upload_limits.py); before the middleware below, which reads posted forms.
+    "config.upload_limits.RequestSizeLimitMiddleware",
     # Removes NUL and other control characters from every query string and posted form
     # (config/input_sanitising.py, docs/security.md).
     "config.input_sanitising.ControlCharacterMiddleware",
@@ -305,6 +308,28 @@ STORAGES = {
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# Media posts' files (games.models.post_media_storage): beside the avatars by default; in an
+# S3-compatible bucket when MAFIA_S3_BUCKET is set (django-storages, the `s3` extra; README, "Media
+# in S3"). The bucket stays private: games:post_media checks who may hear a file, then redirects
+# to a URL signed for MAFIA_S3_URL_SECONDS. Avatars stay in the default storage.
+MAFIA_S3_BUCKET = os.environ.get("MAFIA_S3_BUCKET", "")
+STORAGES["media_posts"] = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+if MAFIA_S3_BUCKET:
+    STORAGES["media_posts"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": MAFIA_S3_BUCKET,
+            "endpoint_url": os.environ.get("MAFIA_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("MAFIA_S3_REGION") or None,
+            "access_key": os.environ.get("MAFIA_S3_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("MAFIA_S3_SECRET_ACCESS_KEY") or None,
+            "location": os.environ.get("MAFIA_S3_PREFIX", "media-posts"),
+            "default_acl": "private",
+            "querystring_auth": True,
+            "querystring_expire": int(os.environ.get("MAFIA_S3_URL_SECONDS", "3600")),
+            "file_overwrite": False,
+        },
+    }
 WHITENOISE_USE_FINDERS = DEBUG
 
 # --- Forum behaviour ---------------------------------------------------------------------------
@@ -336,6 +361,16 @@ MAFIA_MEDIA_MAX_MB = {
     "audio": int(os.environ.get("MAFIA_MEDIA_MAX_MB_AUDIO", "20")),
     "video": int(os.environ.get("MAFIA_MEDIA_MAX_MB_VIDEO", "50")),
 }
+# ... and the length limit of each kind in seconds, when the container states its length
+# (Telegram's round videos, the show's custom, last a minute; a defence speech may take longer).
+MAFIA_MEDIA_MAX_SECONDS = {
+    "audio": int(os.environ.get("MAFIA_MEDIA_MAX_SECONDS_AUDIO", "300")),
+    "video": int(os.environ.get("MAFIA_MEDIA_MAX_SECONDS_VIDEO", "180")),
+}
+# The largest body a request may post (config/upload_limits.py): the largest media limit and a
+# megabyte for the form's fields.
+MAFIA_REQUEST_MAX_BYTES = int(os.environ.get(
+    "MAFIA_REQUEST_MAX_BYTES", (max(MAFIA_MEDIA_MAX_MB.values()) + 1) * 1024 * 1024))
 MAFIA_SIGNUP_OPEN = env_bool("MAFIA_SIGNUP_OPEN", True)
 
 # --- Security (production values come from the environment) ------------------------------------

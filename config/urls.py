@@ -21,4 +21,6 @@ urlpatterns = [
 ]
 
 if settings.SERVE_MEDIA:
-    urlpatterns += [re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT})]
+    # Uploaded avatars. Media posts' files (under posts/) are served by games:post_media alone,
+    # which asks the visibility module who may hear them.
+    urlpatterns += [re_path(r"^media/(?P<path>(?!posts/).*)$", serve, {"document_root": settings.MEDIA_ROOT})]

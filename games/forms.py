@@ -2,6 +2,7 @@
 
 from django import forms
 from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
@@ -33,6 +34,13 @@ class PostForm(forms.Form):
         # does), stated under the box by games/_bbcode_help.html, with a counter (static/js/site.js).
         self.max_length = settings.MAFIA_POST_MAX_LENGTH
         self.fields["body"].widget.attrs.update({"maxlength": self.max_length, "aria-describedby": "post-limit"})
+        # The request-level cap (config/upload_limits.py), told to the browser so that a file over
+        # it is refused before it is sent (static/js/site.js); the server refuses it anyway.
+        cap = settings.MAFIA_REQUEST_MAX_BYTES
+        self.fields["media"].widget.attrs.update({
+            "data-max-bytes": cap,
+            "data-too-large": _("This file is larger than %(size)s. Choose a smaller one.") % {"size": filesizeformat(cap)},
+        })
 
 
 class ThreadForm(PostForm):

@@ -1,6 +1,7 @@
 """Persistence of the forum and the games: threads, posts and their history, games and seats."""
 
 from django.conf import settings
+from django.core.files.storage import storages
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -663,6 +664,13 @@ class Notification(models.Model):
         return self.text
 
 
+def post_media_storage():
+    """The storage of media posts' files: settings.STORAGES["media_posts"] (local by default, an
+    S3-compatible bucket by environment). Django calls it once, when the model is loaded; a
+    callable keeps the setting out of the migrations."""
+    return storages["media_posts"]
+
+
 class PostMedia(models.Model):
     """An audio or video file attached to a post by the site (never by the post's markup): a media
     post the rule set owes the author (the Show's greeting, defence speech, opinion). Its type is read
@@ -673,7 +681,7 @@ class PostMedia(models.Model):
         VIDEO = "video", _("video")
 
     post = models.OneToOneField(Post, on_delete=models.CASCADE, related_name="media", verbose_name=_("post"))
-    file = models.FileField(_("file"), upload_to="posts/%Y/%m/")
+    file = models.FileField(_("file"), upload_to="posts/%Y/%m/", storage=post_media_storage)
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
     mime = models.CharField(_("content type"), max_length=64)
     size = models.PositiveBigIntegerField(_("size in bytes"))

@@ -176,6 +176,12 @@ def can_see_post_body(user, post: Post) -> bool:
     return not post.is_deleted or is_moderator(user, post.thread)
 
 
+def can_see_post_media(user, post: Post) -> bool:
+    """A media post's file (games:post_media) is his who reads the post's text: the thread's
+    readers (the slaves' chat is its readers'), and of a hidden post its moderators only."""
+    return can_see_thread(user, post.thread) and can_see_post_body(user, post)
+
+
 # --- Roles -------------------------------------------------------------------------------------
 
 

@@ -25,6 +25,7 @@ urlpatterns = [
     path("threads/<int:pk>/posts/<int:number>/quote/", forum.post_quote, name="post_quote"),
     path("posts/<int:post_pk>/edit/", forum.post_edit_view, name="post_edit"),
     path("posts/<int:post_pk>/history/", forum.post_history, name="post_history"),
+    path("posts/<int:post_pk>/media/", forum.post_media, name="post_media"),
     path("posts/<int:post_pk>/delete/", forum.post_delete_view, name="post_delete"),
     path("posts/<int:post_pk>/report/", moderation.post_report, name="post_report"),
     path("moderation/reports/", moderation.reports_queue, name="reports"),

@@ -219,3 +219,20 @@ def test_models_and_migrations_agree(db):
     out = StringIO()
     call_command("makemigrations", "--check", "--dry-run", stdout=out)
     assert "No changes detected" in out.getvalue()
+
+
+def test_media_posts_go_to_an_s3_bucket_when_one_is_named(tmp_path):
+    """README, "Media in S3": MAFIA_S3_BUCKET switches the media posts' storage, not the avatars'."""
+    code = ("import django, json; django.setup(); from django.conf import settings as s; "
+            "print(json.dumps({'posts': s.STORAGES['media_posts'], 'default': s.STORAGES['default']['BACKEND']}))")
+    local = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(MAFIA_VAR_DIR=str(tmp_path)),
+                           capture_output=True, text=True, check=True)
+    assert json.loads(local.stdout.strip().splitlines()[-1])["posts"]["BACKEND"].endswith("FileSystemStorage")
+    bucket = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                            env=_env(MAFIA_VAR_DIR=str(tmp_path), MAFIA_S3_BUCKET="show-media",
+                                     MAFIA_S3_ENDPOINT_URL="http://127.0.0.1:9000"))
+    probe = json.loads(bucket.stdout.strip().splitlines()[-1])
+    assert probe["posts"]["BACKEND"] == "storages.backends.s3.S3Storage"
+    assert probe["posts"]["OPTIONS"]["bucket_name"] == "show-media"
+    assert probe["posts"]["OPTIONS"]["querystring_auth"] is True and probe["posts"]["OPTIONS"]["default_acl"] == "private"
+    assert probe["default"].endswith("FileSystemStorage")

@@ -200,6 +200,13 @@ class SiteRuleset:
         actor and the standing votes."""
         return None
 
+    def awaited(self, game, phase) -> frozenset[int] | None:
+        """The seats the open phase still waits for, when the rule set knows (the Show: the stage's
+        engine, which counts only the stage's own action: a hero who merely requested an opinion
+        still owes his vote); None: the core's rule, an owed action and no accepted order. Read by
+        the desk's duties, the due-soon notices and the GM's prods."""
+        return None
+
     def close_outcome(self, *, phase, outcome: dict) -> dict:
         """The phase's outcome as stored, from the engine's resolution: the rule set may add what
         its site did during the phase (the Show: the heroes woken at once by their activity)."""

@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import permissions
 from games.models import Game, Order, Phase, Seat
 from games.engine.rulesets import get_ruleset
+from games.rulesets import registry
 from games.selectors.state import game_state
 from games.selectors.votes import standing_votes, voters_and_targets, voting_kinds
 
@@ -49,10 +50,25 @@ def duties_of(user, *, now: datetime | None = None) -> list[Duty]:
             voters, _targets = voters_and_targets(phase, list(game.seats.all()))
             if seat.pk in voters and standing_votes(phase).get(seat.pk) is None:
                 duties.append(Duty(game, seat, phase, "vote"))
-        if game.state:
-            ruleset = get_ruleset(game.ruleset)
-            if ruleset.owed_actions(game_state(game), seat.pk) and not Order.objects.filter(
-                    phase=phase, actor=seat, valid=True).exists():
-                duties.append(Duty(game, seat, phase, "order"))
+        if game.state and owes_order(game, seat, phase):
+            duties.append(Duty(game, seat, phase, "order"))
     far = now + timedelta(days=3650)
     return sorted(duties, key=lambda d: (d.deadline_at or far, d.game.pk, d.kind))
+
+
+def owes_order(game: Game, seat: Seat, phase: Phase, *, awaited: frozenset[int] | None = None,
+               acted: set[int] | None = None) -> bool:
+    """Whether the seat still owes the open phase an order: the rule set's own count when it keeps
+    one (SiteRuleset.awaited: the Show's stage waits for its own action, not any input), else an
+    owed action of the engine and no accepted order on the ledger. `awaited`/`acted` are the
+    phase's, when the caller has them for every seat."""
+    adapter = registry.find(game.ruleset)
+    if awaited is None and adapter is not None:
+        awaited = adapter.awaited(game, phase)
+    if awaited is not None:
+        return seat.pk in awaited
+    if not get_ruleset(game.ruleset).owed_actions(game_state(game), seat.pk):
+        return False
+    if acted is not None:
+        return seat.pk not in acted
+    return not Order.objects.filter(phase=phase, actor=seat, valid=True).exists()

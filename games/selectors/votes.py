@@ -26,9 +26,12 @@ from games.wording import wording_of
 def voting_kinds(game: Game | None = None) -> frozenset[str]:
     """The phase kinds votes are cast in: the game's rule set's (SiteRuleset.voting_kinds: a day
     and its re-vote by default), or every rule set's for a read over many games (the leaderboard)."""
-    adapters = [registry.find(game.ruleset)] if game is not None else registry.adapters()
-    kinds = frozenset().union(*(a.voting_kinds for a in adapters if a is not None))
-    return kinds or frozenset({Phase.Kind.DAY, Phase.Kind.REVOTE})
+    adapters = [a for a in ([registry.find(game.ruleset)] if game is not None else registry.adapters()) if a is not None]
+    if not adapters:  # a game of a rule set no longer registered: the core's day and re-vote
+        return frozenset({Phase.Kind.DAY, Phase.Kind.REVOTE})
+    # A rule set whose ballots are its own (the Show's hidden ones) has none: no core vote count,
+    # tally, tie-break or "vote" duty for it.
+    return frozenset().union(*(a.voting_kinds for a in adapters))
 
 
 # --- How a game reads votes -------------------------------------------------------------------

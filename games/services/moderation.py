@@ -14,8 +14,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.communication.letters import private_results_rolled_back
 from games.engine.events import PUBLIC, Event, seat_audience
-from games.engine.rulesets import get_ruleset
 from games.engine.state import GameState
+from games.rulesets import registry
+from games.selectors.duties import owes_order
 from games.selectors.holders import replaced_name
 from games.selectors.state import game_state
 from games.models import Absence, Game, GameBan, GameEvent, Order, Phase, Post, Prod, Replacement, Report, Seat
@@ -170,8 +171,8 @@ def prods_send(*, now: datetime | None = None) -> int:
         if phase is None or not phase.is_open or not game.state:
             continue
         silent_after = timedelta(hours=int((game.options or {}).get("prod_hours", 24)))
-        state = game_state(game)
-        ruleset = get_ruleset(game.ruleset)
+        adapter = registry.find(game.ruleset)
+        awaited = adapter.awaited(game, phase) if adapter is not None else None
         acted = set(Order.objects.filter(phase=phase, valid=True).values_list("actor_id", flat=True))
         last_posts = dict(Post.objects.filter(thread=game.game_thread).values_list("author_id").annotate(last=Max("created_at")))
         seats = list(game.seats.select_related("user").filter(status__in=in_play_statuses(game)))
@@ -183,8 +184,8 @@ def prods_send(*, now: datetime | None = None) -> int:
             kinds = []
             if now - max(last, phase.opened_at) >= silent_after:
                 kinds.append(Prod.Kind.SILENT)
-            if (phase.deadline_at and timedelta(0) < phase.deadline_at - now <= timedelta(hours=6) and seat.pk not in acted
-                    and ruleset.owed_actions(state, seat.pk)):
+            if (phase.deadline_at and timedelta(0) < phase.deadline_at - now <= timedelta(hours=6)
+                    and owes_order(game, seat, phase, awaited=awaited, acted=acted)):
                 kinds.append(Prod.Kind.NO_ACTION)
             for kind in kinds:
                 _, created = Prod.objects.get_or_create(seat=seat, phase=phase, kind=kind, defaults={"sent_at": now})

@@ -116,8 +116,11 @@ def phase_set_tie_break(*, phase: Phase, by, seat, now: datetime | None = None) 
     game = phase.game
     if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM may do that."), code="not_allowed")
-    if table_style(game).tie != "gm":
+    tie = table_style(game).tie
+    if tie == "revote":
         raise ActionRefused(_("In this game a tie goes to a re-vote: the GM does not break it."), code="no_tie_break")
+    if tie != "gm":
+        raise ActionRefused(_("In this game the rules settle a tie: the GM does not break it."), code="no_tie_break")
     decisions = dict(phase.gm_decisions or {})
     if seat is None:
         decisions.pop("tie_break", None)

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -19,11 +19,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import confirm, permissions, selectors
 from games.caching import pagecache
 from games.forms import CommunicationForm, PostForm, ThreadForm
-from games.models import Game, Post, PrivateMessage, Thread
+from games.models import Game, Post, PostMedia, PrivateMessage, Thread
 from games.rulesets import registry
 from games.selectors.moderation import absences_by_user, replaced_names
 from games.selectors.state import game_state, table_order, table_style
-from games.selectors.votes import vote_profile_for, voters_and_targets, voting_phase
+from games.selectors.votes import vote_profile_for, voters_and_targets, voting_kinds, voting_phase
 from games.services import ActionRefused
 from games.services.posting import post_submit
 from games.services.posts import (
@@ -170,7 +170,9 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     pagecache.complete_stamps(stamps, game)
     if game is not None and user.is_authenticated:
         _remember_game_reads(user, game, stamps)
-    has_votes = game is not None and thread.kind == Thread.Kind.GAME and (
+    # A rule set whose ballots are its own (SiteRuleset.voting_kinds empty: the Show's hidden ones)
+    # has no core vote count on its thread.
+    has_votes = game is not None and thread.kind == Thread.Kind.GAME and bool(voting_kinds(game)) and (
         game.current_phase_id is not None or game.phases.exists())
     seats = []
     if has_votes and user.is_authenticated:
@@ -651,6 +653,28 @@ def post_history(request: HttpRequest, post_pk: int) -> HttpResponse:
         for rev in post.revisions.select_related("replaced_by").order_by("-replaced_at", "-pk")
     ]
     return render(request, "games/post_history.html", {"post": post, "revisions": revisions})
+
+
+@require_GET
+def post_media(request: HttpRequest, post_pk: int) -> HttpResponse:
+    """A media post's file, for whom the visibility module lets read the post (a hidden post's
+    for its moderators; the slaves' chat's for its readers). A local file is streamed; a file in
+    a remote storage (an S3 bucket) is a redirect to the storage's URL, signed and short-lived
+    when the bucket is private (README, "Media in S3")."""
+    post = _visible_post(request, post_pk)
+    media = PostMedia.objects.filter(post=post).first()
+    if media is None or not permissions.can_see_post_media(request.user, post):
+        raise Http404
+    storage = media.file.storage
+    try:
+        path = storage.path(media.file.name)
+    except NotImplementedError:
+        return HttpResponseRedirect(storage.url(media.file.name))
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        raise Http404 from None
+    return FileResponse(handle, content_type=media.mime)
 
 
 @login_required

@@ -254,3 +254,29 @@ document.addEventListener("submit", function (event) {
   });
   window.addEventListener("pageshow", function () { var box = toggle(); if (box) box.checked = false; });
 })();
+
+// A file over the site's request cap (config/upload_limits.py) is refused in the browser before
+// it is sent, with the server's own words (the file input's data-too-large); the server refuses it
+// anyway. An htmx form the server refused as too large (413) shows the answer above the form.
+document.addEventListener("change", function (event) {
+  var input = event.target;
+  if (!input || input.type !== "file" || !input.dataset.maxBytes) return;
+  var max = parseInt(input.dataset.maxBytes, 10);
+  var tooLarge = Array.prototype.some.call(input.files || [], function (file) { return file.size > max; });
+  input.setCustomValidity(tooLarge ? input.dataset.tooLarge : "");
+  if (tooLarge) input.reportValidity();
+});
+document.addEventListener("htmx:responseError", function (event) {
+  var xhr = event.detail && event.detail.xhr;
+  if (!xhr || xhr.status !== 413) return;
+  var form = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+  if (!form) return;
+  var alert = form.querySelector("p.error[role=alert]");
+  if (!alert) {
+    alert = document.createElement("p");
+    alert.className = "error";
+    alert.setAttribute("role", "alert");
+    form.insertBefore(alert, form.firstChild);
+  }
+  alert.textContent = xhr.responseText;
+});

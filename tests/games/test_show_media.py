@@ -12,9 +12,7 @@ import wave
 import pytest
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import RequestFactory
 from django.urls import reverse
-from django.views.static import serve
 
 from games.models import Order, Post, PostMedia, Thread
 from games.services import ActionRefused
@@ -58,16 +56,15 @@ def test_a_greeting_uploaded_as_audio_is_stored_shown_served_and_done(show):
     assert media.kind == "audio" and media.mime.startswith("audio/") and media.size == len(wav_bytes())
     # Stored through the storage API under a name of the site's own, not the uploader's.
     assert default_storage.exists(media.file.name) and "greeting" not in media.file.name
-    assert media.file.url.startswith("/media/posts/")
     # The owed greeting is done: the ledger's post row, and the panel no longer asks for it.
     order = Order.objects.get(phase=game.current_phase, actor=seats["Аня"], action="post", valid=True)
     assert order.detail == {"kind": "greeting", "post": post.pk}
     # Shown with the site's <audio controls>, after the sanitised body.
     page = client_for(users["Боря"]).get(thread.get_absolute_url()).content.decode()
-    assert f'<audio controls preload="metadata" src="{media.file.url}"></audio>' in page
-    # Served as MEDIA_ROOT's file (MAFIA_SERVE_MEDIA's view in config/urls.py).
-    request = RequestFactory().get(media.file.url)
-    served = serve(request, media.file.name, document_root=default_storage.location)
+    media_url = reverse("games:post_media", args=[post.pk])
+    assert f'<audio controls preload="metadata" src="{media_url}"></audio>' in page
+    # Served by the view that asks the visibility module first (tests/games/test_media_access.py).
+    served = client_for(users["Боря"]).get(media_url)
     assert served.status_code == 200 and b"".join(served.streaming_content) == wav_bytes()
     # Nothing more is owed: no file input for her now, and a second upload is refused.
     page = client_for(users["Аня"]).get(thread.get_absolute_url()).content.decode()
@@ -150,4 +147,4 @@ def test_a_video_read_from_its_content_is_shown_with_video_and_its_own_limit(sho
     media = PostMedia.objects.get(post__author=users["Боря"])
     assert media.kind == "video" and media.mime == "video/mp4" and media.file.name.endswith(".mp4")
     page = client_for(users["Аня"]).get(game.game_thread.get_absolute_url()).content.decode()
-    assert f'<video controls preload="metadata" src="{media.file.url}"></video>' in page
+    assert f'<video controls preload="metadata" src="{reverse("games:post_media", args=[media.post_id])}"></video>' in page

@@ -17,6 +17,7 @@ from games import confirm
 from games.models import Game, GameEvent, Order, Thread
 from games.rulesets.show import services
 from games.services.lifecycle import game_finish, game_signup
+from games.services import ActionRefused
 from games.services.posting import post_submit
 from games.services.resolution import phase_close_if_due
 from tests.conftest import client_for, make_user
@@ -165,6 +166,10 @@ def _to_night(game, users, seats):
     for name in NAMES:
         if name != "Вера":
             services.show_vote(game=game, user=users[name], ballot="enslave")
+    # «Выбор Союзника» (part 2): nobody sent a sympathy, so nobody is awaited; it closes at its timer.
+    assert _phase(game) == ("allies", 1)
+    phase = game.current_phase
+    assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
     assert _phase(game) == ("night", 1)
 
 
@@ -272,11 +277,15 @@ def test_each_stage_queues_the_celery_close_at_its_timer(show, django_capture_on
     day = game.current_phase
     assert (day.kind, day.number) == ("day", 1)
     assert {"kwargs": {"phase_id": day.pk}, "eta": day.deadline_at} in sent
-    # At the ETA the task closes it (nobody voted: everyone falls into coma, no bench, the night).
+    # At the ETA the task closes it (nobody voted: everyone falls into coma, no bench, the «Выбор
+    # Союзника» stage, then the night).
     assert tasks.close_phase_when_due(phase_id=day.pk) is False  # before its time: nothing happens
     from games.services.resolution import phase_close_if_due as close
 
     assert close(phase_id=day.pk, now=day.deadline_at)
+    assert _phase(game) == ("allies", 1)
+    allies = game.current_phase
+    assert close(phase_id=allies.pk, now=allies.deadline_at)
     assert _phase(game) == ("night", 1)
     assert GameEvent.objects.filter(game=game, kind="no_bench").exists()
 
@@ -314,7 +323,7 @@ def _kept_show(tmp_path, stages: int):
 
 
 def test_the_judge_decides_alone_through_his_panel(tmp_path, db):
-    game, users, seats = _kept_show(tmp_path, 7)  # greetings ... defence 2: the judge's decision is next
+    game, users, seats = _kept_show(tmp_path, 8)  # greetings ... defence 2: the judge's decision is next
     assert _phase(game) == ("judge", 2)
     page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
     assert "Your decision, judge" in page or "Ваше решение, судья" in page
@@ -349,7 +358,7 @@ def test_secret_knowledge_is_used_at_once_and_the_thread_hears_only_the_count(tm
 
 
 def test_a_requested_opinion_holds_the_early_end_until_it_is_posted(tmp_path, db):
-    game, users, seats = _kept_show(tmp_path, 5)  # night 1 closed: day 2, the opinions day
+    game, users, seats = _kept_show(tmp_path, 6)  # night 1 closed: day 2, the opinions day
     assert _phase(game) == ("day", 2)
     url = reverse("games:show_act", args=[game.pk])
     client_for(users["Аня"]).post(url, {"act": "request", "target": seats["Зина"].pk})
@@ -366,7 +375,7 @@ def test_a_requested_opinion_holds_the_early_end_until_it_is_posted(tmp_path, db
 
 
 def test_the_gm_dashboard_shows_whom_the_stage_waits_for_and_the_judges_weights(tmp_path, db):
-    game, _users, _seats = _kept_show(tmp_path, 5)  # after night 1: the judge of day 2 was drawn
+    game, _users, _seats = _kept_show(tmp_path, 6)  # after night 1: the judge of day 2 was drawn
     page = client_for(game.gm).get(reverse("games:gm_dashboard", args=[game.pk])).content.decode()
     assert "show-gm" in page
     lot = GameEvent.objects.get(game=game, kind="judge_lot")
@@ -403,3 +412,66 @@ def test_the_slaves_chat_is_named_so(show):
     game, _gm, _users, _seats = show
     lounge = game.private_threads.get(kind=Thread.Kind.LOUNGE)
     assert lounge.title.endswith(("the slaves' chat", "чат рабов"))
+
+
+def test_an_opinion_requested_is_not_the_days_vote_on_the_desk_or_in_the_prods(tmp_path, db):
+    """«каждый должен снова проголосовать, подкрепив свой голос видео/аудио Мнением (если кто-то его
+    анонимно запросил)»: the day's duty is the vote. A hero who only requested an opinion still owes
+    it on his desk and in the GM's prods (SiteRuleset.awaited); the hero whose opinion was requested
+    owes it too, after his vote."""
+    from games.models import Prod
+    from games.selectors.duties import duties_of
+    from games.services.moderation import prods_send
+
+    game, users, seats = _kept_show(tmp_path, 6)  # night 1 closed: day 2, the opinions day
+    assert _phase(game) == ("day", 2)
+    now = game.current_phase.deadline_at - timedelta(hours=1)  # the scenario's clock, not today's
+    services.show_request(game=game, user=users["Аня"], target=seats["Зина"])
+    assert [d.kind for d in duties_of(users["Аня"], now=now)] == ["order"]  # the request is not her vote
+    prods_send(now=now)
+    assert Prod.objects.filter(seat=seats["Аня"], kind=Prod.Kind.NO_ACTION).exists()
+    services.show_vote(game=game, user=users["Аня"], target=seats["Зина"])
+    assert duties_of(users["Аня"], now=now) == []
+    services.show_vote(game=game, user=users["Зина"], target=seats["Аня"])
+    assert [d.kind for d in duties_of(users["Зина"], now=now)] == ["order"]  # voted; her opinion is owed
+    post_submit(thread=game.game_thread, author=users["Зина"], body="Моё мнение: я ни при чём.")
+    assert duties_of(users["Зина"], now=now) == []
+
+
+def test_the_shows_day_has_no_core_vote_count_tie_break_or_vote_duty(tmp_path, db):
+    """«Если подсудимых больше одного, то свободу теряют все, кто набрал максимальное количество
+    голосов»: the show's stages settle a tie and its ballots are hidden until the close, so the GM's
+    tie-break form, the core vote count and the core's «vote» duty have no place in a show."""
+    from games.selectors.duties import duties_of
+    from games.selectors.votes import voting_kinds
+    from games.services.phases import phase_set_tie_break
+
+    game, users, seats = _kept_show(tmp_path, 1)  # greetings closed: day 1
+    assert _phase(game) == ("day", 1) and voting_kinds(game) == frozenset()
+    gm_page = client_for(game.gm).get(reverse("games:gm_dashboard", args=[game.pk])).content.decode()
+    assert 'value="tie_break"' not in gm_page and "vote-count" not in gm_page
+    with pytest.raises(ActionRefused) as refused:
+        phase_set_tie_break(phase=game.current_phase, by=game.gm, seat=seats["Аня"])
+    assert refused.value.code == "no_tie_break"
+    thread_page = client_for(users["Аня"]).get(game.game_thread.get_absolute_url()).content.decode()
+    assert 'id="vote-count"' not in thread_page
+    now = game.current_phase.deadline_at - timedelta(hours=1)
+    assert [d.kind for d in duties_of(users["Аня"], now=now)] == ["order"]  # the panel's vote, once
+
+
+def test_a_refused_button_still_wakes_a_hero_in_coma(show):
+    """«Как только герой проявляет любую активность (пишет в чат или нажимает любые кнопки), он
+    автоматически выходит из комы»: a press the rules refuse is still activity (as the engine's close
+    wakes whoever sent anything); the refused input itself changes nothing."""
+    game, _gm, users, seats = show
+    _greet_all(game, users, NAMES[:-1])
+    phase = game.current_phase
+    assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) in game.state["memory"]["coma"]
+    result = services.show_vote(game=game, user=users["Кира"], target=seats["Кира"])  # herself: refused
+    assert not result.accepted
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) not in game.state["memory"]["coma"]
+    assert GameEvent.objects.filter(game=game, kind="woke", data__seat=seats["Кира"].pk).exists()
+    assert not Order.objects.filter(phase=game.current_phase, actor=seats["Кира"], action="vote", valid=True).exists()

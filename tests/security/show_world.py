@@ -8,8 +8,8 @@ forum world of conftest.py is:
   its audience and the GMs;
 - the running day vote's ballots (hidden until the stage's close): the mark of each standing
   ballot (`showballot-<voter>-<target>`) is seen by the voter and the GMs only;
-- the slaves' chat (the game's lounge): a slave's post, seen by the slaves and the observers
-  (logged-in non-players) and never by a free hero or the anonymous;
+- the slaves' chat (the game's lounge): a slave's post and its media file, seen (and heard) by the
+  slaves and the observers (logged-in non-players) and never by a free hero or the anonymous;
 - the Reptiloids' chat: a post seen by the Reptiloids and the GMs.
 
 Perspectives: the anonymous, a spectator, a free Mason, the Saviour, a Reptiloid, the Demon, a
@@ -18,8 +18,9 @@ slave (a Mason enslaved by the re-vote), the GM, another game's GM and a site mo
 from __future__ import annotations
 
 from django.contrib.auth.models import Group
+from django.core.files.base import ContentFile
 
-from games.models import Game, GameEvent, Order, Thread
+from games.models import Game, GameEvent, Order, PostMedia, Thread
 from games.permissions import MODERATORS_GROUP
 from games.rulesets.show.services import show_order, show_vote
 from games.services.games import game_create
@@ -33,6 +34,8 @@ from tests.security.conftest import GMS, World, _other_game
 
 S_SLAVES = "зябликрабскийчат"   # a slave's post in the slaves' chat
 S_TEAM = "зябликрептилоиды"      # a Reptiloid's post in the Reptiloids' chat
+S_SLAVES_MEDIA = "зябликрабскийфайл"  # the bytes of a media file on the slave's post (games:post_media)
+SLAVES_MEDIA_BYTES = f"OggS {S_SLAVES_MEDIA}".encode()
 
 PLAYERS = {"Аня": ("anya", "mason"), "Боря": ("borya", "mason"), "Вера": ("vera", "mason"),
            "Гоша": ("gosha", "mason"), "Жора": ("zhora", "saviour"), "Зина": ("zina", "reptiloid"),
@@ -72,6 +75,8 @@ def build_show_world() -> World:
         if name != "Вера":
             show_vote(game=game, user=users[name], ballot="enslave", early_close=False)
     _close(game)
+    assert game.current_phase.kind == "allies", game.current_phase  # «Выбор Союзника»: nobody to pick
+    _close(game)
     assert game.current_phase.kind == "night", game.current_phase
     for name, action, target in (("Аня", "suspect", "Зина"), ("Боря", "suspect", "Илья"), ("Гоша", "suspect", "Зина"),
                                  ("Жора", "save", "Гоша"), ("Зина", "enslave", "Боря"), ("Илья", "enslave", "Боря"),
@@ -85,7 +90,9 @@ def build_show_world() -> World:
     assert show_vote(game=game, user=users["Зина"], target=seat["Аня"], early_close=False).accepted
     post = post_submit(thread=game.game_thread, author=users["Гоша"], body="Доброе утро.")
     lounge = game.private_threads.get(kind=Thread.Kind.LOUNGE)
-    post_submit(thread=lounge, author=users["Вера"], body=f"Рабы, держимся. {S_SLAVES}")
+    slaves_post = post_submit(thread=lounge, author=users["Вера"], body=f"Рабы, держимся. {S_SLAVES}")
+    media = PostMedia(post=slaves_post, kind="audio", mime="audio/ogg", size=64)
+    media.file.save("post-slaves.ogg", ContentFile(SLAVES_MEDIA_BYTES), save=True)
     team = game.private_threads.get(kind=Thread.Kind.FACTION, faction="reptiloids")
     post_submit(thread=team, author=users["Зина"], body=f"Берём Гошу. {S_TEAM}")
 
@@ -110,7 +117,8 @@ def show_secrets(world: World) -> tuple[dict[str, set[str]], set[str]]:
     game = world.game
     key_of_seat = {s.pk: key for key, s in world.seats.items() if key in PERSPECTIVES}
     reptiloids = {key for key, role in PLAYERS.values() if role == "reptiloid" and key in PERSPECTIVES}
-    secrets: dict[str, set[str]] = {S_SLAVES: {"vera"} | OBSERVERS, S_TEAM: {"zina"} | GMS}
+    secrets: dict[str, set[str]] = {S_SLAVES: {"vera"} | OBSERVERS, S_SLAVES_MEDIA: {"vera"} | OBSERVERS,
+                                    S_TEAM: {"zina"} | GMS}
     shared: set[str] = set()
     for event in GameEvent.objects.filter(game=game).exclude(audience="public"):
         text = (event.text or "").strip().lower()

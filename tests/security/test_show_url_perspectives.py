@@ -6,10 +6,13 @@ test_url_perspectives.py's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tests.security.conftest import GMS, module_world
 
-from tests.security.show_world import PERSPECTIVES, build_show_world, show_secrets
+from games.models import PostMedia
+from tests.security.show_world import PERSPECTIVES, SLAVES_MEDIA_BYTES, build_show_world, show_secrets
 from tests.security.test_url_perspectives import _judge, sweep
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +30,16 @@ def test_the_show_world_has_secrets_of_every_kind(show_world):
     assert any(m.startswith("showballot-") for m in secrets)
     assert len([s for s, whom in secrets.items() if whom == set(GMS)]) >= 3  # night choices, lots
     assert len(texts) > 500
+
+
+@pytest.fixture(autouse=True)
+def _world_media(show_world, settings):
+    """The world's media file, written again into this test's media folder (tests/conftest.py gives
+    each test its own; the world outlives it)."""
+    for media in PostMedia.objects.filter(post__thread__game=show_world.game):
+        path = Path(settings.MEDIA_ROOT) / media.file.name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(SLAVES_MEDIA_BYTES)
 
 
 @pytest.mark.parametrize("who", PERSPECTIVES)

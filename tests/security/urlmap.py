@@ -198,6 +198,7 @@ ROUTES: dict[str, Route] = {
     "games:post_quote": _r("GET", _posts_by_number),
     "games:post_edit": _r("GET POST", _posts_by_pk, login=True),
     "games:post_history": _r("GET", _posts_by_pk),
+    "games:post_media": _r("GET", _posts_by_pk),
     "games:post_delete": _r("POST", _posts_by_pk, login=True),
     "games:post_report": _r("GET POST", _posts_by_pk, login=True),
     "games:reports": _r("GET", login=True),
@@ -256,7 +257,7 @@ ROUTES: dict[str, Route] = {
     "games:gm_card_effect": _r("POST", _games, login=True),
     # Avatars, served by Django only in development (django.views.static.serve answers any
     # method, and only ever reads a file).
-    "^media/(?P<path>.*)$": _r("GET POST", _media),
+    "^media/(?P<path>(?!posts/).*)$": _r("GET POST", _media),
 }
 
 

@@ -34,8 +34,9 @@ class SiteStyle:
     # "majority: N" and each wagon's L-n. False: a plurality at the close, the count shows the
     # leaders instead.
     majority: bool = True
-    # How a tie at the close is settled: "gm" (the GM names who goes, else by lot) or "revote"
-    # (the tied players go to one re-vote; a tie again is a peaceful day).
+    # How a tie at the close is settled: "gm" (the GM names who goes, else by lot), "revote"
+    # (the tied players go to one re-vote; a tie again is a peaceful day) or "rules" (the rule
+    # set's own stages settle it, e.g. the Show's bench takes every hero with the most votes).
     tie: str = "gm"
     # The words a vote is written with, quoted in the hints of a refused vote.
     vote_word: str = "в тюрьму"

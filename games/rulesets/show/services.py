@@ -133,6 +133,14 @@ def close_outcome(*, phase: Phase, outcome: dict) -> dict:
     return outcome
 
 
+def stage_awaited(*, game: Game, phase: Phase) -> frozenset[int]:
+    """The heroes the open stage still waits for, by the engine's own count (SiteRuleset.awaited):
+    what the stage owes, not any input (an opinion requested is not the day's vote)."""
+    if phase.closed_at is not None or not game.state:
+        return frozenset()
+    return frozenset(SHOW.waiting_for(game_state(game), ledger_inputs(phase)))
+
+
 def stage_deadline(*, game: Game, now: datetime, silent: timedelta) -> datetime | None:
     state = stored_state(game.state)
     if state is None or state.over:
@@ -211,7 +219,11 @@ def _accepted(stage: _Stage, *, action: str, now: datetime, early_close: bool, t
 
 def _refused(stage: _Stage | None, code: str, *, action: str, now: datetime, target: int | None = None,
              detail: dict | None = None) -> ShowResult:
+    """An input that does not stand: recorded as refused, and nothing else changes but this: a hero
+    in coma who pressed a button is awake («нажимает любые кнопки ... выходит из комы»), as the
+    engine's close wakes whoever sent anything."""
     if stage is not None:
+        _touch(stage, now)
         _write(stage, action=action, now=now, target=target, detail=detail, code=code)
     return ShowResult(False, code)
 

@@ -34,6 +34,7 @@ class ShowSite(SiteRuleset):
         "revote": _("Re-vote"),
         "judge": _("Judge's decision"),
         "night": _("Night choice"),
+        "allies": _("Choice of an ally"),
     }
     # The show's ballots are cast on the hero's panel and stay hidden until the stage ends
     # («Кто как проголосовал становится всем видно только в конце этапа»): no vote is read from a
@@ -123,6 +124,11 @@ class ShowSite(SiteRuleset):
         from games.rulesets.show.services import ledger_inputs  # the services load the models: at a close
 
         return ledger_inputs(phase)
+
+    def awaited(self, game, phase) -> frozenset[int] | None:
+        from games.rulesets.show.services import stage_awaited  # the services load the models: at a desk
+
+        return stage_awaited(game=game, phase=phase)
 
     def ledger_row_detail(self, order) -> str | None:
         from games.rulesets.show.services import ledger_row_text  # the services load the models: at a ledger row

@@ -1,0 +1,134 @@
+"""Who hears a media post's file, and what the site refuses before reading it (issue 18, "Media
+posts": duration limits, the request-level cap, the file served by the visibility module, an
+S3-compatible bucket by environment; docs/rulesets/show.md "Media posts")."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from django.core.files.base import ContentFile
+from django.urls import reverse
+from storages.backends.s3 import S3Storage
+
+from games.models import Post, PostMedia, Thread
+from games.services import ActionRefused
+from games.services.posting import post_submit
+from games.services.posts import post_set_deleted
+from tests.conftest import client_for, make_user
+from tests.games.test_show_media import _reply, _wav, wav_bytes
+from tests.games.test_show_site import show  # noqa: F401  (the five-hero show fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def _media_url(post: Post) -> str:
+    return reverse("games:post_media", args=[post.pk])
+
+
+def _greeting(game, user) -> Post:
+    post_submit(thread=game.game_thread, author=user, body="", upload=_wav())
+    return Post.objects.get(thread=game.game_thread, author=user)
+
+
+def _body(response) -> bytes:
+    return b"".join(response.streaming_content)
+
+
+def test_a_game_threads_media_is_served_to_every_reader_of_the_thread(show):
+    game, gm, users, _seats = show
+    post = _greeting(game, users["Аня"])
+    for viewer in (None, make_user("Зритель"), users["Боря"], gm):
+        response = client_for(viewer).get(_media_url(post)) if viewer else client_for(None).get(_media_url(post))
+        assert response.status_code == 200, viewer
+        assert response["Content-Type"].startswith("audio/") and _body(response) == wav_bytes()
+    # The page plays it through the view, never a bare /media/ address.
+    page = client_for(users["Боря"]).get(game.game_thread.get_absolute_url()).content.decode()
+    assert f'src="{_media_url(post)}"' in page and "/media/posts/" not in page
+
+
+def test_a_hidden_posts_media_is_its_moderators_only(show):
+    game, gm, users, _seats = show
+    post = _greeting(game, users["Аня"])
+    post_set_deleted(post=post, moderator=gm, deleted=True, reason="спойлер")
+    for viewer in (None, make_user("Зритель"), users["Боря"], users["Аня"]):
+        assert client_for(viewer).get(_media_url(post)).status_code == 404, viewer
+    assert client_for(gm).get(_media_url(post)).status_code == 200
+    page = client_for(users["Боря"]).get(game.game_thread.get_absolute_url()).content.decode()
+    assert _media_url(post) not in page
+
+
+def test_a_file_in_the_slaves_chat_is_heard_by_its_readers_only(show):
+    """«что пишут рабы в чате, видят только другие рабы и наблюдатели» (issue 18, "Slavery")."""
+    game, gm, users, seats = show
+    seats["Аня"].status = "enslaved"
+    seats["Аня"].save(update_fields=["status"])
+    lounge = Thread.objects.get(game=game, kind=Thread.Kind.LOUNGE)
+    post = post_submit(thread=lounge, author=users["Аня"], body="Нас тут много")
+    media = PostMedia(post=post, kind="audio", mime="audio/x-wav", size=len(wav_bytes()))
+    media.file.save("post-chat.wav", ContentFile(wav_bytes()), save=True)
+    for viewer in (users["Аня"], make_user("Зритель"), gm):
+        assert client_for(viewer).get(_media_url(post)).status_code == 200, viewer
+    for viewer in (None, users["Боря"]):  # anonymous, a free hero
+        assert client_for(viewer).get(_media_url(post)).status_code == 404, viewer
+
+
+def test_the_generic_media_route_never_serves_media_posts(settings):
+    """Avatars are served under /media/ when MAFIA_SERVE_MEDIA is on; media posts never are."""
+    from config import urls
+
+    settings.SERVE_MEDIA = True
+    try:
+        routes = [p.pattern.regex for p in importlib.reload(urls).urlpatterns if str(p.pattern).startswith("^media/")]
+        assert any(r.match("media/avatars/a.png") for r in routes)
+        assert not any(r.match("media/posts/2026/11/post-1-abc.wav") for r in routes)
+    finally:
+        settings.SERVE_MEDIA = False
+        importlib.reload(urls)
+
+
+def test_a_recording_longer_than_its_kinds_limit_is_refused_and_changes_nothing(show, settings):
+    game, _gm, users, _seats = show
+    settings.MAFIA_MEDIA_MAX_SECONDS = {"audio": 1, "video": 1}
+    response = _reply(users["Аня"], game.game_thread, _wav("long.wav", seconds=2.6))
+    assert response.status_code == 400
+    assert "0:03" in response.content.decode() and "0:01" in response.content.decode()
+    assert not Post.objects.filter(thread=game.game_thread, author=users["Аня"]).exists()
+    assert not PostMedia.objects.exists()
+    with pytest.raises(ActionRefused) as refused:
+        post_submit(thread=game.game_thread, author=users["Аня"], body="", upload=_wav(seconds=2.6))
+    assert refused.value.code == "media_length"
+    # Within the limit it is accepted.
+    assert post_submit(thread=game.game_thread, author=users["Аня"], body="", upload=_wav(seconds=0.5)).media
+
+
+def test_a_request_over_the_cap_is_refused_before_its_body_is_read(show, settings):
+    game, _gm, users, _seats = show
+    settings.MAFIA_REQUEST_MAX_BYTES = 4000
+    big = _wav(seconds=1)  # 16 KB
+    response = _reply(users["Аня"], game.game_thread, big)
+    assert response.status_code == 413
+    assert "больше" in response.content.decode()  # the site's Russian page
+    htmx = client_for(users["Аня"]).post(reverse("games:thread_reply", args=[game.game_thread.pk]),
+                                         {"body": "", "post": "1", "media": _wav(seconds=1)}, HTTP_HX_REQUEST="true")
+    assert htmx.status_code == 413 and htmx["Content-Type"].startswith("text/plain")
+    assert not Post.objects.filter(thread=game.game_thread, author=users["Аня"]).exists()
+    # A small post still goes through, and the file input tells the browser the cap.
+    assert _reply(users["Аня"], game.game_thread, _wav(seconds=0.05)).status_code == 302
+    page = client_for(users["Боря"]).get(game.game_thread.get_absolute_url()).content.decode()
+    assert 'data-max-bytes="4000"' in page
+
+
+def test_a_file_in_an_s3_bucket_is_a_signed_redirect_after_the_visibility_check(show, monkeypatch):
+    game, gm, users, _seats = show
+    post = post_submit(thread=game.game_thread, author=users["Аня"], body="текст")
+    bucket = S3Storage(bucket_name="show-media", endpoint_url="http://127.0.0.1:9000", access_key="key",
+                       secret_key="secret", region_name="us-east-1", querystring_auth=True, querystring_expire=600)
+    monkeypatch.setattr(PostMedia._meta.get_field("file"), "storage", bucket)
+    PostMedia.objects.create(post=post, kind="audio", mime="audio/ogg", size=10, file="posts/2026/11/post-x.ogg")
+    response = client_for(users["Боря"]).get(_media_url(post))
+    assert response.status_code == 302
+    assert response["Location"].startswith("http://127.0.0.1:9000/show-media/posts/2026/11/post-x.ogg?")
+    assert "Signature=" in response["Location"] and "Expires=" in response["Location"]
+    post_set_deleted(post=post, moderator=gm, deleted=True)
+    assert client_for(users["Боря"]).get(_media_url(post)).status_code == 404
