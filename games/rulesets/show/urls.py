@@ -3,10 +3,12 @@
 from django.urls import path
 
 from games.rulesets.show import views as show
+from games.rulesets.show import views_fines
 
 urlpatterns = [
     path("games/<int:pk>/show/status/", show.show_status, name="show_status"),
     path("games/<int:pk>/show/fullstatus/", show.show_fullstatus_mine, name="show_fullstatus_mine"),
     path("games/<int:pk>/show/fullstatus/<int:seat_pk>/", show.show_fullstatus, name="show_fullstatus"),
     path("games/<int:pk>/show/act/", show.show_act, name="show_act"),
+    path("games/<int:pk>/show/fines/", views_fines.show_fines, name="show_fines"),
 ]

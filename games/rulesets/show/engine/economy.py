@@ -14,7 +14,9 @@ The engine never holds a hero's balance (coins.py). It keeps, in `memory["coins"
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from games.engine.events import PUBLIC, Event
@@ -65,8 +67,18 @@ def stage_fee(options: Mapping[str, Any], elapsed: float, length: float) -> int:
     low, high = int(options["stage_fee_min"]), int(options["stage_fee_max"])
     if length <= 0:
         return high
-    fraction = min(max(float(elapsed), 0.0), float(length)) / float(length)
-    return low + int((high - low) * fraction)
+    if not math.isfinite(float(elapsed)):  # a time beyond any clock: the start (-inf) or the end
+        return low if float(elapsed) < 0 else high
+    # Exact arithmetic: (max - min) × elapsed / length in floats rounds 100 × 1740 / 3000 = 58 down to 57.
+    total = _exact(length)
+    fraction = min(max(_exact(elapsed), Fraction(0)), total) / total
+    return low + math.floor((high - low) * fraction)
+
+
+def _exact(seconds: float) -> Fraction:
+    """A number of seconds as an exact fraction: an int as it is, a float by its shortest decimal
+    text (64800.0, 0.1), not its binary approximation."""
+    return Fraction(seconds) if isinstance(seconds, int) else Fraction(repr(float(seconds)))
 
 
 def entry_transfers(state: GameState) -> list[Transfer]:
