@@ -17,6 +17,7 @@ from games.engine.orders import Order, PhaseInputs
 from games.engine.state import GameState
 from games.rulesets.show.engine import SHOW, deal, keys_of, winner_of
 from games.rulesets.show.engine.facts import SLAVE
+from games.rulesets.show.engine.privilege_keys import PRIVILEGE_ACTIONS
 from games.rulesets.show.engine.ruleset import EVENT_KINDS
 from games.rulesets.show.engine.stages import parse_phase
 from games.rulesets.show.engine.status import public_status
@@ -30,11 +31,17 @@ PUBLIC_KINDS = {"game_started", "stage", "woke", "coma", "lulled", "greetings", 
                 "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "morning", "questioned",
                 "saviour_key", "judge", "no_judge", "insomnia", "game_over",
                 # part 2
-                "trial_results", "demon_returned", "alliances", "show_results"}
+                "trial_results", "demon_returned", "alliances", "show_results",
+                # part 3, the privileges: who was buried by /mole, the Адвокат's list, the Змеёныш's turn
+                "buried", "excluded", "snakelet_turned"}
 SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty", "secret_key", "secret_key_gm",
                 "knowledge_lot", "night_choices", "opinions_gm", "judge_lot",
                 # part 2: a hero's bet and ally to him; the bets, pairs and ratings to the GM
-                "bet", "bets_gm", "ally", "alliances_gm", "ratings_gm"}
+                "bet", "bets_gm", "ally", "alliances_gm", "ratings_gm",
+                # part 3
+                "privileges", "privileges_gm", "mole_role", "buried_gm", "stunned", "stunned_gm", "stun_failed",
+                "excluded_gm", "extra_vote_gm", "intercept_result", "intercept_gm", "privilege_stolen",
+                "privilege_lost", "theft_failed", "thefts_gm", "snakelet_turned_gm", "genius_judge"}
 
 
 def random_inputs(state, rng: random.Random) -> PhaseInputs:
@@ -121,9 +128,13 @@ def test_random_shows_keep_the_invariants(show):
                 assert event.audience == PUBLIC or event.kind == "judge"
         for slave in slaves:
             # A slave makes no free hero's choice; part 2: a Talent votes in the day vote, and anyone
-            # may pick an ally in the «Выбор Союзника» stage.
+            # may pick an ally in the «Выбор Союзника» stage; part 3: his privileges' actions (none
+            # without privileges).
             talent = slave in SHOW.extra_voters(new)
-            assert set(SHOW.allowed_actions(new, slave)) <= ({"vote"} if talent else set()) | {"pick_ally"}
+            allowed = ({"vote"} if talent else set()) | {"pick_ally"} | set(PRIVILEGE_ACTIONS)
+            assert set(SHOW.allowed_actions(new, slave)) <= allowed
+            if not new.memory.get("privileges"):
+                assert not set(SHOW.allowed_actions(new, slave)) & set(PRIVILEGE_ACTIONS)
             assert slave not in SHOW.voters(new) or talent
         slaves = now_slaves
         check_keys(new)

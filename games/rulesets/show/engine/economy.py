@@ -15,7 +15,7 @@ The engine never holds a hero's balance (coins.py). It keeps, in `memory["coins"
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,8 @@ from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.coins import BANK, Transfer, escrow, hero, seat_of, split
 from games.rulesets.show.engine.facts import SLAVE, id_map
 from games.rulesets.show.engine.keys import is_revealed
-from games.rulesets.show.engine.roles import DEMON, DEMONS, REPTILOID, REPTILOIDS
+from games.rulesets.show.engine.privileges import demon_seats
+from games.rulesets.show.engine.roles import DEMONS, REPTILOID, REPTILOIDS
 
 if TYPE_CHECKING:
     from games.rulesets.show.engine.close import StageClose
@@ -97,9 +98,12 @@ class Book:
     """The close's movements: each `move` is a Transfer, and updates the show's accounts and the
     heroes' net in memory."""
 
-    def __init__(self, memory: dict[str, Any]) -> None:
+    def __init__(self, memory: dict[str, Any], adjust: Callable[[list[Transfer]], list[Transfer]] | None = None
+                 ) -> None:
         self.coins = memory.setdefault("coins", new_coins_memory())
         self.transfers: list[Transfer] = []
+        # part 3: the privileges' change of each movement (privileges.adjust_transfers)
+        self.adjust = adjust
 
     def balance(self, account: str) -> int:
         return int(self.coins["accounts"].get(account, 0))
@@ -115,15 +119,20 @@ class Book:
             if accounts[account] < 0:
                 raise ValueError(f"the show's account {account} would go below zero")
 
-    def move(self, debit: str, credit: str, amount: int, reason: str, detail: str = "") -> None:
+    def move(self, debit: str, credit: str, amount: int, reason: str, detail: str = "") -> list[Transfer]:
+        """The movements made (the privileges may drop, double or redirect one: part 3)."""
         # Nothing moves for 0 coins, nor from a hero to himself (a Reptiloid enslaved by his partner
         # keeps his own share of the Reptiloids' burden).
         if amount <= 0 or debit == credit:
-            return
-        transfer = Transfer(debit, credit, int(amount), reason, detail)
-        self._add(debit, -transfer.amount)
-        self._add(credit, transfer.amount)
-        self.transfers.append(transfer)
+            return []
+        transfers = [Transfer(debit, credit, int(amount), reason, detail)]
+        if self.adjust is not None:
+            transfers = self.adjust(transfers)
+        for transfer in transfers:
+            self._add(transfer.debit, -transfer.amount)
+            self._add(transfer.credit, transfer.amount)
+            self.transfers.append(transfer)
+        return transfers
 
     def paid_by_site(self, seat: int | None, amount: int) -> None:
         """Coins the site already moved into the bank (message fees): counted, not moved again."""
@@ -189,7 +198,7 @@ def charge_stage_fees(close: StageClose, book: Book) -> dict[int, int]:
 
 
 def demon_revealed(state: GameState, memory: Mapping[str, Any]) -> bool:
-    return any(s.role == DEMON and is_revealed(dict(memory), s.id) for s in state.seats)
+    return any(is_revealed(dict(memory), seat) for seat in demon_seats(state))
 
 
 def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, int]:
@@ -203,7 +212,7 @@ def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, 
     state, memory, options = close.start, close.memory, close.start.options
     relieved = set(memory.get("relieved") or ())
     reptiloids = [s.id for s in state.seats if s.role == REPTILOID]
-    demons = [s.id for s in state.seats if s.role == DEMON]
+    demons = demon_seats(state)
     revealed = demon_revealed(state, memory)
     paid: dict[str, int] = {}
     for seat in state.seats:
@@ -216,20 +225,19 @@ def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, 
         total = 0
         if PUBLIC_OWNER in owners:
             amount = int(options["burden_public"])
-            book.move(hero(seat.id), BANK, amount, "burden", PUBLIC_OWNER)
-            total += amount if amount > 0 else 0
+            total += sum(t.amount for t in book.move(hero(seat.id), BANK, amount, "burden", PUBLIC_OWNER))
         if REPTILOIDS in owners and reptiloids:
             amount = int(options["burden_reptiloids"])
             for owner, share in split(amount, dict.fromkeys(reptiloids, 1)).items():
-                book.move(hero(seat.id), hero(owner), share, "burden", REPTILOIDS)
-                total += share
+                total += sum(t.amount for t in book.move(hero(seat.id), hero(owner), share, "burden", REPTILOIDS))
         if DEMONS in owners and demons and not revealed:
             amount = int(options["burden_demon"])
-            book.move(hero(seat.id), escrow(demons[0]), amount, "burden", DEMONS)
-            if amount > 0:
+            moved = book.move(hero(seat.id), escrow(demons[0]), amount, "burden", DEMONS)
+            into = sum(t.amount for t in moved if t.credit == escrow(demons[0]))
+            if into > 0:  # what reached the escrow (the Заяц pays none, the Бинго double: part 3)
                 escrow_from = book.coins["escrow_from"]
-                escrow_from[str(seat.id)] = int(escrow_from.get(str(seat.id), 0)) + amount
-                total += amount
+                escrow_from[str(seat.id)] = int(escrow_from.get(str(seat.id), 0)) + into
+            total += sum(t.amount for t in moved)
         paid[seat.name] = total
     return paid
 
@@ -237,7 +245,7 @@ def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, 
 def return_demon_escrow(close: StageClose, book: Book) -> bool:
     """«Если Роль Демона раскрывается до конца Шоу, он возвращает все отобранные монеты назад своим
     рабам»: at the close where his role is revealed, each slave gets back what he paid."""
-    demons = [s.id for s in close.start.seats if s.role == DEMON]
+    demons = demon_seats(close.start)
     if not demons or not demon_revealed(close.start, close.memory) or book.balance(escrow(demons[0])) <= 0:
         return False
     returned = {}

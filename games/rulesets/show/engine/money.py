@@ -19,6 +19,7 @@ from games.rulesets.show.engine.economy import (
     pay_burdens,
     return_demon_escrow,
 )
+from games.rulesets.show.engine.privileges import adjust_transfers
 from games.rulesets.show.engine.ratings import Rater
 from games.rulesets.show.engine.roles import DEMONS, MASON, REPTILOID, REPTILOIDS, SAVIOUR, SUSPECT
 from games.rulesets.show.engine.stages import DAY, DEFENCE, JUDGE, NIGHT, REVOTE, SPARE, TO_SLAVERY
@@ -31,7 +32,11 @@ def rate(close: StageClose, rater: Rater) -> None:
     facts = close.facts
     if close.kind in (DAY, REVOTE):
         bench = facts.get("bench") or []
-        for voter, target in sorted((facts.get("ballots") or {}).items()):
+        ballots = sorted((facts.get("ballots") or {}).items())
+        if facts.get("extra_ballot"):
+            # «За каждый тайный голос Авторитет получает Рейтинг в общем порядке» (part 3)
+            ballots.append(tuple(facts["extra_ballot"]))
+        for voter, target in ballots:
             if target == TO_SLAVERY and len(bench) == 1:
                 rater.ballot(voter, bench[0])
             elif target != SPARE and isinstance(target, int):
@@ -72,7 +77,8 @@ def fill_morning(close: StageClose, paid: dict[str, int]) -> None:
 
 def after_stage(close: StageClose) -> None:
     memory = close.memory
-    book = Book(memory)
+    # part 3: the privileges change each movement (Заяц, Бинго, the Змеёныш's burden)
+    book = Book(memory, adjust=lambda transfers: adjust_transfers(close.current(), transfers))
     if book.coins.get("entry_due"):
         charge_entry(close, book)
     count_site_fees(close, book)

@@ -17,6 +17,7 @@ from typing import Any
 
 from games.engine.state import GameState
 from games.rulesets.show.engine.coins import RatingChange, split
+from games.rulesets.show.engine.privileges import adjust_ratings
 from games.rulesets.show.engine.roles import DEMON, MASON, REPTILOID, SAVIOUR
 
 GOOD = (MASON, SAVIOUR)
@@ -128,6 +129,9 @@ class Rater:
     def _apply(self, seat: int, delta: int, reason: str, detail: str) -> None:
         if delta == 0:
             return
+        # part 3: «Гений удваивает любые (положительные и отрицательные) изменения Рейтинга»
+        (change,) = adjust_ratings(self.state, [RatingChange(seat, delta, reason, detail)])
+        delta = change.delta
         ratings = self.memory["ratings"]
         ratings[str(seat)] = int(ratings.get(str(seat), 0)) + delta
         self.memory["rating_history"].append({"stage": self.state.phase, "seat": seat, "delta": delta,

@@ -25,6 +25,17 @@ Part 2, coins (docs/rulesets/show.md, "Part 2: coins"):
 - `extra["grants"]`: {granter: {slave: 10 | 15 | 25} | "pass"};
 - `extra["sympathies"]`: {seat: seat} (day 1 and defence 1: the first; revote 1: the second);
 - `extra["ally_picks"]`: {seat: seat} in the «Выбор Союзника» stage (`allies 1`).
+
+Part 3, the privileges (docs/rulesets/show.md, "Part 3: privileges"; engine/privileges.py):
+
+- `extra["stun"]`: {bouncer: seat} the Вышибала's stun (night; also at once: `stun`);
+- `extra["exclude"]`: {lawyer: seat} the Адвокат's exclusion from the next day's vote list (night);
+- `extra["extra_votes"]`: {authority: seat | "enslave" | "spare"} the Авторитет's extra vote (day, revote);
+- `extra["intercept"]`: {hacker: {"number": n, "receiver" | "about": seat} or a list of them} the
+  Хакер's guesses (any stage, while that knowledge is open);
+- `extra["steal"]`: {thief: seat} the carousel's theft orders (day vote), resolved as the night begins;
+- at once, not at a close: `mole(state, mole, seat)` (/mole), `stun(state, bouncer, seat)`; the
+  Говорун's /fake is the site's post form, checked by `privileges.check_fake`.
 """
 
 from __future__ import annotations
@@ -37,21 +48,23 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from games.engine.events import PUBLIC, Event, faction_audience, seat_audience
+from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audience
 from games.engine.orders import Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec, SiteStyle
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import GameState, SeatState
+from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.alliances import check_pick, key_counts, menu, share_knowledge
 from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine.economy import new_coins_memory
-from games.rulesets.show.engine.facts import SLAVE, id_map, in_coma, judge_today
+from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_today
 from games.rulesets.show.engine.keys import (
     give_secret_key,
     is_revealed,
     knowledge_candidates,
 )
+from games.rulesets.show.engine.privilege_keys import MOLE
 from games.rulesets.show.engine.roles import (
     ENSLAVE,
     FACTIONS,
@@ -113,6 +126,18 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "key_used": "the Saviour's public key is once per show",
         "no_right": "the hero holds no Secret Knowledge to use",
         "no_key_left": "there is no key left to learn about this hero",
+        # part 3, the privileges
+        "hacker": "the Hacker gets no Secret Knowledge the ordinary way",
+        "stun_used": "this hero has been stunned once already",
+        "excluded_before": "this hero has been excluded once already",
+        "authority_off": "the extra vote works only while more than five heroes are free",
+        "self_vote_forbidden": "nobody votes against himself",
+        "bad_guess": "a guess names the knowledge's number and its receiver or its hero",
+        "no_open_knowledge": "there is no such Secret Knowledge to intercept now",
+        "guessed_before": "this Secret Knowledge has been guessed already",
+        "mole_used": "the Mole buries one hero per stage",
+        "in_coma_already": "this hero is in coma already",
+        "fake_limit": "at most five messages a stage under a false name",
     }
 )
 
@@ -135,6 +160,10 @@ EVENT_KINDS: tuple[str, ...] = (
     # part 2: coins, ratings, alliances
     "bet", "bets_gm", "trial_results", "demon_returned", "alliances", "ally", "alliances_gm", "ratings_gm",
     "show_results",
+    # part 3, the privileges
+    "privileges", "privileges_gm", "mole_role", "buried", "buried_gm", "stunned", "stunned_gm", "stun_failed",
+    "excluded", "excluded_gm", "extra_vote_gm", "intercept_result", "intercept_gm", "privilege_stolen",
+    "privilege_lost", "theft_failed", "thefts_gm", "snakelet_turned", "snakelet_turned_gm", "genius_judge",
 )
 
 OUTCOME_KEYS: tuple[str, ...] = (
@@ -146,6 +175,8 @@ OUTCOME_KEYS: tuple[str, ...] = (
     # `alliances` (pairs formed), `settlement` (at the end).
     "transfers", "ratings", "rating", "bank", "pot", "balances", "burdens", "grants", "talents", "raised",
     "alliances", "settlement",
+    # part 3
+    "privileges", "stunned", "excluded", "turned", "taxed", "intercepted", "thefts", "extra_vote",
 )
 
 
@@ -172,11 +203,18 @@ class ShowRuleset:
         validate_roles(roles)
 
     def new_game(
-        self, seats: Sequence[tuple[int, str, str]], *, options: Mapping[str, Any] | None = None
+        self, seats: Sequence[tuple[int, str, str]], *, options: Mapping[str, Any] | None = None,
+        seed: int | None = None, seat_data: Mapping[Any, Mapping[str, Any]] | None = None,
     ) -> tuple[GameState, tuple[Event, ...]]:
+        """The deal. `seed` (the game's secret seed) deals the privileges in play; `seat_data`
+        ({seat id or name: {"privileges": [...]}}, a scenario file's players) fixes them instead."""
         seats = [tuple(s) for s in seats]
         validate_roles([role for _i, _n, role in seats])
         names = [n for _i, n, _r in seats]
+        given = [p for data in (seat_data or {}).values() for p in ((data or {}).get("privileges") or ())]
+        if given and not (options or {}).get("privileges"):
+            # a scenario's players name the privileges in play
+            options = {**(options or {}), "privileges": [p for p in priv.PRIVILEGES if p in given]}
         if any(not n or not n.strip() for n in names) or len(set(names)) != len(names):
             raise ValueError("hero names must be non-empty and unique")
         merged = options_with_defaults(options)
@@ -187,6 +225,7 @@ class ShowRuleset:
             # part 2
             "coins": new_coins_memory(), "ratings": {}, "rating_history": [], "bets": None, "bets_charged": False,
             "trial": None, "talents": {}, "sympathies": {}, "allies": {},
+            "privileges": {}, "priv": {},
         }
         state = GameState(
             ruleset=self.key,
@@ -195,9 +234,24 @@ class ShowRuleset:
             options=merged,
             memory=memory,
         )
+        explicit = {}
+        for key, data in (seat_data or {}).items():
+            seat = state.by_name(key) if isinstance(key, str) and state.by_name(key) else None
+            sid = seat.id if seat is not None else seat_id(key)
+            if sid is None or not state.has_seat(sid):
+                raise ValueError(f"seat_data names no hero: {key!r}")
+            if (data or {}).get("privileges"):
+                explicit[sid] = list(data["privileges"])
+        memory["privileges"] = priv.deal_privileges(state, seed, explicit)
+        state = replace(state, memory=memory)
         events: list[Event] = [Event("game_started", PUBLIC, {"heroes": [ref(s) for s in state.seats],
                                                                "phase": GREETINGS})]
         for s in state.seats:
+            if holds(state, s.id, MOLE):
+                # «Крот не знает свою Роль и должен выяснить её в ходе Шоу»: only the GM is told
+                events.append(Event("role", GM, {**ref(s), "role": s.role, "faction": s.faction}))
+                events.append(Event("mole_role", seat_audience(s.id), ref(s)))
+                continue
             events.append(Event("role", seat_audience(s.id), {**ref(s), "role": s.role, "faction": s.faction}))
             # «После раздачи Ролей в систему добавляются также врождённые персональные Ключи»
             innate = innate_keys(state, s.id)
@@ -206,7 +260,11 @@ class ShowRuleset:
         reptiloids = [s for s in state.seats if s.role == REPTILOID]
         if len(reptiloids) > 1:
             # «Рептилоиды знают друг друга со старта»
-            events.append(Event("team", faction_audience(REPTILOIDS), {"members": [ref(s) for s in reptiloids]}))
+            # «Если Кротом оказался Рептилоид, то его Сообщник не будет знать имя напарника»
+            members = [ref(s) for s in reptiloids if not holds(state, s.id, MOLE)]
+            events.append(Event("team", faction_audience(REPTILOIDS), {"members": members,
+                                                                        "unnamed": len(reptiloids) - len(members)}))
+        events.extend(priv.deal_events(state))
         events.append(Event("stage", PUBLIC, {"phase": GREETINGS}))
         return state, tuple(events)
 
@@ -246,7 +304,10 @@ class ShowRuleset:
             return []
         kind, _n = parse_phase(state.phase)
         awake = [s.id for s in state.active() if not in_coma(state, s.id)]
-        if kind in (GREETINGS, DAY, NIGHT):
+        if kind == NIGHT:
+            stunned = priv.stunned_now(state)  # «лишить ночного действия»: nothing owed
+            return [h for h in awake if h not in stunned]
+        if kind in (GREETINGS, DAY):
             return awake
         if kind == DEFENCE:
             # «обязательно нужно присылать аудио/видео-Речь только один раз за Шоу»
@@ -320,7 +381,9 @@ class ShowRuleset:
             return ()
         kind, _n = parse_phase(state.phase)
         if kind == DAY:
-            return tuple(s.id for s in state.active())
+            # «тот будет исключён из списка Дневного Голосования следующего дня» (the Адвокат)
+            excluded = priv.excluded_today(state)
+            return tuple(s.id for s in state.active() if s.id not in excluded)
         if kind == REVOTE and len(self._bench(state)) > 1:
             return tuple(self._bench(state))
         return ()
@@ -367,6 +430,8 @@ class ShowRuleset:
             return "game_over"
         if not self._free(state, holder):
             return "not_free"
+        if priv.no_normal_knowledge(state, holder):
+            return "hacker"
         if int((state.memory.get("knowledge_rights") or {}).get(str(holder), 0)) < 1:
             return "no_right"
         if about is None or not state.has_seat(about):
@@ -400,6 +465,12 @@ class ShowRuleset:
         return state.has_seat(hero) and state.seat(hero).is_active
 
     def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
+        """What the hero's panel offers now: his stage's actions and his privileges' (a slave only
+        those of his privileges that work from slavery)."""
+        own = self._stage_actions(state, actor)
+        return own + tuple(a for a in priv.privilege_actions(state, actor) if a not in own)
+
+    def _stage_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
         if state.over or not state.has_seat(actor):
             return ()
         kind, number = parse_phase(state.phase)
@@ -424,14 +495,16 @@ class ShowRuleset:
             if actor == judge_today(state):
                 return (ENSLAVE, SPARE) if len(self._bench(state)) == 1 else (ENSLAVE,)
             return extra
-        return ROLES[state.seat(actor).role].actions + extra
+        if actor in priv.stunned_now(state):
+            return extra
+        return priv.night_actions(state, actor) + extra
 
     def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
         if actor not in self.owing(state):
             return ()
         kind, _n = parse_phase(state.phase)
         if kind == NIGHT:
-            return ROLES[state.seat(actor).role].actions
+            return priv.night_actions(state, actor)
         if kind == JUDGE:
             return self.allowed_actions(state, actor)  # a decision: enslave, or spare a single defendant
         if kind == ALLIES:
@@ -450,7 +523,7 @@ class ShowRuleset:
         target = seat_id(order.target)
         if kind == JUDGE:
             return self._check_judge(state, order, target)
-        if kind != NIGHT or order.action not in ROLES[actor.role].actions:
+        if kind != NIGHT or order.action not in priv.night_actions(state, actor.id):
             return "not_your_action"
         if target is None:
             return "missing_target"
@@ -504,7 +577,7 @@ class ShowRuleset:
         if "public_key" in detail:
             # «Спаситель один раз за Шоу может ночью добавить о ком-то один публичный Ключ»
             about = seat_id(detail["public_key"])
-            if actor.role != SAVIOUR:
+            if actor.role != SAVIOUR or holds(state, actor.id, MOLE):
                 return "bad_detail"
             if (state.memory.get("saviour") or {}).get("key_used"):
                 return "key_used"
@@ -516,6 +589,8 @@ class ShowRuleset:
             # «в первые три ночи имеет возможность получить себе внеочередное Тайное Знание»
             about = seat_id(detail["extra_knowledge"])
             if actor.role != SAVIOUR or night > int(state.options.get("saviour_knowledge_nights", 3)):
+                return "bad_detail"
+            if holds(state, actor.id, MOLE) or priv.no_normal_knowledge(state, actor.id):
                 return "bad_detail"
             if about is None or not state.has_seat(about) or about == actor.id:
                 return "bad_target"
@@ -574,6 +649,42 @@ class ShowRuleset:
         for t in lulled:
             memory["coma"][str(t)] = 0
         return replace(state, memory=memory), tuple(Event("lulled", PUBLIC, ref(state.seat(t))) for t in lulled)
+
+    # -- the privileges (part 3): checks the panel and the close share, and the at-once ones ------
+
+    def check_stun(self, state: GameState, bouncer: int, target: Any) -> str | None:
+        return priv.check_stun(state, bouncer, target)
+
+    def check_exclude(self, state: GameState, lawyer: int, target: Any) -> str | None:
+        return priv.check_exclude(state, lawyer, target)
+
+    def check_extra_vote(self, state: GameState, authority: int, target: Any) -> str | None:
+        return priv.check_extra_vote(state, authority, target, rules=self)
+
+    def check_intercept(self, state: GameState, hacker: int, guess: Any) -> str | None:
+        return priv.check_intercept(state, hacker, guess)
+
+    def check_mole(self, state: GameState, mole: int, target: Any) -> str | None:
+        return priv.check_mole(state, mole, target)
+
+    def check_steal(self, state: GameState, thief: int, victim: Any) -> str | None:
+        return priv.check_steal(state, thief, victim)
+
+    def mole(self, state: GameState, mole: int, target: int) -> tuple[GameState, tuple[Event, ...]]:
+        """/mole at once: «любого героя на свободе один раз за Этап ... Даже из рабства»."""
+        done = priv.mole_now(state, mole, seat_id(target))
+        if done is None:
+            return state, ()
+        memory, events = done
+        return replace(state, memory=memory), tuple(events)
+
+    def stun(self, state: GameState, bouncer: int, target: int) -> tuple[GameState, tuple[Event, ...]]:
+        """The stun at once: the stunned may send no message until the night ends."""
+        done = priv.stun_now(state, bouncer, seat_id(target))
+        if done is None:
+            return state, ()
+        memory, events = done
+        return replace(state, memory=memory), tuple(events)
 
     # -- the close ------------------------------------------------------------------------------
 

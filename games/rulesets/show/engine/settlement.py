@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.engine.events import PUBLIC, Event
-from games.rulesets.show.engine.coins import BANK, POT, escrow, hero, split
+from games.rulesets.show.engine.coins import BANK, POT, Transfer, escrow, hero, seat_of, split
 from games.rulesets.show.engine.economy import return_demon_escrow
+from games.rulesets.show.engine.privileges import adjust_settlement, demon_seats
+from games.rulesets.show.engine.privileges import bank_winners as privileged_bank_winners
 from games.rulesets.show.engine.ratings import percents, rating_of, weights
-from games.rulesets.show.engine.roles import DEMON, DEMONS, MASONS, REPTILOIDS
+from games.rulesets.show.engine.roles import DEMONS, MASONS, REPTILOIDS
 
 if TYPE_CHECKING:
     from games.rulesets.show.engine.close import StageClose
@@ -43,19 +45,22 @@ def settle(close: StageClose, book: Book) -> dict[str, Any]:
     ratings = {h: rating_of(memory, h) for h in seats}
     result: dict[str, Any] = {}
     # 1. The Demon's escrow: returned if his role was revealed before the end, else his.
-    demons = [s.id for s in close.start.seats if s.role == DEMON]
+    demons = demon_seats(close.start)
     if demons:
         if not return_demon_escrow(close, book):
             held = book.balance(escrow(demons[0]))
             book.move(escrow(demons[0]), hero(demons[0]), held, "demon_burdens")
         book.coins["escrow_from"] = {}
     # 2. The bank: «победившая команда делит между собой Банк пропорционально заработанным Рейтингам».
-    winners = bank_winners(close) or seats
+    # part 3: a winning Змеёныш takes it alone; the Бинго's share or result doubles (privileges.py)
+    winners = privileged_bank_winners(close.current(), bank_winners(close)) or seats
     bank = book.balance(BANK)
     shares = split(bank, weights({h: ratings[h] for h in winners}))
-    for seat in sorted(shares):
-        book.move(BANK, hero(seat), shares[seat], "bank_share")
-    result["bank_shares"] = {close.name(h): v for h, v in shares.items()}
+    moves = adjust_settlement(close.current(), [Transfer(BANK, hero(s), shares[s], "bank_share") for s in sorted(shares)],
+                              net={h: book.net(h) for h in seats})
+    for move in moves:
+        book.move(move.debit, move.credit, move.amount, move.reason)
+    result["bank_shares"] = {close.name(seat_of(m.credit)): m.amount for m in moves if m.reason == "bank_share"}
     # 3. The pot: «все герои, сделавшие Ставки на реальных Победителей, делят между собой Куш
     # пропорционально размеру своих Ставок. Если оказывается, что никто из героев не поставил ни на
     # одного из Победителей, то весь Куш делится поровну между ними (A20: the Winners). Если
