@@ -17,6 +17,7 @@ from games.engine.orders import Order, PhaseInputs
 from games.engine.state import GameState
 from games.rulesets.show.engine import SHOW, deal, keys_of, winner_of
 from games.rulesets.show.engine.facts import SLAVE
+from games.rulesets.show.engine.privilege_keys import PRIVILEGE_ACTIONS
 from games.rulesets.show.engine.ruleset import EVENT_KINDS
 from games.rulesets.show.engine.stages import parse_phase
 from games.rulesets.show.engine.status import public_status
@@ -28,9 +29,14 @@ PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_che
 PUBLIC_KINDS = {"game_started", "stage", "woke", "coma", "lulled", "greetings", "day_votes", "bench", "no_bench",
                 "opinions", "knowledge_received", "judge_removed", "defence", "revote_result", "judge_decision",
                 "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "morning", "questioned",
-                "saviour_key", "judge", "no_judge", "insomnia", "game_over"}
+                "saviour_key", "judge", "no_judge", "insomnia", "game_over",
+                # part 3, the privileges: who was buried by /mole, the Адвокат's list, the Змеёныш's turn
+                "buried", "excluded", "snakelet_turned"}
 SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty", "secret_key", "secret_key_gm",
-                "knowledge_lot", "night_choices", "opinions_gm", "judge_lot"}
+                "knowledge_lot", "night_choices", "opinions_gm", "judge_lot",
+                "privileges", "privileges_gm", "mole_role", "buried_gm", "stunned", "stunned_gm", "stun_failed",
+                "excluded_gm", "extra_vote_gm", "intercept_result", "intercept_gm", "privilege_stolen",
+                "privilege_lost", "theft_failed", "thefts_gm", "snakelet_turned_gm", "genius_judge"}
 
 
 def random_inputs(state, rng: random.Random) -> PhaseInputs:
@@ -116,7 +122,10 @@ def test_random_shows_keep_the_invariants(show):
             if event.kind in PUBLIC_KINDS:
                 assert event.audience == PUBLIC or event.kind == "judge"
         for slave in slaves:
-            assert SHOW.allowed_actions(new, slave) == ()
+            # a slave's panel offers only his privileges' actions (none without privileges)
+            assert set(SHOW.allowed_actions(new, slave)) <= set(PRIVILEGE_ACTIONS)
+            if not new.memory.get("privileges"):
+                assert SHOW.allowed_actions(new, slave) == ()
             assert slave not in SHOW.voters(new)
         slaves = now_slaves
         check_keys(new)

@@ -14,6 +14,7 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.facts import SLAVE, coma_missed, id_map, ids, judge_today
+from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.keys import add_public_key, give_secret_key, reveal
 from games.rulesets.show.engine.roles import (
     DEMON,
@@ -23,6 +24,7 @@ from games.rulesets.show.engine.roles import (
     RELIEVE,
     REPTILOID,
     REPTILOIDS,
+    ROLES,
     SAVE,
     SAVIOUR,
     SUSPECT,
@@ -64,6 +66,7 @@ class StageClose:
         self.posted = {h: set(kinds or ()) for h, kinds in id_map(inputs.extra.get("posted")).items()}
         self.ratings = {h: float(v) for h, v in id_map(inputs.extra.get("ratings")).items()}
         self.next_phase = state.phase
+        self.roles: dict[int, str] = {}  # part 3: a role changed in this close (the Змеёныш's turn)
         self.over = False
         self.winner: str | None = None
         self.outcome: dict[str, Any] = {"stage": state.phase, "enslaved": [], "coma": [], "woke": [],
@@ -71,9 +74,12 @@ class StageClose:
 
     # -- helpers ----------------------------------------------------------------------------------
 
+    def seats_now(self) -> tuple:
+        return tuple(replace(s, status=self.status[s.id], role=self.roles.get(s.id, s.role),
+                             faction=ROLES[self.roles.get(s.id, s.role)].faction) for s in self.start.seats)
+
     def current(self) -> GameState:
-        seats = tuple(replace(s, status=self.status[s.id]) for s in self.start.seats)
-        return replace(self.start, seats=seats, memory=self.memory)
+        return replace(self.start, seats=self.seats_now(), memory=self.memory)
 
     def name(self, hero: int | None) -> str | None:
         return None if hero is None else self.start.seat(hero).name
@@ -149,12 +155,15 @@ class StageClose:
             return False
         self.over, self.winner = True, winner
         self.events.append(Event("game_over", PUBLIC, {
-            "winner": winner, "roles": [{**ref(s), "role": s.role, "faction": s.faction} for s in self.start.seats]}))
+            "winner": winner, "roles": [{**ref(s), "role": s.role, "faction": s.faction} for s in self.seats_now()],
+            # part 3: «о котором герой в тайне от остальных узнает»; everyone learns at the end
+            "privileges": priv.holder_names(self.current())}))
         return True
 
     def after_sentence(self) -> None:
         """After a day's sentence: the win check, then the night, or insomnia's next day."""
         self.memory["bench"] = []
+        priv.snakelet_turn(self)
         if self.check_over():
             return
         if night_would_decide(self.current()):
@@ -165,6 +174,9 @@ class StageClose:
             self.next_phase = f"{DAY} {self.number + 1}"
         else:
             self.next_phase = f"{NIGHT} {self.number}"
+            # «в начале каждой ночи происходят переходы Привилегий» (the carousel)
+            priv.resolve_thefts(self)
+        self.memory.get("priv", {}).pop("thefts", None)  # an insomnia day's orders lapse
 
     def ballots(self) -> dict[int, Any]:
         current = self.current()
@@ -181,6 +193,7 @@ class StageClose:
 
     def run(self) -> Resolution:
         self.wake()
+        priv.intercepts(self)
         self.use_knowledge()
         {GREETINGS: self.greetings, DAY: self.day, DEFENCE: self.defence, REVOTE: self.revote,
          JUDGE: self.judge, NIGHT: self.night}[self.kind]()
@@ -203,6 +216,11 @@ class StageClose:
         tally: dict[int, int] = {}
         for target in ballots.values():
             tally[target] = tally.get(target, 0) + 1
+        extra = priv.authority_extra(self)
+        if extra is not None:
+            # «результат виден только в счетчиках голосов»: in the tally, not among the ballots
+            tally[extra[1]] = tally.get(extra[1], 0) + 1
+        priv.record_thefts(self, ballots)
         # «Кто как проголосовал становится всем видно только в конце этапа.»
         self.events.append(Event("day_votes", PUBLIC, {
             "ballots": self.named_ballots(ballots), "tally": {self.name(t): c for t, c in tally.items()}}))
@@ -242,9 +260,10 @@ class StageClose:
         """«На всех основных дневных этапах среди участников, находящихся на свободе, разыгрывается
         возможность получить Тайное Знание» (A25: one lot per day vote, among the free heroes awake)."""
         candidates = self.awake()
-        if not candidates:
+        winner = priv.knowledge_lot_winner(self, candidates)  # the Гений's first; never the Хакер
+        if winner is None and not candidates:
             return
-        winner = self.rng.choice(candidates)
+        winner = winner if winner is not None else self.rng.choice(candidates)
         rights = self.memory.setdefault("knowledge_rights", {})
         rights[str(winner)] = int(rights.get(str(winner), 0)) + 1
         self.events.append(Event("knowledge_won", seat_audience(winner), {"day": self.number}))
@@ -275,19 +294,22 @@ class StageClose:
         bench = list(self.memory["bench"])
         ballots = self.ballots()
         voters = self.rules.voters(current)
+        extra = priv.authority_extra(self)
+        extra_ballot = [extra[1]] if extra is not None else []
         missed_before = {h: coma_missed(self.start, h) for h in bench}
         self.miss(owing)
         enslaved: list[int] = []
         if len(bench) == 1:
-            yes = sum(1 for t in ballots.values() if t == TO_SLAVERY)
-            no = sum(1 for t in ballots.values() if t == SPARE)
-            base = yes + no if self.start.options.get("single_majority") == "cast" else len(voters)
+            yes = sum(1 for t in [*ballots.values(), *extra_ballot] if t == TO_SLAVERY)
+            no = sum(1 for t in [*ballots.values(), *extra_ballot] if t == SPARE)
+            base = yes + no if self.start.options.get("single_majority") == "cast" else \
+                len(voters) + len(extra_ballot)
             if yes * 2 > base:
                 enslaved = bench
             self.outcome["tally"] = {TO_SLAVERY: yes, SPARE: no}
         else:
             tally: dict[int, int] = {}
-            for target in ballots.values():
+            for target in [*ballots.values(), *extra_ballot]:
                 tally[target] = tally.get(target, 0) + 1
             top = max(tally.values(), default=0)
             enslaved = self.seating(t for t, c in tally.items() if c == top and top > 0)
@@ -345,7 +367,7 @@ class StageClose:
         Демон).» Never himself (A15); the extras (question, key, knowledge) are not taken."""
         seat = self.start.seat(hero)
         others = [h for h in self.free() if h != hero]
-        if seat.role == MASON:
+        if seat.role == MASON or priv.is_mole(self.start, hero):  # a Крот picks like a Mason
             target = self.pick_by_rating(others, lowest=True)
             return (SUSPECT, target) if target is not None else None
         if seat.role == SAVIOUR:
@@ -357,7 +379,8 @@ class StageClose:
             for partner in self.free():
                 if partner != hero and self.start.seat(partner).role == REPTILOID:
                     choice = choices.get(partner)
-                    if str(partner) not in self.memory["coma"] and choice and choice[1] != partner:
+                    if str(partner) not in self.memory["coma"] and choice and choice[0] == ENSLAVE \
+                            and choice[1] != partner:
                         return choice
             others = [h for h in others if self.start.seat(h).role != REPTILOID]
         target = self.pick_by_rating(others, lowest=True)
@@ -369,25 +392,33 @@ class StageClose:
         for actor, order in id_map(self.inputs.orders).items():
             if isinstance(order, Order) and order.actor == actor and self.rules.check_order(current, order) is None:
                 orders[actor] = order
-        self.miss(self.owing())
+        stuns, excludes = priv.night_inputs(self)
+        stunned_targets = set(stuns.values())  # the stunned owe no night action: no coma for it
+        self.miss([h for h in self.owing() if h not in stunned_targets])
         choices: dict[int, tuple[str, int | None]] = {}
         for hero in self.free():
             if str(hero) not in self.memory["coma"] and hero in orders:
                 choices[hero] = (orders[hero].action, seat_id(orders[hero].target))
         auto = {}
         for hero in self.free():
-            if str(hero) in self.memory["coma"]:
+            if str(hero) in self.memory["coma"] and hero not in stunned_targets:
                 choice = self.auto_choice(hero, choices)
                 if choice is not None:
                     choices[hero] = auto[hero] = choice
         self.events.append(Event("night_choices", GM, {
             "choices": {self.name(h): [a, self.name(t)] for h, (a, t) in choices.items()},
             "auto": sorted(self.name(h) for h in auto)}))
+        stunned = priv.apply_stuns(self, stuns, choices)
+        orders = {h: o for h, o in orders.items() if h not in stunned}
+        priv.apply_excludes(self, excludes, stunned)
+        self.memory.get("priv", {}).pop("stunned", None)  # «до конца ночи»
         attacks = self.attacks(choices)
         self.saviour_acts(choices, attacks, orders)
         for victim in self.seating(attacks):
             self.enslave(victim, by=NIGHT, owners=attacks[victim])
         self.night_extras(orders)
+        priv.hare_tax(self, list(attacks))
+        priv.snakelet_turn(self)
         # «Также публикуется актуальный размер Бремени для всех рабов»: every slave with his owners;
         # the amounts are part 2's (None until then).
         burdens = [{**ref(s), "owners": self.memory["slaves"][str(s.id)]["owners"],
@@ -395,6 +426,7 @@ class StageClose:
                    for s in self.start.seats if self.status[s.id] == SLAVE]
         self.events.append(Event("morning", PUBLIC, {
             "enslaved": [{**ref(self.start.seat(v)), "owners": attacks[v]} for v in self.seating(attacks)],
+            "taxed": self.outcome.get("taxed"),
             "saved": self.outcome["saved"] is not None, "relieved": self.outcome["freed"], "burdens": burdens}))
         if self.check_over():
             return
@@ -404,6 +436,8 @@ class StageClose:
     def attacks(self, choices: dict[int, tuple[str, int | None]]) -> dict[int, list[str]]:
         """The Reptiloids' one victim and the Demon's; A4: a hero taken by both is a slave of both."""
         attacks: dict[int, list[str]] = {}
+        # a Крот's choice is a suspicion whatever his role (part 3): only ENSLAVE choices attack
+        choices = {h: c for h, c in choices.items() if c[0] == ENSLAVE}
         reptiloids = [h for h in self.free() if self.start.seat(h).role == REPTILOID]
         # «Если ночью Рептилоид выбирает себя, то тем самым отказывается от выбора и тогда может быть
         # даже порабощён своим сообщником.»
@@ -415,7 +449,7 @@ class StageClose:
             # A3: «должны синхронизировать свой выбор»; disagreeing, they take nobody (or by lot)
             if self.start.options.get("reptiloid_disagree") == "lot":
                 victim = self.rng.choice(targets)
-        if victim is not None:
+        if victim is not None and not priv.snakelet_immune(self, victim):
             attacks[victim] = [REPTILOIDS]
         for hero in self.free():
             if self.start.seat(hero).role == DEMON and (c := choices.get(hero)) and c[1] not in (None, hero):
@@ -497,11 +531,12 @@ class StageClose:
                                                    "drawn": drawn, "judge": self.name(judge), "day": day}))
         audience = PUBLIC if self.start.options.get("judge_public", True) else seat_audience(judge)
         self.events.append(Event("judge", audience, {**ref(self.start.seat(judge)), "day": day}))
+        priv.genius_judge(self, judge)
 
     # -- the result -----------------------------------------------------------------------------
 
     def finish(self) -> Resolution:
-        seats = tuple(replace(s, status=self.status[s.id]) for s in self.start.seats)
+        seats = self.seats_now()
         state = replace(self.start, seats=seats, phase=self.next_phase, over=self.over, winner=self.winner,
                         memory=copy.deepcopy(self.memory))
         if not self.over:
@@ -525,8 +560,12 @@ class StageClose:
             "revealed": [self.name(h) for h in self.memory["revealed"] if h not in (before.get("revealed") or ())],
             "judge": self.name(judge), "free": [s.name for s in seats if s.status == ACTIVE],
             "alive": [s.name for s in seats if s.status == ACTIVE], "over": state.over,
+            "privileges": priv.holder_names(state),
         })
         self.outcome.setdefault("votes", {})
         self.outcome.setdefault("tally", {})
         self.outcome.setdefault("bench", [])
+        for key, empty in (("stunned", []), ("excluded", []), ("turned", None), ("taxed", None),
+                           ("intercepted", {}), ("thefts", {}), ("extra_vote", None)):
+            self.outcome.setdefault(key, empty)
         return Resolution(state=state, events=tuple(self.events), outcome=self.outcome)

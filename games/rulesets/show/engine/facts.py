@@ -43,3 +43,18 @@ def judge_today(state: GameState) -> int | None:
     return int(judge) if int(state.memory.get("judge_day") or 0) == number else None
 
 
+
+
+def holders(state: GameState, privilege: str) -> list[int]:
+    """The heroes holding a privilege (part 3), in seating order; none when the show has none."""
+    held = state.memory.get("privileges") or {}
+    return [s.id for s in state.seats if privilege in (held.get(str(s.id)) or ())]
+
+
+def holds(state: GameState, hero: int | None, privilege: str) -> bool:
+    return hero is not None and privilege in ((state.memory.get("privileges") or {}).get(str(hero)) or ())
+
+
+def priv_memory(state: GameState) -> dict[str, Any]:
+    """The privileges' own bookkeeping (stuns used, exclusions, the Hacker's open knowledge, ...)."""
+    return dict(state.memory.get("priv") or {})

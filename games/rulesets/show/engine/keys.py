@@ -9,6 +9,7 @@ from typing import Any
 from games.engine.events import GM, PUBLIC, Event, seat_audience
 from games.engine.rulesets.common import ref
 from games.engine.state import GameState
+from games.rulesets.show.engine.privileges import record_knowledge
 from games.rulesets.show.engine.roles import NOT_MASON, innate_keys, keys_of
 
 Memory = MutableMapping[str, Any]
@@ -91,4 +92,5 @@ def give_secret_key(
     events.append(Event("knowledge_received", PUBLIC, {"count": memory["knowledge_count"]}))
     events.append(Event("secret_key_gm", GM, {"holder": holder, "holder_name": state.seat(holder).name,
                                               **ref(target), "key": key, "source": source}))
+    record_knowledge(state, memory, holder, about, key, phase)  # part 3: the Хакер may intercept it
     return key

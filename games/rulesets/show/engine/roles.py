@@ -8,6 +8,8 @@ from types import MappingProxyType
 
 from games.engine.rulesets.base import RoleSpec
 from games.engine.state import GameState, SeatState
+from games.rulesets.show.engine.facts import holds
+from games.rulesets.show.engine.privilege_keys import MOLE
 
 KEY = "show"
 
@@ -90,6 +92,14 @@ def innate_keys(state: GameState, viewer: int) -> dict[int, tuple[str, ...]]:
     Reptiloid knows the others are not-Reptiloid, and his partner's three keys («знают друг друга»).
     Six Masons learn nothing of the others from being a Mason."""
     me = state.seat(viewer)
+    # Part 3, the Крот: «Крот не знает свою Роль» (he has no innate key, not even his own); «Если
+    # Кротом оказался Рептилоид, то его Сообщник не будет знать имя напарника» (the partner keeps
+    # only his own keys: his «не-Рептилоид» about the others would name the Mole by elimination).
+    if holds(state, viewer, MOLE):
+        return {}
+    if me.role == REPTILOID and any(s.role == REPTILOID and s.id != viewer and holds(state, s.id, MOLE)
+                                    for s in state.seats):
+        return {viewer: keys_of(me.role)}
     known: dict[int, tuple[str, ...]] = {}
     for seat in state.seats:
         if seat.id == viewer or (me.role == REPTILOID and seat.role == REPTILOID):

@@ -12,6 +12,17 @@ in the stage. Inputs (docs/rulesets/show.md, "Inputs"):
 - `extra["knowledge"]`: {seat: seat} a Secret Knowledge right used on a hero;
 - `extra["active"]`: [seat] heroes who did anything at all (a post, a button): they wake;
 - `extra["ratings"]`: {seat: number}, part 2's ratings for the coma's automatic choices (0 for all).
+
+Part 3, the privileges (docs/rulesets/show.md, "Part 3: privileges"; engine/privileges.py):
+
+- `extra["stun"]`: {bouncer: seat} the Вышибала's stun (night; also at once: `stun`);
+- `extra["exclude"]`: {lawyer: seat} the Адвокат's exclusion from the next day's vote list (night);
+- `extra["extra_votes"]`: {authority: seat | "enslave" | "spare"} the Авторитет's extra vote (day, revote);
+- `extra["intercept"]`: {hacker: {"number": n, "receiver" | "about": seat} or a list of them} the
+  Хакер's guesses (any stage, while that knowledge is open);
+- `extra["steal"]`: {thief: seat} the carousel's theft orders (day vote), resolved as the night begins;
+- at once, not at a close: `mole(state, mole, seat)` (/mole), `stun(state, bouncer, seat)`; the
+  Говорун's /fake is the site's post form, checked by `privileges.check_fake`.
 """
 
 from __future__ import annotations
@@ -31,7 +42,9 @@ from games.engine.rulesets.base import RoleSpec, SiteStyle
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import GameState, SeatState
 from games.rulesets.show.engine.close import StageClose
-from games.rulesets.show.engine.facts import SLAVE, id_map, in_coma, judge_today
+from games.rulesets.show.engine import privileges as priv
+from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_today
+from games.rulesets.show.engine.privilege_keys import MOLE
 from games.rulesets.show.engine.keys import (
     give_secret_key,
     is_revealed,
@@ -96,6 +109,18 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "key_used": "the Saviour's public key is once per show",
         "no_right": "the hero holds no Secret Knowledge to use",
         "no_key_left": "there is no key left to learn about this hero",
+        # part 3, the privileges
+        "hacker": "the Hacker gets no Secret Knowledge the ordinary way",
+        "stun_used": "this hero has been stunned once already",
+        "excluded_before": "this hero has been excluded once already",
+        "authority_off": "the extra vote works only while more than five heroes are free",
+        "self_vote_forbidden": "nobody votes against himself",
+        "bad_guess": "a guess names the knowledge's number and its receiver or its hero",
+        "no_open_knowledge": "there is no such Secret Knowledge to intercept now",
+        "guessed_before": "this Secret Knowledge has been guessed already",
+        "mole_used": "the Mole buries one hero per stage",
+        "in_coma_already": "this hero is in coma already",
+        "fake_limit": "at most five messages a stage under a false name",
     }
 )
 
@@ -115,11 +140,17 @@ EVENT_KINDS: tuple[str, ...] = (
     "judge_decision", "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "night_choices",
     "morning", "questioned", "saviour_key", "judge", "judge_lot", "no_judge", "insomnia",
     "game_over",
+    # part 3, the privileges
+    "privileges", "privileges_gm", "mole_role", "buried", "buried_gm", "stunned", "stunned_gm", "stun_failed",
+    "excluded", "excluded_gm", "extra_vote_gm", "intercept_result", "intercept_gm", "privilege_stolen",
+    "privilege_lost", "theft_failed", "thefts_gm", "snakelet_turned", "snakelet_turned_gm", "genius_judge",
 )
 
 OUTCOME_KEYS: tuple[str, ...] = (
     "stage", "votes", "tally", "bench", "enslaved", "saved", "freed", "keys_public", "keys_secret",
     "revealed", "judge", "coma", "woke", "insomnia", "knowledge", "free", "alive", "over",
+    # part 3
+    "privileges", "stunned", "excluded", "turned", "taxed", "intercepted", "thefts", "extra_vote",
 )
 
 
@@ -146,8 +177,11 @@ class ShowRuleset:
         validate_roles(roles)
 
     def new_game(
-        self, seats: Sequence[tuple[int, str, str]], *, options: Mapping[str, Any] | None = None
+        self, seats: Sequence[tuple[int, str, str]], *, options: Mapping[str, Any] | None = None,
+        seed: int | None = None, seat_data: Mapping[Any, Mapping[str, Any]] | None = None,
     ) -> tuple[GameState, tuple[Event, ...]]:
+        """The deal. `seed` (the game's secret seed) deals the privileges in play; `seat_data`
+        ({seat id or name: {"privileges": [...]}}, a scenario file's players) fixes them instead."""
         seats = [tuple(s) for s in seats]
         validate_roles([role for _i, _n, role in seats])
         names = [n for _i, n, _r in seats]
@@ -158,6 +192,7 @@ class ShowRuleset:
             "public_keys": {}, "secret_keys": {}, "revealed": [], "relieved": [], "slaves": {}, "coma": {},
             "spoken": [], "bench": [], "judge": None, "judge_day": 0, "knowledge_rights": {},
             "knowledge_count": 0, "saviour": {"self_saved": False, "saved": [], "key_used": False},
+            "privileges": {}, "priv": {},
         }
         state = GameState(
             ruleset=self.key,
@@ -166,9 +201,27 @@ class ShowRuleset:
             options=merged,
             memory=memory,
         )
+        explicit = {}
+        for key, data in (seat_data or {}).items():
+            seat = state.by_name(key) if isinstance(key, str) and state.by_name(key) else None
+            sid = seat.id if seat is not None else seat_id(key)
+            if sid is None or not state.has_seat(sid):
+                raise ValueError(f"seat_data names no hero: {key!r}")
+            if (data or {}).get("privileges"):
+                explicit[sid] = list(data["privileges"])
+        if explicit and not merged["privileges"]:
+            merged["privileges"] = [p for p in priv.PRIVILEGES if any(p in v for v in explicit.values())]
+            state = replace(state, options=merged)
+        memory["privileges"] = priv.deal_privileges(state, seed, explicit)
+        state = replace(state, memory=memory)
         events: list[Event] = [Event("game_started", PUBLIC, {"heroes": [ref(s) for s in state.seats],
                                                                "phase": GREETINGS})]
         for s in state.seats:
+            if holds(state, s.id, MOLE):
+                # «Крот не знает свою Роль и должен выяснить её в ходе Шоу»: only the GM is told
+                events.append(Event("role", GM, {**ref(s), "role": s.role, "faction": s.faction}))
+                events.append(Event("mole_role", seat_audience(s.id), ref(s)))
+                continue
             events.append(Event("role", seat_audience(s.id), {**ref(s), "role": s.role, "faction": s.faction}))
             # «После раздачи Ролей в систему добавляются также врождённые персональные Ключи»
             innate = innate_keys(state, s.id)
@@ -177,7 +230,11 @@ class ShowRuleset:
         reptiloids = [s for s in state.seats if s.role == REPTILOID]
         if len(reptiloids) > 1:
             # «Рептилоиды знают друг друга со старта»
-            events.append(Event("team", faction_audience(REPTILOIDS), {"members": [ref(s) for s in reptiloids]}))
+            # «Если Кротом оказался Рептилоид, то его Сообщник не будет знать имя напарника»
+            members = [ref(s) for s in reptiloids if not holds(state, s.id, MOLE)]
+            events.append(Event("team", faction_audience(REPTILOIDS), {"members": members,
+                                                                        "unnamed": len(reptiloids) - len(members)}))
+        events.extend(priv.deal_events(state))
         events.append(Event("stage", PUBLIC, {"phase": GREETINGS}))
         return state, tuple(events)
 
@@ -217,7 +274,10 @@ class ShowRuleset:
             return []
         kind, _n = parse_phase(state.phase)
         awake = [s.id for s in state.active() if not in_coma(state, s.id)]
-        if kind in (GREETINGS, DAY, NIGHT):
+        if kind == NIGHT:
+            stunned = priv.stunned_now(state)  # «лишить ночного действия»: nothing owed
+            return [h for h in awake if h not in stunned]
+        if kind in (GREETINGS, DAY):
             return awake
         if kind == DEFENCE:
             # «обязательно нужно присылать аудио/видео-Речь только один раз за Шоу»
@@ -280,7 +340,9 @@ class ShowRuleset:
             return ()
         kind, _n = parse_phase(state.phase)
         if kind == DAY:
-            return tuple(s.id for s in state.active())
+            # «тот будет исключён из списка Дневного Голосования следующего дня» (the Адвокат)
+            excluded = priv.excluded_today(state)
+            return tuple(s.id for s in state.active() if s.id not in excluded)
         if kind == REVOTE and len(self._bench(state)) > 1:
             return tuple(self._bench(state))
         return ()
@@ -327,6 +389,8 @@ class ShowRuleset:
             return "game_over"
         if not self._free(state, holder):
             return "not_free"
+        if priv.no_normal_knowledge(state, holder):
+            return "hacker"
         if int((state.memory.get("knowledge_rights") or {}).get(str(holder), 0)) < 1:
             return "no_right"
         if about is None or not state.has_seat(about):
@@ -348,6 +412,12 @@ class ShowRuleset:
         return state.has_seat(hero) and state.seat(hero).is_active
 
     def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
+        """What the hero's panel offers now: his stage's actions and his privileges' (a slave only
+        those of his privileges that work from slavery)."""
+        own = self._stage_actions(state, actor)
+        return own + tuple(a for a in priv.privilege_actions(state, actor) if a not in own)
+
+    def _stage_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
         if state.over or not self._free(state, actor):
             return ()
         kind, number = parse_phase(state.phase)
@@ -366,14 +436,16 @@ class ShowRuleset:
             if actor == judge_today(state):
                 return (ENSLAVE, SPARE) if len(self._bench(state)) == 1 else (ENSLAVE,)
             return extra
-        return ROLES[state.seat(actor).role].actions + extra
+        if actor in priv.stunned_now(state):
+            return extra
+        return priv.night_actions(state, actor) + extra
 
     def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
         if actor not in self.owing(state):
             return ()
         kind, _n = parse_phase(state.phase)
         if kind == NIGHT:
-            return ROLES[state.seat(actor).role].actions
+            return priv.night_actions(state, actor)
         if kind == JUDGE:
             return self.allowed_actions(state, actor)  # a decision: enslave, or spare a single defendant
         return {GREETINGS: (GREETING,), DAY: (VOTE,), DEFENCE: (DEFENCE_SPEECH,), REVOTE: (VOTE,)}[kind]
@@ -390,7 +462,7 @@ class ShowRuleset:
         target = seat_id(order.target)
         if kind == JUDGE:
             return self._check_judge(state, order, target)
-        if kind != NIGHT or order.action not in ROLES[actor.role].actions:
+        if kind != NIGHT or order.action not in priv.night_actions(state, actor.id):
             return "not_your_action"
         if target is None:
             return "missing_target"
@@ -444,7 +516,7 @@ class ShowRuleset:
         if "public_key" in detail:
             # «Спаситель один раз за Шоу может ночью добавить о ком-то один публичный Ключ»
             about = seat_id(detail["public_key"])
-            if actor.role != SAVIOUR:
+            if actor.role != SAVIOUR or holds(state, actor.id, MOLE):
                 return "bad_detail"
             if (state.memory.get("saviour") or {}).get("key_used"):
                 return "key_used"
@@ -456,6 +528,8 @@ class ShowRuleset:
             # «в первые три ночи имеет возможность получить себе внеочередное Тайное Знание»
             about = seat_id(detail["extra_knowledge"])
             if actor.role != SAVIOUR or night > int(state.options.get("saviour_knowledge_nights", 3)):
+                return "bad_detail"
+            if holds(state, actor.id, MOLE) or priv.no_normal_knowledge(state, actor.id):
                 return "bad_detail"
             if about is None or not state.has_seat(about) or about == actor.id:
                 return "bad_target"
@@ -512,6 +586,42 @@ class ShowRuleset:
         for t in lulled:
             memory["coma"][str(t)] = 0
         return replace(state, memory=memory), tuple(Event("lulled", PUBLIC, ref(state.seat(t))) for t in lulled)
+
+    # -- the privileges (part 3): checks the panel and the close share, and the at-once ones ------
+
+    def check_stun(self, state: GameState, bouncer: int, target: Any) -> str | None:
+        return priv.check_stun(state, bouncer, target)
+
+    def check_exclude(self, state: GameState, lawyer: int, target: Any) -> str | None:
+        return priv.check_exclude(state, lawyer, target)
+
+    def check_extra_vote(self, state: GameState, authority: int, target: Any) -> str | None:
+        return priv.check_extra_vote(state, authority, target, rules=self)
+
+    def check_intercept(self, state: GameState, hacker: int, guess: Any) -> str | None:
+        return priv.check_intercept(state, hacker, guess)
+
+    def check_mole(self, state: GameState, mole: int, target: Any) -> str | None:
+        return priv.check_mole(state, mole, target)
+
+    def check_steal(self, state: GameState, thief: int, victim: Any) -> str | None:
+        return priv.check_steal(state, thief, victim)
+
+    def mole(self, state: GameState, mole: int, target: int) -> tuple[GameState, tuple[Event, ...]]:
+        """/mole at once: «любого героя на свободе один раз за Этап ... Даже из рабства»."""
+        done = priv.mole_now(state, mole, seat_id(target))
+        if done is None:
+            return state, ()
+        memory, events = done
+        return replace(state, memory=memory), tuple(events)
+
+    def stun(self, state: GameState, bouncer: int, target: int) -> tuple[GameState, tuple[Event, ...]]:
+        """The stun at once: the stunned may send no message until the night ends."""
+        done = priv.stun_now(state, bouncer, seat_id(target))
+        if done is None:
+            return state, ()
+        memory, events = done
+        return replace(state, memory=memory), tuple(events)
 
     # -- the close ------------------------------------------------------------------------------
 

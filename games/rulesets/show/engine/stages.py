@@ -7,6 +7,8 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
+from games.rulesets.show.engine.privilege_keys import PRIVILEGES
+
 # «череда сменяющих друг друга по циклу этапов»: the phase names of GameState.phase.
 GREETINGS = "greetings"  # Приветствия (the first stage only)
 DAY = "day"  # Дневное Голосование (day 1) / Дневное Голосование с Мнениями (day 2+)
@@ -48,6 +50,11 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "coma_bench_auto": True,
         # The Saviour's extra Secret Knowledge «в первые три ночи».
         "saviour_knowledge_nights": 3,
+        # Part 3: the privileges in play (none: a show without privileges), dealt at random at the
+        # start («в момент назначения Ролей происходит случайное распределение доступных для этого
+        # Шоу Привилегий»), and the carousel mode («РЕЖИМ "КАРУСЕЛЬ ПРИВИЛЕГИЙ"»).
+        "privileges": [],
+        "carousel": False,
     }
 )
 
@@ -65,6 +72,16 @@ def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
                           ("single_majority", ("cast", "voters")), ("suspicion_cut", ("each", "once"))):
         if merged[name] not in allowed:
             raise ValueError(f"option {name} is one of {allowed}, not {merged[name]!r}")
+    privileges = merged["privileges"]
+    if not isinstance(privileges, list | tuple) or any(p not in PRIVILEGES for p in privileges):
+        raise ValueError(f"option privileges lists some of {PRIVILEGES}, not {privileges!r}")
+    if len(set(privileges)) != len(privileges):
+        raise ValueError("option privileges names each privilege once")
+    merged["privileges"] = [p for p in PRIVILEGES if p in privileges]  # the seed's order
+    if not isinstance(merged["carousel"], bool):
+        raise ValueError("option carousel is true or false")
+    if merged["carousel"] and not merged["privileges"]:
+        raise ValueError("the carousel needs privileges in play")
     return merged
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from games.engine.state import GameState
 from games.rulesets.show.engine.facts import SLAVE, coma_missed, id_map, judge_today
 from games.rulesets.show.engine.keys import innate_keys, is_revealed, public_keys, secret_keys
+from games.rulesets.show.engine.privileges import own_role_view
 from games.rulesets.show.engine.roles import KEYS
 
 ASLEEP, COMA = "asleep", "coma"  # «Спит» (at most one stage missed) and a deeper coma
@@ -70,9 +71,11 @@ def full_status(state: GameState, hero: int, *, viewer: int | None, is_gm: bool 
             "secret": [i["key"] for i in secret.get(s.id, ())],
             "innate": [k for k in KEYS if k in innate.get(s.id, ())],
         })
-    me = state.seat(hero)
+    # part 3: «Крот не знает свою Роль» — hidden from himself while the show runs
+    me = own_role_view(state, hero, viewer=viewer, is_gm=is_gm)
     rights = int((memory.get("knowledge_rights") or {}).get(str(hero), 0))
-    return {"hero": hero, "role": me.role, "faction": me.faction, "rows": rows, "knowledge_rights": rights}
+    return {"hero": hero, "role": me["role"], "faction": me["faction"], "rows": rows, "knowledge_rights": rights,
+            "privileges": list((memory.get("privileges") or {}).get(str(hero)) or ())}
 
 
 def visible_ballots(
