@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.rulesets.show.privileges_wording import PRIVILEGE_ACTION_LABELS, PRIVILEGE_REASONS, privilege_event_text
 from games.wording import RulesetWording
 
 ROLE_NAMES = {
@@ -99,6 +100,7 @@ ACTION_LABELS = {
     "greeting": gettext_lazy("greeting"),
     "defence": gettext_lazy("defence speech"),
     "opinion": gettext_lazy("opinion"),
+    **PRIVILEGE_ACTION_LABELS,  # part 3 (privileges_wording.py)
 }
 
 # The extras of a night choice.
@@ -170,11 +172,14 @@ class ShowWording(RulesetWording):
         "demon": gettext_lazy("You win alone when at most one other hero is free besides you, and no Reptiloid."),
     }
     action_labels = ACTION_LABELS
-    order_reasons = {**REASONS, **VOTE_REASONS}
+    order_reasons = {**REASONS, **VOTE_REASONS, **PRIVILEGE_REASONS}
 
     def event_text(self, kind: str, data: dict) -> str | None:
         d = dict(data or {})
         name = _name(d)
+        privileged = privilege_event_text(kind, d)  # part 3: the privileges' events (privileges_wording.py)
+        if privileged is not None:
+            return privileged
         if kind == "game_started":
             return _("The show begins: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
         if kind == "role":
