@@ -91,8 +91,9 @@ def _names(items) -> str:
     return ", ".join(str(i.get("name") if isinstance(i, dict) else i) for i in items or ()) or "—"
 
 
-def privilege_event_text(kind: str, d: dict[str, Any]) -> str | None:
-    """The text of a privilege event, or None for another kind (wording.py words it)."""
+def privilege_event_text(kind: str, d: dict[str, Any], key_label=str) -> str | None:
+    """The text of a privilege event, or None for another kind (wording.py words it, and hands
+    its `key_label` for the keys' names)."""
     name = _name(d)
     if kind == "privileges":
         return _("Your privileges: %(privileges)s.") % {"privileges": privilege_names(d.get("privileges"))}
@@ -130,7 +131,7 @@ def privilege_event_text(kind: str, d: dict[str, Any]) -> str | None:
     if kind == "intercept_result":
         if d.get("right"):
             return _("Intercepted Secret Knowledge #%(number)s: %(about)s is %(key)s.") % {
-                "number": d.get("number", "?"), "about": d.get("about") or "—", "key": _key(d.get("key"))}
+                "number": d.get("number", "?"), "about": d.get("about") or "—", "key": key_label(str(d.get("key") or ""))}
         return _("Your guess about Secret Knowledge #%(number)s was wrong.") % {"number": d.get("number", "?")}
     if kind == "intercept_gm":
         right = _("right") if d.get("right") else _("wrong")
@@ -159,9 +160,3 @@ def privilege_event_text(kind: str, d: dict[str, Any]) -> str | None:
         return _("The judge of day %(day)s is %(name)s.") % {"day": d.get("day", "?"), "name": name}
     return None
 
-
-def _key(key) -> str:
-    # wording.py's key names, read at a call: wording.py imports this module
-    from games.rulesets.show.wording import key_label
-
-    return key_label(str(key or ""))

@@ -61,7 +61,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         "hero": me, "free": me.is_active, "in_coma": in_coma(state, me.id),
         "sleep": SLEEP_NAMES.get(sleep_mark(state, me.id) or "", ""),
         "owed": [str(ACTION_LABELS.get(a, a)) for a in owed], "acted": acted, "pov": pov,
-        "role": role_name(me.role), "faction": str(FACTION_NAMES.get(me.faction, me.faction)),
+        # «Крот не знает свою Роль»: a role its holder does not know is not told (permissions.can_see_role_of)
+        **({"role": role_name(me.role), "faction": str(FACTION_NAMES.get(me.faction, me.faction))}
+           if permissions.can_see_role_of(user, game, seat) else {"role": role_name(None), "faction": "—"}),
         "owners": ", ".join(str(OWNER_NAMES.get(o, o)) for o in
                             ((state.memory.get("slaves") or {}).get(str(me.id)) or {}).get("owners", ())),
         "kind": kind, "number": number,

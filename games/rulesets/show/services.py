@@ -44,6 +44,7 @@ from games.rulesets.show.engine.stages import (
     TO_SLAVERY,
     parse_phase,
 )
+from games.rulesets.show.privileges_ledger import PRIVILEGE_ROWS, privilege_inputs, privilege_row_text
 from games.rulesets.show.wording import ACTION_LABELS, DETAIL_LABELS, WORDING
 from games.selectors.state import game_state, stored_state
 from games.services.resolution import phase_close, state_apply_now
@@ -102,6 +103,7 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
     extra: dict[str, Any] = {"posted": posted, "opinion_requests": requests, "active": active}
     if knowledge:
         extra["knowledge"] = knowledge
+    extra.update(privilege_inputs(_rows(phase)))  # part 3, the privileges' rows
     ratings = (phase.gm_decisions or {}).get("ratings")
     if ratings:
         extra["ratings"] = {int(k): v for k, v in ratings.items()}
@@ -121,6 +123,8 @@ def ledger_row_text(order: Order) -> str | None:
         return ", ".join(f"{DETAIL_LABELS[k]}: {names.get(detail[k], '?')}" for k in DETAIL_KEYS if detail.get(k))
     if order.action in {VOTE, REQUEST, KNOWLEDGE, LULL, WAKE} | NIGHT_ACTIONS | JUDGE_ACTIONS:
         return ""
+    if order.action in PRIVILEGE_ROWS:
+        return privilege_row_text(order)
     return None
 
 
@@ -364,6 +368,8 @@ def show_post_stored(*, game: Game, post: Post, now: datetime) -> bool:
         # A post carrying an audio or video file (games.services.media) is the media post he owes,
         # whatever the GM's option; a text post stands in for it only when the GM allows.
         kind = owed_post_kind(stage) if _has_media(post) else text_post_kind(stage)
+        if post.shown_author_id:
+            kind = None  # a post signed as another hero (the Говорун's /fake) stands in for nothing
         if kind is not None:
             return _media_post(stage, kind, post, now, True).closed
         _touch(stage, now)

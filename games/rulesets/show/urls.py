@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from games.rulesets.show import privileges_views
 from games.rulesets.show import views as show
 
 urlpatterns = [
@@ -9,4 +10,5 @@ urlpatterns = [
     path("games/<int:pk>/show/fullstatus/", show.show_fullstatus_mine, name="show_fullstatus_mine"),
     path("games/<int:pk>/show/fullstatus/<int:seat_pk>/", show.show_fullstatus, name="show_fullstatus"),
     path("games/<int:pk>/show/act/", show.show_act, name="show_act"),
+    path("games/<int:pk>/show/privilege/", privileges_views.show_privilege, name="show_privilege"),
 ]

@@ -177,7 +177,7 @@ class ShowWording(RulesetWording):
     def event_text(self, kind: str, data: dict) -> str | None:
         d = dict(data or {})
         name = _name(d)
-        privileged = privilege_event_text(kind, d)  # part 3: the privileges' events (privileges_wording.py)
+        privileged = privilege_event_text(kind, d, key_label)  # part 3: the privileges' events (privileges_wording.py)
         if privileged is not None:
             return privileged
         if kind == "game_started":
