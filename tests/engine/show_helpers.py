@@ -20,8 +20,14 @@ ROSTER = [
 MASONS = ["Аня", "Боря", "Вера", "Гоша", "Даша", "Егор"]
 
 
-def new(roster=ROSTER, **options) -> GameState:
-    state, _events = SHOW.new_game([(i, n, r) for i, (n, r) in enumerate(roster, 1)], options=options)
+def new(roster=ROSTER, privileges=None, seed=0, in_play=None, **options) -> GameState:
+    """A show; `privileges` {name: [privilege]} fixes the holders (part 3), `in_play` (the option
+    `privileges`) has them dealt by `seed`."""
+    if in_play is not None:
+        options["privileges"] = list(in_play)
+    seat_data = {n: {"privileges": list(p)} for n, p in (privileges or {}).items()}
+    state, _events = SHOW.new_game([(i, n, r) for i, (n, r) in enumerate(roster, 1)], options=options,
+                                   seed=seed, seat_data=seat_data)
     return state
 
 
@@ -29,7 +35,8 @@ def sid(state: GameState, name: str) -> int:
     return state.by_name(name).id
 
 
-def inputs(state, *, votes=None, orders=(), posted=None, requests=None, knowledge=None, active=(), ratings=None):
+def inputs(state, *, votes=None, orders=(), posted=None, requests=None, knowledge=None, active=(), ratings=None,
+           stun=None, exclude=None, extra_votes=None, intercept=None, steal=None):
     def named(value):
         return sid(state, value) if isinstance(value, str) and state.by_name(value) else value
 
@@ -44,6 +51,14 @@ def inputs(state, *, votes=None, orders=(), posted=None, requests=None, knowledg
         "active": [sid(state, n) for n in active],
         "ratings": {sid(state, n): v for n, v in (ratings or {}).items()},
     }
+    # part 3, the privileges' inputs, written with names
+    for key, value in (("stun", stun), ("exclude", exclude), ("extra_votes", extra_votes), ("steal", steal)):
+        if value:
+            extra[key] = {sid(state, h): named(t) for h, t in value.items()}
+    if intercept:
+        extra["intercept"] = {sid(state, h): [{k: named(v) for k, v in g.items()}
+                                              for g in (guess if isinstance(guess, list) else [guess])]
+                              for h, guess in intercept.items()}
     return PhaseInputs(votes={sid(state, v): named(t) for v, t in (votes or {}).items()}, orders=order_map,
                        extra=extra)
 

@@ -14,7 +14,10 @@ from tests.engine.show_helpers import NOW, inputs, sid
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "show").glob("*.yaml"))
 TOP_KEYS = {"ruleset", "rng_seed", "options", "players", "phases", "expect"}
 PHASE_KEYS = {"phase", "greetings", "defences", "opinions", "posted", "votes", "requests", "orders", "knowledge",
-              "active", "lull", "ratings", "expect"}
+              "active", "lull", "ratings", "expect",
+              # part 3, the privileges (docs/rulesets/show.md, "Scenario keys")
+              "stun", "exclude", "extra_votes", "intercept", "mole", "steal"}
+PRIVILEGE_INPUTS = ("stun", "exclude", "extra_votes", "intercept", "steal")
 ORDER_KEYS = {"by", "action", "target", "question", "public_key", "extra_knowledge"}
 DETAILS = ("question", "public_key", "extra_knowledge")
 
@@ -29,7 +32,11 @@ def play(path: Path):
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert set(data) <= TOP_KEYS and data["ruleset"] == "show"
     seats = [(i, p["name"], p["role"]) for i, p in enumerate(data["players"], 1)]
-    state, _events = SHOW.new_game(seats, options=data.get("options") or {})
+    for player in data["players"]:
+        assert set(player) <= {"name", "role", "privileges"}, set(player)
+    seat_data = {p["name"]: {"privileges": p["privileges"]} for p in data["players"] if p.get("privileges")}
+    state, _events = SHOW.new_game(seats, options=data.get("options") or {}, seed=data["rng_seed"],
+                                   seat_data=seat_data)
     diffs: list[str] = []
     for phase in data["phases"]:
         assert set(phase) <= PHASE_KEYS, set(phase) - PHASE_KEYS
@@ -37,6 +44,9 @@ def play(path: Path):
         assert not state.over, phase["phase"]
         if phase.get("lull"):
             state, _lulled = SHOW.lull(state, {sid(state, v): sid(state, t) for v, t in phase["lull"].items()})
+        for mole, target in (phase.get("mole") or {}).items():  # /mole, at once before the close
+            state, buried = SHOW.mole(state, sid(state, mole), sid(state, target))
+            assert buried, (phase["phase"], "refused /mole", mole, target)
         posted = {name: list(kinds) for name, kinds in (phase.get("posted") or {}).items()}
         for key, kind in (("greetings", "greeting"), ("defences", "defence"), ("opinions", "opinion")):
             for name in phase.get(key) or ():
@@ -48,7 +58,8 @@ def play(path: Path):
             orders.append((item["by"], item["action"], item.get("target"), *([detail] if detail else [])))
         phase_inputs = inputs(state, votes=phase.get("votes"), orders=orders, posted=posted,
                               requests=phase.get("requests"), knowledge=phase.get("knowledge"),
-                              active=phase.get("active") or (), ratings=phase.get("ratings"))
+                              active=phase.get("active") or (), ratings=phase.get("ratings"),
+                              **{k: phase[k] for k in PRIVILEGE_INPUTS if phase.get(k)})
         resolution = SHOW.resolve(state, phase_inputs, seed=data["rng_seed"], now=NOW)
         for key, expected in (phase.get("expect") or {}).items():
             assert key in SHOW.outcome_keys, (phase["phase"], key)

@@ -9,7 +9,12 @@ from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "scenarios"
-OURS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
+ALL_OURS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
+# The show's privileges (part 3, issue 20) are engine-only so far: the site's deal, panel and scenario
+# adapter do not know the players' `privileges` key nor the privileges' inputs yet (docs/rulesets/
+# show.md, "Part 3: what the site must still do"), so it refuses those files with a clear message.
+SITE_LACKS = sorted(p for p in ALL_OURS if p.parent.name == "show" and p.name.startswith(("privilege-", "carousel-")))
+OURS = [p for p in ALL_OURS if p not in SITE_LACKS]
 SHARED_FORUM = sorted((SHARED / "forum").glob("*.yaml"))
 SHARED_CLUB = sorted((SHARED / "club").glob("*.yaml"))
 SHARED_CARDS = sorted((SHARED / "cards").glob("*.yaml"))
@@ -42,6 +47,12 @@ def test_scenario_passes(db, path):
     code, out, err = run(str(path))
     assert code == 0, out + err
     assert "FAILED" not in out
+
+
+@pytest.mark.parametrize("path", SITE_LACKS, ids=lambda p: p.name)
+def test_privilege_scenario_is_refused_clearly_until_the_site_plays_privileges(db, path):
+    code, out, err = run(str(path))
+    assert code != 0 and "unknown key 'privileges'" in out + err, out + err
 
 
 def test_json_output_has_every_outcome_key(db):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.rulesets.show.engine.privilege_keys import PRIVILEGES
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS, STAGE_KINDS
-from games.rulesets.show.privileges_wording import PRIVILEGE_NAMES
+from games.rulesets.show.wording import PRIVILEGE_NAMES
 
 # The site's own options of a show, kept in Game.options beside the engine's; the engine gets only
 # its own (ShowSite.engine_options).

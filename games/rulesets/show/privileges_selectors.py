@@ -23,9 +23,9 @@ from games.rulesets.show.engine.privilege_keys import (
 )
 from games.rulesets.show.engine.stages import REVOTE, SPARE, TO_SLAVERY, parse_phase
 from games.rulesets.show.privileges_ledger import fakes_in_stage, privilege_inputs
-from games.rulesets.show.privileges_wording import PRIVILEGE_HELP, privilege_name
+from games.rulesets.show.privileges_wording import PRIVILEGE_HELP
 from games.rulesets.show.services import VOTE, ledger_inputs
-from games.rulesets.show.wording import ACTION_LABELS
+from games.rulesets.show.wording import ACTION_LABELS, PRIVILEGE_NAMES
 from games.selectors.state import game_state
 
 
@@ -58,7 +58,7 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
     others = [s.id for s in state.seats if s.id != me]
     panel: dict[str, Any] = {
         "hero": me, "pov": pov,
-        "privileges": [(p, privilege_name(p), str(PRIVILEGE_HELP.get(p, ""))) for p in held],
+        "privileges": [(p, str(PRIVILEGE_NAMES.get(p, p)), str(PRIVILEGE_HELP.get(p, ""))) for p in held],
         # A stable mark per privilege held (the security sweep looks for it: the holder's, the GMs'
         # and everyone's after the end only).
         "marks": [f"showpriv-{me}-{p}" for p in held],

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.rulesets.show.privileges_wording import PRIVILEGE_ACTION_LABELS, PRIVILEGE_REASONS, privilege_event_text
+from games.rulesets.show.privileges_wording import SITE_PRIVILEGE_REASONS, site_event_text
 from games.wording import RulesetWording
 
 ROLE_NAMES = {
@@ -44,6 +44,20 @@ OWNER_NAMES = {
     "reptiloids": gettext_lazy("a slave of the Reptiloids"),
     "demon": gettext_lazy("a slave of the Demon"),
 }
+# Part 3: the privileges («Привилегии», docs/glossary.md)
+PRIVILEGE_NAMES = {
+    "snakelet": gettext_lazy("Snakelet"),
+    "bouncer": gettext_lazy("Bouncer"),
+    "secretary": gettext_lazy("Secretary"),
+    "bingo": gettext_lazy("Bingo"),
+    "talker": gettext_lazy("Talker"),
+    "hare": gettext_lazy("Hare"),
+    "hacker": gettext_lazy("Hacker"),
+    "genius": gettext_lazy("Genius"),
+    "authority": gettext_lazy("Authority"),
+    "lawyer": gettext_lazy("Lawyer"),
+    "mole": gettext_lazy("Mole"),
+}
 SLEEP_NAMES = {"asleep": gettext_lazy("Asleep"), "coma": gettext_lazy("In coma")}
 POST_KINDS = {
     "greeting": gettext_lazy("greeting"),
@@ -73,6 +87,17 @@ REASONS = {
     "key_used": gettext_lazy("the Saviour's public key is once per show"),
     "no_right": gettext_lazy("you hold no Secret Knowledge to use"),
     "no_key_left": gettext_lazy("there is no key left to learn about this hero"),
+    # part 3, the privileges
+    "hacker": gettext_lazy("the Hacker gets no Secret Knowledge the ordinary way"),
+    "stun_used": gettext_lazy("this hero has been stunned once already"),
+    "excluded_before": gettext_lazy("this hero has been excluded once already"),
+    "authority_off": gettext_lazy("the extra vote works only while more than five heroes are free"),
+    "bad_guess": gettext_lazy("name the Secret Knowledge's number and who received it or whom it is about"),
+    "no_open_knowledge": gettext_lazy("there is no such Secret Knowledge to intercept now"),
+    "guessed_before": gettext_lazy("you have guessed this Secret Knowledge already"),
+    "mole_used": gettext_lazy("the Mole buries one hero a stage"),
+    "in_coma_already": gettext_lazy("this hero is in a coma already"),
+    "fake_limit": gettext_lazy("at most five messages a stage under a false name"),
     # the site's own (games.rulesets.show.services)
     "not_running": gettext_lazy("the show is not running"),
     "no_stage": gettext_lazy("no stage is going on"),
@@ -100,7 +125,14 @@ ACTION_LABELS = {
     "greeting": gettext_lazy("greeting"),
     "defence": gettext_lazy("defence speech"),
     "opinion": gettext_lazy("opinion"),
-    **PRIVILEGE_ACTION_LABELS,  # part 3 (privileges_wording.py)
+    # part 3, the privileges
+    "stun": gettext_lazy("stun"),
+    "exclude": gettext_lazy("exclude from the vote"),
+    "extra_vote": gettext_lazy("extra vote"),
+    "intercept": gettext_lazy("intercept Secret Knowledge"),
+    "mole_coma": gettext_lazy("bury (/mole)"),
+    "steal": gettext_lazy("steal a privilege"),
+    "fake": gettext_lazy("post under a false name (/fake)"),
 }
 
 # The extras of a night choice.
@@ -123,6 +155,10 @@ def _names(items) -> str:
     for item in items or ():
         out.append(str(item.get("name") if isinstance(item, dict) else item))
     return ", ".join(out) if out else "—"
+
+
+def privilege_names(items) -> str:
+    return ", ".join(str(PRIVILEGE_NAMES.get(p, p)) for p in items or ()) or "—"
 
 
 def key_label(key: str) -> str:
@@ -172,14 +208,14 @@ class ShowWording(RulesetWording):
         "demon": gettext_lazy("You win alone when at most one other hero is free besides you, and no Reptiloid."),
     }
     action_labels = ACTION_LABELS
-    order_reasons = {**REASONS, **VOTE_REASONS, **PRIVILEGE_REASONS}
+    order_reasons = {**REASONS, **VOTE_REASONS, **SITE_PRIVILEGE_REASONS}
 
     def event_text(self, kind: str, data: dict) -> str | None:
         d = dict(data or {})
         name = _name(d)
-        privileged = privilege_event_text(kind, d, key_label)  # part 3: the privileges' events (privileges_wording.py)
-        if privileged is not None:
-            return privileged
+        changed = site_event_text(kind, d)  # part 3's change to part 1's words (privileges_wording.py)
+        if changed is not None:
+            return changed
         if kind == "game_started":
             return _("The show begins: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
         if kind == "role":
@@ -291,6 +327,72 @@ class ShowWording(RulesetWording):
             winner = str(FACTION_NAMES.get(str(d.get("winner")), d.get("winner") or "—"))
             return _("The show is over. Winner: %(winner)s. Roles: %(roles)s.") % {"winner": winner,
                                                                                   "roles": roles or "—"}
+        return self.privilege_event_text(kind, d, name)
+
+    def privilege_event_text(self, kind: str, d: dict, name: str) -> str | None:
+        """Part 3's events (docs/rulesets/show.md, "Part 3: privileges")."""
+        if kind == "privileges":
+            return _("Your privileges: %(privileges)s.") % {"privileges": privilege_names(d.get("privileges"))}
+        if kind == "privileges_gm":
+            holders = d.get("holders") or {}
+            return _("Privileges dealt: %(holders)s.") % {"holders": "; ".join(
+                f"{who}: {privilege_names(ps)}" for who, ps in holders.items()) or "—"}
+        if kind == "mole_role":
+            return _("You are %(name)s, the Mole: you do not know your role and must find it out.") % {"name": name}
+        if kind == "buried":
+            return _("%(name)s has been buried into a coma.") % {"name": name}
+        if kind == "buried_gm":
+            return _("The Mole %(mole)s buried %(name)s.") % {"mole": d.get("mole") or "—", "name": name}
+        if kind == "stunned":
+            return _("You are stunned: you may send no message until the night ends.")
+        if kind == "stunned_gm":
+            return _("The Bouncer %(bouncer)s stunned %(target)s.") % {"bouncer": d.get("bouncer") or "—",
+                                                                      "target": d.get("target") or "—"}
+        if kind == "stun_failed":
+            return _("The Bouncer %(bouncer)s and %(target)s picked each other: no stun.") % {
+                "bouncer": d.get("bouncer") or "—", "target": d.get("target") or "—"}
+        if kind == "excluded":
+            return _("Excluded from today's vote list: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
+        if kind == "excluded_gm":
+            return _("The Lawyer %(lawyer)s excluded %(target)s.") % {"lawyer": d.get("lawyer") or "—",
+                                                                     "target": d.get("target") or "—"}
+        if kind == "extra_vote_gm":
+            target = d.get("target")
+            words = {"enslave": _("To slavery"), "spare": _("Spare")}
+            return _("The Authority %(authority)s added a vote: %(target)s.") % {
+                "authority": d.get("authority") or "—", "target": words.get(target, target or "—")}
+        if kind == "intercept_result":
+            if d.get("right"):
+                return _("Intercepted Secret Knowledge no. %(number)s: %(name)s is %(key)s.") % {
+                    "number": d.get("number", "?"), "name": d.get("about") or "—", "key": key_label(str(d.get("key")))}
+            return _("Your guess of Secret Knowledge no. %(number)s was wrong.") % {"number": d.get("number", "?")}
+        if kind == "intercept_gm":
+            return _("The Hacker %(hacker)s guessed Secret Knowledge no. %(number)s: %(result)s.") % {
+                "hacker": d.get("hacker") or "—", "number": d.get("number", "?"),
+                "result": _("right") if d.get("right") else _("wrong")}
+        if kind == "privilege_stolen":
+            return _("You stole a privilege from %(name)s: %(privilege)s.") % {
+                "name": name, "privilege": privilege_names([d.get("privilege")])}
+        if kind == "privilege_lost":
+            return _("A privilege was stolen from you: %(privilege)s.") % {
+                "privilege": privilege_names([d.get("privilege")])}
+        if kind == "theft_failed":
+            return _("Your theft from %(name)s failed: nothing could be taken.") % {"name": name}
+        if kind == "thefts_gm":
+            thefts = d.get("thefts") or {}
+            results = d.get("results") or {}
+            return _("The carousel: %(thefts)s.") % {"thefts": "; ".join(
+                f"{thief} → {victim}: {privilege_names([results[thief]]) if results.get(thief) else '—'}"
+                for thief, victim in thefts.items()) or "—"}
+        if kind == "snakelet_turned":
+            if d.get("name"):
+                return _("The Snakelet %(name)s has become a Reptiloid.") % {"name": name}
+            return _("The Snakelet has become a Reptiloid.")
+        if kind == "snakelet_turned_gm":
+            return _("The Snakelet %(name)s (%(role)s) has become a Reptiloid.") % {
+                "name": name, "role": role_name(d.get("old_role"))}
+        if kind == "genius_judge":
+            return _("You know the judge of day %(day)s: %(name)s.") % {"day": d.get("day", "?"), "name": name}
         return None
 
 

@@ -6,6 +6,7 @@
     facts.py    slaves, coma and today's judge read from a state
     ruleset.py  ShowRuleset: the protocol's face, what may be done now, who is awaited, /lull, waking
     close.py    StageClose: one stage's close from greetings to the morning
+    privileges.py  part 3: the privileges and the carousel (privilege_keys.py: their keys)
     status.py   the public status and a hero's /fullstatus, each with its viewer
 
 docs/rulesets/show.md explains every reading.

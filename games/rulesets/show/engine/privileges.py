@@ -641,7 +641,7 @@ def snakelet_turn(close: StageClose) -> None:
     """«Если и как только все Рептилоиды оказываются в рабстве, Змеёныш превращается в Рептилоида.
     Все получают об этом публичное уведомление.» «В момент превращения для всех остающихся на
     свободе героев их ранее полученные Тайные Знания "не-Рептилоид" о других остающихся на свободе
-    героях стираются.» «Если на свободе остаётся всего два героя, то Змеёныш уже не превращается в
+    героях стираются» (and the slaves', A26). «Если на свободе остаётся всего два героя, то Змеёныш уже не превращается в
     Рептилоида и остаётся Масоном до конца.» A26: whatever his role, he becomes a Reptiloid; the
     public "not-Reptiloid" keys of the free heroes go too, so that the status stays true and does
     not name him (a revealed Змеёныш is named: his role was public)."""
@@ -660,11 +660,14 @@ def snakelet_turn(close: StageClose) -> None:
             continue
         priv["turned"], priv["old_role"] = snakelet, current.seat(snakelet).role
         close.roles[snakelet] = REPTILOID
-        for holder in free:
-            items = close.memory.get("secret_keys", {}).get(str(holder))
-            if items:
-                close.memory["secret_keys"][str(holder)] = [
-                    i for i in items if not (i["key"] == NOT_REPTILOID and int(i["about"]) in free)]
+        # the slaves' too (A26): their «не-Рептилоид» about him would now be false, and erasing only
+        # that one would name him
+        for holder, items in list((close.memory.get("secret_keys") or {}).items()):
+            close.memory["secret_keys"][holder] = [
+                i for i in items if not (i["key"] == NOT_REPTILOID and int(i["about"]) in free)]
+        if priv.get("hack_open"):
+            priv["hack_open"] = [i for i in priv["hack_open"]
+                                 if not (i["key"] == NOT_REPTILOID and int(i["about"]) in free)]
         revealed = snakelet in (close.memory.get("revealed") or ())
         for holder in free:
             keys = close.memory.get("public_keys", {}).get(str(holder))

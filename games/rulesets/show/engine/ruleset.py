@@ -35,7 +35,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from games.engine.events import PUBLIC, Event, faction_audience, seat_audience
+from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audience
 from games.engine.orders import Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec, SiteStyle
@@ -185,6 +185,10 @@ class ShowRuleset:
         seats = [tuple(s) for s in seats]
         validate_roles([role for _i, _n, role in seats])
         names = [n for _i, n, _r in seats]
+        given = [p for data in (seat_data or {}).values() for p in ((data or {}).get("privileges") or ())]
+        if given and not (options or {}).get("privileges"):
+            # a scenario's players name the privileges in play
+            options = {**(options or {}), "privileges": [p for p in priv.PRIVILEGES if p in given]}
         if any(not n or not n.strip() for n in names) or len(set(names)) != len(names):
             raise ValueError("hero names must be non-empty and unique")
         merged = options_with_defaults(options)
@@ -209,9 +213,6 @@ class ShowRuleset:
                 raise ValueError(f"seat_data names no hero: {key!r}")
             if (data or {}).get("privileges"):
                 explicit[sid] = list(data["privileges"])
-        if explicit and not merged["privileges"]:
-            merged["privileges"] = [p for p in priv.PRIVILEGES if any(p in v for v in explicit.values())]
-            state = replace(state, options=merged)
         memory["privileges"] = priv.deal_privileges(state, seed, explicit)
         state = replace(state, memory=memory)
         events: list[Event] = [Event("game_started", PUBLIC, {"heroes": [ref(s) for s in state.seats],
