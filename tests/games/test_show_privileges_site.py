@@ -21,14 +21,14 @@ from tests.conftest import client_for, make_user
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["Аня", "Боря", "Вера", "Жора", "Кира", "Лёва"]
-ROLES = ["mason", "mason", "reptiloid", "saviour", "demon", "reptiloid"]
+NAMES = ["Аня", "Боря", "Вера", "Жора", "Кира", "Лёва", "Миша"]
+ROLES = ["mason", "mason", "reptiloid", "saviour", "demon", "reptiloid", "mason"]
 HELD = {"Аня": ["secretary", "talker"], "Боря": ["bouncer"], "Вера": ["lawyer"], "Жора": ["authority"],
         "Кира": ["hacker"], "Лёва": ["mole"]}
 
 
 def _create(gm, title="Шоу с привилегиями", **fields) -> Game:
-    data = {"title": title, "ruleset": "show", "size": 6, "roles": "", "phase_hours": 24,
+    data = {"title": title, "ruleset": "show", "size": 7, "roles": "", "phase_hours": 24,
             "show_minutes_greetings": 60, "show_minutes_day": 60, "show_minutes_defence": 30,
             "show_minutes_revote": 30, "show_minutes_judge": 20, "show_minutes_night": 40,
             "show_timer_table": "8:100, 5:50, 0:25", **fields}
@@ -70,12 +70,12 @@ def _greet_all(game, users):
 def _to_night(game, users, seats):
     _greet_all(game, users)
     for name in NAMES:
-        assert services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Кира" else "Кира"]).accepted
+        assert services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"]).accepted
     assert _phase(game) == ("defence", 1)
-    post_submit(thread=game.game_thread, author=users["Кира"], body="Я не виновата")
+    post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
     assert _phase(game) == ("revote", 1)
     for name in NAMES:
-        if name != "Кира":
+        if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
     assert _phase(game) == ("night", 1)
 
@@ -135,7 +135,7 @@ def test_the_bouncers_stun_silences_the_stunned_until_the_night_ends(show):
     second = privs.show_stun(game=game, user=users["Боря"], target=seats["Жора"])
     assert not second.accepted and second.code == "stun_used"
     # the stunned owes nothing; the others' choices end the night
-    for name, action, target in (("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"),
+    for name, action, target in (("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"), ("Кира", "enslave", "Жора"),
                                  ("Вера", "enslave", "Жора"), ("Лёва", "suspect", "Вера")):
         services.show_order(game=game, user=users[name], action=action, target=seats[target])
     assert _phase(game)[0] == "day"
@@ -144,10 +144,10 @@ def test_the_bouncers_stun_silences_the_stunned_until_the_night_ends(show):
 
 def _to_night_from_day(game, users, seats):
     for name in NAMES:
-        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Кира" else "Кира"])
-    post_submit(thread=game.game_thread, author=users["Кира"], body="Я не виновата")
+        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
+    post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
     for name in NAMES:
-        if name != "Кира":
+        if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
     assert _phase(game) == ("night", 1)
 
@@ -158,7 +158,7 @@ def test_the_lawyers_exclusion_takes_a_hero_off_the_next_days_vote_list(show):
     assert privs.show_exclude(game=game, user=users["Аня"], target=seats["Жора"]).code == "not_your_action"
     assert privs.show_exclude(game=game, user=users["Вера"], target=seats["Жора"], early_close=False).accepted
     for name, action, target in (("Аня", "suspect", "Вера"), ("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"),
-                                 ("Вера", "enslave", "Боря"), ("Лёва", "suspect", "Вера")):
+                                 ("Кира", "enslave", "Боря"), ("Вера", "enslave", "Боря"), ("Лёва", "suspect", "Вера")):
         services.show_order(game=game, user=users[name], action=action, target=seats[target])
     assert _phase(game) == ("day", 2)
     assert GameEvent.objects.filter(game=game, kind="excluded", audience="public").exists()
@@ -206,7 +206,10 @@ def test_the_mole_does_not_know_his_role_and_his_partner_does_not_know_his_name(
     mole_page = client_for(users["Лёва"]).get(role_url).content.decode()
     assert "Рептилоид" not in mole_page and "Reptiloid" not in mole_page
     partner_page = client_for(users["Вера"]).get(role_url).content.decode()
-    assert "Лёва" not in partner_page
+    team = re.search(r"<p>Ваша команда.*?</p>", partner_page, re.S)
+    assert team is None or "Лёва" not in team.group(0)
+    team_event = GameEvent.objects.get(game=game, kind="team")
+    assert "Лёва" not in str(team_event.data) and team_event.data["unnamed"] == 1
     faction = Thread.objects.get(game=game, kind=Thread.Kind.FACTION, faction="reptiloids")
     assert client_for(users["Лёва"]).get(faction.get_absolute_url()).status_code == 404
     assert client_for(users["Вера"]).get(faction.get_absolute_url()).status_code == 200
@@ -270,12 +273,12 @@ def test_a_carousel_theft_ordered_after_the_day_vote_is_resolved_as_the_night_be
     early = privs.show_steal(game=game, user=users["Боря"], target=seats["Вера"])
     assert not early.accepted and early.code == "not_after_vote"
     for name in NAMES:
-        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Кира" else "Кира"])
+        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
         if name == "Боря":
             assert privs.show_steal(game=game, user=users["Боря"], target=seats["Вера"]).accepted
-    post_submit(thread=game.game_thread, author=users["Кира"], body="Я не виновата")
+    post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
     for name in NAMES:
-        if name != "Кира":
+        if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
     assert _phase(game) == ("night", 1)
     game.refresh_from_db()
