@@ -113,9 +113,13 @@ def test_the_holders_panel_is_his_the_gms_and_nobody_elses(show):
     assert mark in client_for(users["Боря"]).get(game.get_absolute_url()).content.decode()
     for viewer in (users["Аня"], users["Вера"], make_user("Зритель"), None):
         assert mark not in client_for(viewer).get(game.get_absolute_url()).content.decode()
-    # the GM looking as the hero sees it, as does everyone after the end
-    pov = client_for(gm).get(game.get_absolute_url() + f"?as={seats['Боря'].pk}").content.decode()
-    assert "showpriv-" in pov or client_for(gm).get(game.get_absolute_url()).status_code == 200
+    # his full status lists them: his, the GM's, and everyone's after the end
+    full = reverse("games:show_fullstatus", args=[game.pk, seats["Боря"].pk])
+    for viewer in (users["Боря"], gm):
+        assert mark in client_for(viewer).get(full).content.decode()
+    assert client_for(users["Аня"]).get(full).status_code == 404
+    game_finish(game=game, winner="masons", now=timezone.now())
+    assert mark in client_for(None).get(full).content.decode()
 
 
 def test_the_bouncers_stun_silences_the_stunned_until_the_night_ends(show):

@@ -19,6 +19,7 @@ from games.rulesets.show.wording import (
     ACTION_LABELS,
     FACTION_NAMES,
     OWNER_NAMES,
+    PRIVILEGE_NAMES,
     SLEEP_NAMES,
     key_label,
     role_name,
@@ -154,6 +155,9 @@ def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
     status["role_text"] = role_name(status["role"])
     status["faction_text"] = str(FACTION_NAMES.get(status["faction"], status["faction"]))
     status["name"] = seat.dealt_name
+    # part 3: his privileges (permissions.can_see_privileges is the full status's own check)
+    if permissions.can_see_privileges(user, game, seat):
+        status["privilege_rows"] = [(p, str(PRIVILEGE_NAMES.get(p, p))) for p in status.get("privileges") or ()]
     return status
 
 
