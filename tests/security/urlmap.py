@@ -254,6 +254,7 @@ ROUTES: dict[str, Route] = {
     "games:show_fullstatus_mine": _r("GET", _games),
     "games:show_fullstatus": _r("GET", _seats_of_game, _pov_one),
     "games:show_act": _r("POST", _games, login=True),
+    "games:show_privilege": _r("POST", _games, login=True),
     "games:gm_card_effect": _r("POST", _games, login=True),
     # Avatars, served by Django only in development (django.views.static.serve answers any
     # method, and only ever reads a file).
