@@ -12,7 +12,16 @@ from accounts.validators import (
     validate_display_name,
     validate_display_name_free,
 )
-from games.models import Notification
+from coins import selectors as coin_selectors
+from coins import services as coins
+from games.models import Game, Notification
+
+
+def offered_indicodes() -> list[str]:
+    """«выбрать один из предлагаемых ему ИндиКодов героев, которые сейчас активны и находятся в
+    сессиях»: the codes of the users seated in running games (a code exists once its owner entered a show)."""
+    playing = User.objects.filter(seats__game__status=Game.Status.RUNNING, is_active=True)
+    return coin_selectors.indicodes_of(playing)
 
 
 class SignupExtraForm(forms.Form):
@@ -24,15 +33,42 @@ class SignupExtraForm(forms.Form):
         help_text=_("The name other players see and vote for. It cannot be changed to another player's name."),
     )
 
+    # The referral bonus: «новичок должен либо выбрать один из предлагаемых ему ИндиКодов героев
+    # ..., либо самостоятельно ввести ИндиКод, который он получил от своего знакомого».
+    referral_pick = forms.ChoiceField(label=_("IndiCode of a hero in play"), required=False, widget=forms.RadioSelect)
+    referral_code = forms.CharField(
+        label=_("Or the IndiCode of the friend who brought you"), required=False, max_length=80,
+        help_text=_("Of your 1,000 ㉿ starting coins, 100 go at once to the hero whose IndiCode you pick or type."))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        offered = offered_indicodes()
+        self.fields["referral_pick"].choices = [("", _("nobody (no referral bonus)"))] + [(code, code) for code in offered]
+        if not offered:
+            self.fields["referral_pick"].widget = forms.HiddenInput()
+
     def clean_display_name(self) -> str:
         value = normalise_display_name(self.cleaned_data["display_name"])
         validate_display_name(value)
         validate_display_name_free(value)
         return value
 
+    def clean(self):
+        cleaned = super().clean()
+        picked, typed = cleaned.get("referral_pick") or "", (cleaned.get("referral_code") or "").strip()
+        if picked and typed and coins.code_key(picked) != coins.code_key(typed):
+            raise forms.ValidationError(_("Pick one IndiCode or type one, not two different ones."))
+        code = typed or picked
+        if code and coins.referral_owner(code) is None:
+            self.add_error("referral_code" if typed else "referral_pick", _("No hero has this IndiCode."))
+        cleaned["referral"] = code
+        return cleaned
+
     def signup(self, request, user) -> None:
         user.display_name = self.cleaned_data["display_name"]
         user.save(update_fields=["display_name"])
+        # The user's creation brought his starting capital (coins.signals); the bonus goes now.
+        coins.register(user, referral=self.cleaned_data.get("referral") or None)
 
 
 class ProfileForm(forms.ModelForm):

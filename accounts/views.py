@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.forms import NotificationPreferencesForm, ProfileForm
 from accounts.middleware import remember_preferences
 from accounts.models import User
+from coins import selectors as coins
 from games import permissions
 from games.models import Post, Thread
 from games.selectors import stats
@@ -52,7 +53,9 @@ def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
     profile = stats.player_profile(person)
     games_page = Paginator(profile.games, stats.PAGE_SIZE).get_page(request.GET.get("games"))
     return render(request, "accounts/profile_detail.html", {
-        "person": person, "recent_posts": recent_posts, "profile": profile, "games_page": games_page})
+        "person": person, "recent_posts": recent_posts, "profile": profile, "games_page": games_page,
+        # «ИндиКод любого героя виден в его Профиле»; the balance only to its owner and the staff.
+        "indicode": coins.indicode_of(person), "balance": coins.balance_of(person)})
 
 
 @require_POST

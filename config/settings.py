@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "coins",
 ]
 
 # The rule sets the site hosts, one package (a Django app) each: adding a rule set is adding its

@@ -17,6 +17,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("me/", include("accounts.urls")),
+    path("coins/", include("coins.urls")),
     path("", include("games.urls")),
 ]
 

@@ -178,6 +178,13 @@ class SiteRuleset:
         Called inside the sign-up's transaction; raise ActionRefused to refuse the application."""
         return {}
 
+    def signup_refusal(self, *, game, user) -> Any:
+        """Why `user` may not sign up for this game (a translated text), or None to admit him. Asked
+        inside the sign-up's transaction, before the seat is made, so the rule set may also prepare
+        there what an admitted player needs (the Show: a positive balance is needed, and the user's
+        ИндиКод is made on his first entry into a show). The plain game refuses nobody."""
+        return None
+
     def engine_options(self, *, game) -> dict:
         """The options handed to the engine's new_game: the game's options (the Show keeps its
         site-only options, such as the text stand-in for media posts, to itself)."""

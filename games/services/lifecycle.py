@@ -64,6 +64,9 @@ def game_signup(*, game: Game, user, application: str = "", overt_role: str = ""
                 raise ActionRefused(_("You have already signed up."), code="already")
             if Seat.objects.filter(game=game).count() >= game.size:
                 raise ActionRefused(_("The game is full."), code="full")
+            refusal = registry.site(game.ruleset).signup_refusal(game=game, user=user)
+            if refusal:
+                raise ActionRefused(refusal, code="refused_by_rules")
             number = (Seat.objects.filter(game=game).aggregate(m=Max("number"))["m"] or 0) + 1
             extra = registry.site(game.ruleset).signup_extras(game=game, overt_role=overt_role, contacts=contacts)
             return Seat.objects.create(game=game, user=user, number=number, application=(application or "")[:2000],

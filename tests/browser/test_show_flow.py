@@ -97,7 +97,9 @@ class Heroes:
 def test_a_small_show_greetings_day_defence_revote_night_and_the_judge(live_server, browser, transactional_db,
                                                                           tmp_path):
     gm = make_user("Ведущий")
-    game = game_create(title="Шоу в браузере", gm=gm, ruleset="show", size=5)
+    # Part 1's stages in a row: a show without alliances has no «Выбор Союзника» between the re-vote
+    # and the night (part 2's alliances have their own browser test).
+    game = game_create(title="Шоу в браузере", gm=gm, ruleset="show", size=5, options={"alliances": False})
     users = {name: make_user(name) for name in NAMES}
     for name in NAMES:
         game_signup(game=game, user=users[name])
@@ -198,7 +200,7 @@ def test_a_small_show_greetings_day_defence_revote_night_and_the_judge(live_serv
 
 def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db, tmp_path):
     gm = make_user("Ведущий")
-    game = game_create(title="Шоу на телефоне", gm=gm, ruleset="show", size=5)
+    game = game_create(title="Шоу на телефоне", gm=gm, ruleset="show", size=5, options={"alliances": False})
     users = {name: make_user(name) for name in NAMES}
     for name in NAMES:
         game_signup(game=game, user=users[name])

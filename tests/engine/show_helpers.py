@@ -23,6 +23,8 @@ MASONS = ["Аня", "Боря", "Вера", "Гоша", "Даша", "Егор"]
 def new(roster=ROSTER, privileges=None, seed=0, in_play=None, **options) -> GameState:
     """A show; `privileges` {name: [privilege]} fixes the holders (part 3), `in_play` (the option
     `privileges`) has them dealt by `seed`."""
+    # Part 1's rule tests play without the «Выбор Союзника» stage (option `alliances`); part 2's turn it on.
+    options.setdefault("alliances", False)
     if in_play is not None:
         options["privileges"] = list(in_play)
     seat_data = {n: {"privileges": list(p)} for n, p in (privileges or {}).items()}

@@ -33,7 +33,7 @@ from tests.engine.test_show_properties import (
     random_inputs,
 )
 
-REASONS = ("entry_fee", "stage_fee", "coma_fee", "message_fee", "anonymous_fee", "burden", "trial_skip", "bet")
+REASONS = ("entry_fee", "stage_fee", "coma_fee", "message_fee", "anonymous_fee", "burden", "trial_pass", "bet")
 
 
 def privilege_inputs(state, base: PhaseInputs, rng: random.Random) -> PhaseInputs:

@@ -84,6 +84,17 @@ def test_each_holder_alone_learns_his_privileges():
     assert full_status(state, 1, viewer=1)["privileges"] == state.memory["privileges"].get("1", [])
 
 
+def test_every_other_privilege_may_go_to_any_role():
+    """«Эту Привилегию может получить обладатель любой Роли.» (rule 1 of privileges 2 to 11)"""
+    roles_of = {p: set() for p in ALL}
+    for seed in range(120):
+        state = new(seed=seed, in_play=ALL)
+        for privilege in ALL:
+            roles_of[privilege] |= {state.seat(h).role for h in holders(state, privilege)}
+    assert roles_of.pop("snakelet") == {"mason", "saviour", "demon"}
+    assert all(roles == {"mason", "saviour", "reptiloid", "demon"} for roles in roles_of.values()), roles_of
+
+
 # -- 1) ЗМЕЁНЫШ -------------------------------------------------------------------------------------
 
 
@@ -679,3 +690,33 @@ def test_privileges_are_public_at_the_end():
     result = close(state, votes={n: "enslave" for n in ["Аня", "Боря", "Вера", "Гоша", "Даша", "Егор", "Жора"]})
     (over,) = events_of(result, "game_over")
     assert over.audience == PUBLIC and over.data["privileges"] == {"Аня": ["genius"]}
+
+
+# -- part 2's flow with the privileges (the merged economy) -----------------------------------------
+
+
+def test_hare_pays_no_entry_nor_stage_fee_in_a_close():
+    """«Обладатель этой Привилегии не платит никакие Взносы (в том числе вступительный, за Этапы,
+    сборы за Кому)»: the close's book never debits him."""
+    state = at(new(privileges={"Аня": ["hare"]}), "day 1")
+    result = close(state, votes=everyone_votes(state, "Кира"))
+    transfers = [Transfer.from_dict(t) for t in result.outcome["transfers"]]
+    anya, borya = hero(sid(state, "Аня")), hero(sid(state, "Боря"))
+    assert {t.reason for t in transfers if t.debit == borya} >= {"entry_fee", "stage_fee"}
+    assert not [t for t in transfers if t.debit == anya]
+    assert result.outcome["balances"]["Аня"] == 0 and result.outcome["balances"]["Боря"] < 0
+
+
+def test_genius_and_authority_ratings_in_a_close():
+    """«Удваивает любые ... изменения Рейтинга» and «За каждый тайный голос Авторитет получает Рейтинг
+    в общем порядке»: Аня (Гений) and Боря (Авторитет, his extra vote on the Demon) are rated by the
+    close itself."""
+    state = at(new(privileges={"Аня": ["genius"], "Боря": ["authority"]}), "day 1")
+    votes = {**everyone_votes(state, "Кира"), "Боря": "Зина"}
+    result = close(state, votes=votes, extra_votes={"Боря": "Кира"})
+    deltas: dict[int, list[int]] = {}
+    for change in result.outcome["ratings"]:
+        deltas.setdefault(change["seat"], []).append(change["delta"])
+    anya, borya, vera = ids(state, "Аня", "Боря", "Вера")
+    assert sum(deltas[anya]) == 2 * sum(deltas[vera]) != 0
+    assert sum(deltas[borya]) == 2 * sum(deltas[vera])  # his ballot on Зина and his extra one on Кира

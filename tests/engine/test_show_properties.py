@@ -30,10 +30,15 @@ PUBLIC_KINDS = {"game_started", "stage", "woke", "coma", "lulled", "greetings", 
                 "opinions", "knowledge_received", "judge_removed", "defence", "revote_result", "judge_decision",
                 "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "morning", "questioned",
                 "saviour_key", "judge", "no_judge", "insomnia", "game_over",
+                # part 2
+                "trial_results", "demon_returned", "alliances", "show_results",
                 # part 3, the privileges: who was buried by /mole, the Адвокат's list, the Змеёныш's turn
                 "buried", "excluded", "snakelet_turned"}
 SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty", "secret_key", "secret_key_gm",
                 "knowledge_lot", "night_choices", "opinions_gm", "judge_lot",
+                # part 2: a hero's bet and ally to him; the bets, pairs and ratings to the GM
+                "bet", "bets_gm", "ally", "alliances_gm", "ratings_gm",
+                # part 3
                 "privileges", "privileges_gm", "mole_role", "buried_gm", "stunned", "stunned_gm", "stun_failed",
                 "excluded_gm", "extra_vote_gm", "intercept_result", "intercept_gm", "privilege_stolen",
                 "privilege_lost", "theft_failed", "thefts_gm", "snakelet_turned_gm", "genius_judge"}
@@ -122,11 +127,15 @@ def test_random_shows_keep_the_invariants(show):
             if event.kind in PUBLIC_KINDS:
                 assert event.audience == PUBLIC or event.kind == "judge"
         for slave in slaves:
-            # a slave's panel offers only his privileges' actions (none without privileges)
-            assert set(SHOW.allowed_actions(new, slave)) <= set(PRIVILEGE_ACTIONS)
+            # A slave makes no free hero's choice; part 2: a Talent votes in the day vote, and anyone
+            # may pick an ally in the «Выбор Союзника» stage; part 3: his privileges' actions (none
+            # without privileges).
+            talent = slave in SHOW.extra_voters(new)
+            allowed = ({"vote"} if talent else set()) | {"pick_ally"} | set(PRIVILEGE_ACTIONS)
+            assert set(SHOW.allowed_actions(new, slave)) <= allowed
             if not new.memory.get("privileges"):
-                assert SHOW.allowed_actions(new, slave) == ()
-            assert slave not in SHOW.voters(new)
+                assert not set(SHOW.allowed_actions(new, slave)) & set(PRIVILEGE_ACTIONS)
+            assert slave not in SHOW.voters(new) or talent
         slaves = now_slaves
         check_keys(new)
         assert GameState.from_json(json.loads(json.dumps(new.to_json()))) == new  # the site stores it as JSON

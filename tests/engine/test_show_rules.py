@@ -301,8 +301,9 @@ def test_demon_choosing_himself_enslaves_nobody():
     assert result.outcome["enslaved"] == ["Гоша"]
     assert result.state.memory["slaves"][str(sid(state, "Гоша"))]["owners"] == ["demon"]
     burdens = events_of(result, "morning")[0].data["burdens"]
+    # part 2 fills the amount: the Demon's burden (option burden_demon, 20 by default)
     assert burdens == [{"seat": sid(state, "Гоша"), "name": "Гоша", "owners": ["demon"], "relieved": False,
-                        "amount": None}]
+                        "amount": 20}]
 
 
 def test_hero_taken_by_both_teams_is_a_slave_of_both():
@@ -725,7 +726,10 @@ def test_masons_win_when_every_reptiloid_and_the_demon_are_enslaved():
     state = close(state, posted={"Кира": ["defence"]}).state
     result = close(state, votes={n: "enslave" for n in free_names(state) if n != "Кира"})
     assert result.state.over and result.state.winner == "masons"
-    assert events_of(result, "game_over")[0].data["winner"] == "masons"
+    over = events_of(result, "game_over")[0]
+    assert over.data["winner"] == "masons" and over.audience == PUBLIC
+    # «Далее объявляются подробные результаты»: the results list every hero's role
+    assert {r["name"]: r["role"] for r in over.data["roles"]} == {s.name: s.role for s in result.state.seats}
 
 
 def test_bad_team_wins_at_parity():

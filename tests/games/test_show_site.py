@@ -166,6 +166,10 @@ def _to_night(game, users, seats):
     for name in NAMES:
         if name != "Вера":
             services.show_vote(game=game, user=users[name], ballot="enslave")
+    # «Выбор Союзника» (part 2): nobody sent a sympathy, so nobody is awaited; it closes at its timer.
+    assert _phase(game) == ("allies", 1)
+    phase = game.current_phase
+    assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
     assert _phase(game) == ("night", 1)
 
 
@@ -273,11 +277,15 @@ def test_each_stage_queues_the_celery_close_at_its_timer(show, django_capture_on
     day = game.current_phase
     assert (day.kind, day.number) == ("day", 1)
     assert {"kwargs": {"phase_id": day.pk}, "eta": day.deadline_at} in sent
-    # At the ETA the task closes it (nobody voted: everyone falls into coma, no bench, the night).
+    # At the ETA the task closes it (nobody voted: everyone falls into coma, no bench, the «Выбор
+    # Союзника» stage, then the night).
     assert tasks.close_phase_when_due(phase_id=day.pk) is False  # before its time: nothing happens
     from games.services.resolution import phase_close_if_due as close
 
     assert close(phase_id=day.pk, now=day.deadline_at)
+    assert _phase(game) == ("allies", 1)
+    allies = game.current_phase
+    assert close(phase_id=allies.pk, now=allies.deadline_at)
     assert _phase(game) == ("night", 1)
     assert GameEvent.objects.filter(game=game, kind="no_bench").exists()
 
@@ -315,7 +323,7 @@ def _kept_show(tmp_path, stages: int):
 
 
 def test_the_judge_decides_alone_through_his_panel(tmp_path, db):
-    game, users, seats = _kept_show(tmp_path, 7)  # greetings ... defence 2: the judge's decision is next
+    game, users, seats = _kept_show(tmp_path, 8)  # greetings ... defence 2: the judge's decision is next
     assert _phase(game) == ("judge", 2)
     page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
     assert "Your decision, judge" in page or "Ваше решение, судья" in page
@@ -350,7 +358,7 @@ def test_secret_knowledge_is_used_at_once_and_the_thread_hears_only_the_count(tm
 
 
 def test_a_requested_opinion_holds_the_early_end_until_it_is_posted(tmp_path, db):
-    game, users, seats = _kept_show(tmp_path, 5)  # night 1 closed: day 2, the opinions day
+    game, users, seats = _kept_show(tmp_path, 6)  # night 1 closed: day 2, the opinions day
     assert _phase(game) == ("day", 2)
     url = reverse("games:show_act", args=[game.pk])
     client_for(users["Аня"]).post(url, {"act": "request", "target": seats["Зина"].pk})
@@ -367,7 +375,7 @@ def test_a_requested_opinion_holds_the_early_end_until_it_is_posted(tmp_path, db
 
 
 def test_the_gm_dashboard_shows_whom_the_stage_waits_for_and_the_judges_weights(tmp_path, db):
-    game, _users, _seats = _kept_show(tmp_path, 5)  # after night 1: the judge of day 2 was drawn
+    game, _users, _seats = _kept_show(tmp_path, 6)  # after night 1: the judge of day 2 was drawn
     page = client_for(game.gm).get(reverse("games:gm_dashboard", args=[game.pk])).content.decode()
     assert "show-gm" in page
     lot = GameEvent.objects.get(game=game, kind="judge_lot")
@@ -415,7 +423,7 @@ def test_an_opinion_requested_is_not_the_days_vote_on_the_desk_or_in_the_prods(t
     from games.selectors.duties import duties_of
     from games.services.moderation import prods_send
 
-    game, users, seats = _kept_show(tmp_path, 5)  # night 1 closed: day 2, the opinions day
+    game, users, seats = _kept_show(tmp_path, 6)  # night 1 closed: day 2, the opinions day
     assert _phase(game) == ("day", 2)
     now = game.current_phase.deadline_at - timedelta(hours=1)  # the scenario's clock, not today's
     services.show_request(game=game, user=users["Аня"], target=seats["Зина"])
@@ -449,3 +457,21 @@ def test_the_shows_day_has_no_core_vote_count_tie_break_or_vote_duty(tmp_path, d
     assert 'id="vote-count"' not in thread_page
     now = game.current_phase.deadline_at - timedelta(hours=1)
     assert [d.kind for d in duties_of(users["Аня"], now=now)] == ["order"]  # the panel's vote, once
+
+
+def test_a_refused_button_still_wakes_a_hero_in_coma(show):
+    """«Как только герой проявляет любую активность (пишет в чат или нажимает любые кнопки), он
+    автоматически выходит из комы»: a press the rules refuse is still activity (as the engine's close
+    wakes whoever sent anything); the refused input itself changes nothing."""
+    game, _gm, users, seats = show
+    _greet_all(game, users, NAMES[:-1])
+    phase = game.current_phase
+    assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) in game.state["memory"]["coma"]
+    result = services.show_vote(game=game, user=users["Кира"], target=seats["Кира"])  # herself: refused
+    assert not result.accepted
+    game.refresh_from_db()
+    assert str(seats["Кира"].pk) not in game.state["memory"]["coma"]
+    assert GameEvent.objects.filter(game=game, kind="woke", data__seat=seats["Кира"].pk).exists()
+    assert not Order.objects.filter(phase=game.current_phase, actor=seats["Кира"], action="vote", valid=True).exists()

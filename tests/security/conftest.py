@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from accounts.models import User
+from coins.services import Line, game_key, post, user_key
 from games.models import Game, Post, Report, Seat, Thread
 from games.permissions import MODERATORS_GROUP
 from games.services.games import game_create, seat_set_aliases
@@ -46,6 +47,7 @@ C_REPORT = "зябликжалоба"         # Маленький Джон's re
 C_DELETED = "зябликудалён"        # a post the GM deleted (its text is for moderators)
 C_ALIAS = "зябликпрозвище"        # a roster alias of Негодяй: public, a positive control
 C_ELSEWHERE = "зябликдругаяигра"  # a post in the team chat of the other GM's game
+C_BALANCE = "зябликбаланс"        # a line of Вася's coins ledger (his «Баланс» page: his and the staff's)
 # A plain word written next to each canary in the posts: the search tests look for it (searching
 # for a canary itself would find it echoed in the search box).
 MARKER = "сорока"
@@ -55,7 +57,7 @@ MARKER = "сорока"
 R_RECRUITER, R_REANIMATOR, R_MAFIOSO, R_KILLER, R_THIEF = "рекрутёр", "реаниматор", "мафиози", "киллер", "жулик"
 ROLE_NAMES = (R_RECRUITER, R_REANIMATOR, R_MAFIOSO, R_KILLER, R_THIEF)
 ALL_CANARIES = (C_PRIVATE, C_ORDER, C_TEAM, C_GM_LETTER, C_ANON, C_ROOM, C_LOUNGE, C_EVENT_GM, C_EVENT_TEAM,
-                C_APPLICATION, C_REPLACE, C_REPORT, C_DELETED, C_ALIAS, C_ELSEWHERE)
+                C_APPLICATION, C_REPLACE, C_REPORT, C_DELETED, C_ALIAS, C_ELSEWHERE, C_BALANCE)
 
 GMS = {"gm", "co_gm", "staff"}  # staff are GMs of every game (permissions.is_game_master)
 PLAYERS = {"Вася": "vasya", "Маленький Джон": "john", "Красная Шапочка": "shapka", "Кикимора": "kikimora",
@@ -84,6 +86,7 @@ RUNNING_ALLOWED: dict[str, set[str]] = {
     C_DELETED: GMS | {"moderator"},      # a game's GMs moderate its threads, site moderators every thread
     C_ALIAS: EVERYBODY,
     C_ELSEWHERE: {"other_gm", "staff"},
+    C_BALANCE: {"vasya", "staff"},       # a balance's history is never a game's secret to unseal
     R_RECRUITER: {"vasya", "john"} | GMS,  # Джон is told that the recruiter checked him, not who
     R_REANIMATOR: {"shapka"} | GMS,
     R_MAFIOSO: {"kikimora"} | GMS,
@@ -103,6 +106,7 @@ FINISHED_ALLOWED: dict[str, set[str]] = {
     C_REPORT: {"staff", "moderator"},
     C_DELETED: GMS | {"moderator"},
     C_ELSEWHERE: {"other_gm", "staff"},
+    C_BALANCE: {"vasya", "staff"},
 }
 # Canaries the finished pass does not require everybody to find (they are allowed, not promised):
 # the lounge, the other game and the moderation secrets keep their running rules.
@@ -181,6 +185,7 @@ def build_world() -> World:
     p = {name: _player(game, name) for name in NAMES}
     seats = {key: game.seats.get(user=p[name]) for name, key in PLAYERS.items()}
     seat_set_aliases(seat=seats["thief"], by=gm, aliases_text=C_ALIAS)
+    post([Line(user_key(p["Вася"]), game_key(game, "bank"), 5, "entry_fee", f"Взнос. {C_BALANCE}")], game=game)
 
     # Day 1: a private message and three proposals of the same room; secrets of every kind.
     thread = game.game_thread

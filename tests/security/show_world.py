@@ -75,6 +75,8 @@ def build_show_world() -> World:
         if name != "Вера":
             show_vote(game=game, user=users[name], ballot="enslave", early_close=False)
     _close(game)
+    assert game.current_phase.kind == "allies", game.current_phase  # «Выбор Союзника»: nobody to pick
+    _close(game)
     assert game.current_phase.kind == "night", game.current_phase
     for name, action, target in (("Аня", "suspect", "Зина"), ("Боря", "suspect", "Илья"), ("Гоша", "suspect", "Зина"),
                                  ("Жора", "save", "Гоша"), ("Зина", "enslave", "Боря"), ("Илья", "enslave", "Боря"),

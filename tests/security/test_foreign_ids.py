@@ -91,6 +91,8 @@ CASES: dict[str, list[Case]] = {
                                                "public_key": "{seat}"}, expect_404=True)],
     "games:show_privilege": [Case(who="vasya", data={"act": "stun", "target": "{seat}"}, expect_404=True)],
     "games:show_status": [], "games:show_fullstatus_mine": [],
+    "games:show_fines": [Case(data={"offender": "{seat}", "reporter": "Вася", "report": "чужой", "decision": "да"},
+                              expect_404=True)],
     # No ids but the game's:
     "games:game_join": [], "games:game_start": [], "games:co_gm": [], "games:replacement_request": [],
     "games:archive": [], "games:replay": [], "games:export": [], "games:gm_dashboard": [], "games:commitment": [],

@@ -183,6 +183,9 @@ ROUTES: dict[str, Route] = {
     "accounts:profile_edit": _r("GET POST", login=True),
     "accounts:profile": _r("GET", _users),
     "accounts:language": _r("POST"),
+    # coins: a balance's history is its owner's and the staff's; 404 for everybody else
+    "coins:balance_mine": _r("GET"),
+    "coins:balance": _r("GET", _users),
     # the forum
     "games:index": _r("GET"),
     "games:section": _r("GET", _kinds),
@@ -255,6 +258,7 @@ ROUTES: dict[str, Route] = {
     "games:show_fullstatus": _r("GET", _seats_of_game, _pov_one),
     "games:show_act": _r("POST", _games, login=True),
     "games:show_privilege": _r("POST", _games, login=True),
+    "games:show_fines": _r("GET POST", _games),
     "games:gm_card_effect": _r("POST", _games, login=True),
     # Avatars, served by Django only in development (django.views.static.serve answers any
     # method, and only ever reads a file).

@@ -24,6 +24,7 @@ MINUTE_LABELS = {
     "revote": _("Re-vote, minutes (show)"),
     "judge": _("Judge's decision, minutes (show)"),
     "night": _("Night choice, minutes (show)"),
+    "allies": _("Choice of an ally, minutes (show)"),
 }
 TIMER_ROW = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
 

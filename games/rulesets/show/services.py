@@ -223,7 +223,11 @@ def _accepted(stage: _Stage, *, action: str, now: datetime, early_close: bool, t
 
 def _refused(stage: _Stage | None, code: str, *, action: str, now: datetime, target: int | None = None,
              detail: dict | None = None) -> ShowResult:
+    """An input that does not stand: recorded as refused, and nothing else changes but this: a hero
+    in coma who pressed a button is awake («нажимает любые кнопки ... выходит из комы»), as the
+    engine's close wakes whoever sent anything."""
     if stage is not None:
+        _touch(stage, now)
         _write(stage, action=action, now=now, target=target, detail=detail, code=code)
     return ShowResult(False, code)
 

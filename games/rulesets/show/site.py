@@ -35,6 +35,7 @@ class ShowSite(SiteRuleset):
         "revote": _("Re-vote"),
         "judge": _("Judge's decision"),
         "night": _("Night choice"),
+        "allies": _("Choice of an ally"),
     }
     # The show's ballots are cast on the hero's panel and stay hidden until the stage ends
     # («Кто как проголосовал становится всем видно только в конце этапа»): no vote is read from a
@@ -61,6 +62,16 @@ class ShowSite(SiteRuleset):
 
     def default_roles(self, *, game, size: int) -> list[str]:
         return list(SHOW.default_roles(size, demon=(game.options or {}).get("demon", True) is not False))
+
+    def signup_refusal(self, *, game, user):
+        """«Для участия в Шоу нужно иметь положительный Баланс»; the ИндиКод «создаётся при его
+        первом входе в любую сессию» (coins.services)."""
+        from coins import services as coins  # the ledger loads its models: at a sign-up
+
+        refusal = coins.can_join(user)
+        if refusal is None:
+            coins.ensure_indicode(user)
+        return refusal
 
     def engine_options(self, *, game) -> dict:
         return {k: v for k, v in (game.options or {}).items() if k in OPTION_DEFAULTS}
@@ -211,3 +222,14 @@ class ShowSite(SiteRuleset):
 
 
 SITE = ShowSite()
+
+
+def _ledger_words() -> None:
+    # The «Баланс» page words the show's reason codes (coins may not import the rule set to ask).
+    from coins.wording import register_reasons  # the ledger's words, registered once with the adapter
+    from games.rulesets.show.money import LEDGER_REASONS  # it loads the models: the apps are ready here
+
+    register_reasons(LEDGER_REASONS)
+
+
+_ledger_words()

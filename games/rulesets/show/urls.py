@@ -4,6 +4,7 @@ from django.urls import path
 
 from games.rulesets.show import privileges_views
 from games.rulesets.show import views as show
+from games.rulesets.show import views_fines
 
 urlpatterns = [
     path("games/<int:pk>/show/status/", show.show_status, name="show_status"),
@@ -11,4 +12,5 @@ urlpatterns = [
     path("games/<int:pk>/show/fullstatus/<int:seat_pk>/", show.show_fullstatus, name="show_fullstatus"),
     path("games/<int:pk>/show/act/", show.show_act, name="show_act"),
     path("games/<int:pk>/show/privilege/", privileges_views.show_privilege, name="show_privilege"),
+    path("games/<int:pk>/show/fines/", views_fines.show_fines, name="show_fines"),
 ]

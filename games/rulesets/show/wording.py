@@ -38,6 +38,7 @@ STAGE_NAMES = {
     "revote": gettext_lazy("Re-vote"),
     "judge": gettext_lazy("Judge's decision"),
     "night": gettext_lazy("Night choice"),
+    "allies": gettext_lazy("Choice of an ally"),
 }
 OWNER_NAMES = {
     "public": gettext_lazy("a public slave"),
@@ -120,6 +121,7 @@ ACTION_LABELS = {
     "vote": gettext_lazy("vote"),
     "request_opinion": gettext_lazy("request an opinion"),
     "use_knowledge": gettext_lazy("use Secret Knowledge"),
+    "pick_ally": gettext_lazy("choose an ally"),
     "lull": gettext_lazy("lull"),
     "post": gettext_lazy("media post"),
     "greeting": gettext_lazy("greeting"),
@@ -292,6 +294,32 @@ class ShowWording(RulesetWording):
             return _("The judge questioned the slave %(name)s.") % {"name": name}
         if kind == "saviour_key":
             return _("The Saviour adds a public key about %(name)s.") % {"name": name}
+        # part 2: coins, ratings, alliances
+        if kind == "bet":
+            return _("Your bet on a winner: %(name)s.") % {"name": name}
+        if kind == "bets_gm":
+            bets = d.get("bets") or {}
+            listed = "; ".join(f"{who} → {pick}" for who, pick in bets.items()) or "—"
+            return _("The bets: %(bets)s. The pot: %(pot)s coins.") % {"bets": listed, "pot": d.get("pot", 0)}
+        if kind == "trial_results":
+            return _("The trial's results: the Talents of the day are %(talents)s.") % {
+                "talents": _names(d.get("talents"))}
+        if kind == "demon_returned":
+            return _("The Demon %(name)s is revealed and returns the burdens he took to his slaves.") % {"name": name}
+        if kind == "alliances":
+            return _("Alliances made: %(count)s.") % {"count": d.get("count", 0)}
+        if kind == "ally":
+            return _("You and %(name)s are allies until the end of the show.") % {"name": name}
+        if kind == "alliances_gm":
+            pairs = "; ".join(" + ".join(pair) for pair in d.get("pairs") or ()) or "—"
+            return _("The alliances: %(pairs)s.") % {"pairs": pairs}
+        if kind == "ratings_gm":
+            changes = "; ".join(f"{c.get('name')} {int(c.get('delta', 0)):+d}" for c in d.get("changes") or ()) or "—"
+            return _("Ratings changed: %(changes)s.") % {"changes": changes}
+        if kind == "show_results":
+            percents = d.get("percents") or {}
+            listed = "; ".join(f"{who} {value}%" for who, value in percents.items()) or "—"
+            return _("The show's results. Ratings: %(ratings)s.") % {"ratings": listed}
         if kind == "night_choices":
             choices = d.get("choices") or {}
             listed = "; ".join(f"{who}: {ACTION_LABELS.get(c[0], c[0]) if c else '—'} → {c[1] if c else '—'}"

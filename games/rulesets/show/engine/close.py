@@ -13,6 +13,7 @@ from games.engine.orders import Order, PhaseInputs
 from games.engine.resolution import Resolution
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
+from games.rulesets.show.engine.alliances import choose as choose_allies
 from games.rulesets.show.engine.facts import SLAVE, coma_missed, id_map, ids, judge_today
 from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.keys import add_public_key, give_secret_key, reveal
@@ -31,7 +32,9 @@ from games.rulesets.show.engine.roles import (
     night_would_decide,
     winner_of,
 )
+from games.rulesets.show.engine.money import after_stage
 from games.rulesets.show.engine.stages import (
+    ALLIES,
     DAY,
     DEFENCE,
     DEFENCE_SPEECH,
@@ -62,9 +65,15 @@ class StageClose:
         self.status = {s.id: s.status for s in state.seats}
         self.events: list[Event] = []
         # One stream per stage: the same (state, inputs, seed) always draws the same lots.
-        self.rng = random.Random(f"show:{seed}:{state.phase}")
+        self.seed_text = f"show:{seed}:{state.phase}"
+        self.rng = random.Random(self.seed_text)
         self.posted = {h: set(kinds or ()) for h, kinds in id_map(inputs.extra.get("posted")).items()}
-        self.ratings = {h: float(v) for h, v in id_map(inputs.extra.get("ratings")).items()}
+        # The coma's automatic choices read the running ratings; `extra["ratings"]` overrides them
+        # (a scenario's or a test's stand-in).
+        self.ratings = {int(h): float(v) for h, v in (state.memory.get("ratings") or {}).items()}
+        self.ratings.update({h: float(v) for h, v in id_map(inputs.extra.get("ratings")).items()})
+        # What part 2 (money.py) reads of the stage: ballots, the bench, the judge's sentence, the night.
+        self.facts: dict[str, Any] = {}
         self.next_phase = state.phase
         self.roles: dict[int, str] = {}  # part 3: a role changed in this close (the Змеёныш's turn)
         self.over = False
@@ -166,6 +175,13 @@ class StageClose:
         priv.snakelet_turn(self)
         if self.check_over():
             return
+        self.next_after_day()
+        if self.number == 1 and self.start.options.get("alliances", True):
+            # «В конце первого дня наступает этап "Выбор Союзника"»
+            self.memory["after_allies"] = self.next_phase
+            self.next_phase = f"{ALLIES} 1"
+
+    def next_after_day(self) -> None:
         if night_would_decide(self.current()):
             # «Если результатом ночи однозначно станет выигрыш одной из "плохих" команд ...
             # объявляется бессонница и Шоу продолжается без этапа ночного выбора.»
@@ -196,7 +212,8 @@ class StageClose:
         priv.intercepts(self)
         self.use_knowledge()
         {GREETINGS: self.greetings, DAY: self.day, DEFENCE: self.defence, REVOTE: self.revote,
-         JUDGE: self.judge, NIGHT: self.night}[self.kind]()
+         JUDGE: self.judge, NIGHT: self.night, ALLIES: self.allies}[self.kind]()
+        after_stage(self)
         return self.finish()
 
     def greetings(self) -> None:
@@ -210,6 +227,7 @@ class StageClose:
     def day(self) -> None:
         owing = self.owing()
         ballots = {v: t for v, t in self.ballots().items() if isinstance(t, int)}
+        self.facts["ballots"] = ballots
         if self.number > 1:
             self.opinions()
         self.miss(owing)
@@ -293,6 +311,7 @@ class StageClose:
         owing = self.owing()
         bench = list(self.memory["bench"])
         ballots = self.ballots()
+        self.facts.update(ballots=ballots, bench=bench)
         voters = self.rules.voters(current)
         extra = priv.authority_extra(self)
         extra_ballot = [extra[1]] if extra is not None else []
@@ -347,7 +366,13 @@ class StageClose:
             self.events.append(Event("judge_decision", PUBLIC, {"spared": None,
                                                                 "enslaved": ref(self.start.seat(target))}))
             self.enslave(target, by=JUDGE, owners=[PUBLIC_SLAVE])
+            self.facts["judged"] = (judge, target)
         self.after_sentence()
+
+    def allies(self) -> None:
+        """«Выбор Союзника»: mutual picks make alliances (alliances.py); then the stage that was due."""
+        self.outcome["alliances"] = choose_allies(self)
+        self.next_phase = str(self.memory.pop("after_allies", None) or f"{NIGHT} {self.number}")
 
     # -- the night and the morning --------------------------------------------------------------
 
@@ -414,6 +439,7 @@ class StageClose:
         self.memory.get("priv", {}).pop("stunned", None)  # «до конца ночи»
         attacks = self.attacks(choices)
         self.saviour_acts(choices, attacks, orders)
+        self.facts.update(choices=choices, auto=set(auto), taken={v: list(o) for v, o in attacks.items()})
         for victim in self.seating(attacks):
             self.enslave(victim, by=NIGHT, owners=attacks[victim])
         self.night_extras(orders)
@@ -474,6 +500,7 @@ class StageClose:
                         continue
                     del attacks[target]
                     self.outcome["saved"] = self.name(target)
+                    self.facts["saviour_saved"] = hero
             elif action == RELIEVE:
                 # «избавляет от Бремени избранного раба до конца Шоу и раскрывает для всех его Роль»
                 self.memory["relieved"].append(target)

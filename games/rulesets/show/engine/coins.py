@@ -22,7 +22,9 @@ state's memory keeps the running ratings and their history for the end.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from typing import Any
 
 BANK, POT = "bank", "pot"
@@ -79,17 +81,25 @@ class RatingChange:
         return cls(**data)
 
 
+def _key_order(key: Any) -> tuple[int, Any]:
+    # Seats (ints) in their numeric order (seat 2 before seat 10), any other key by its text.
+    return (0, key) if isinstance(key, int) and not isinstance(key, bool) else (1, str(key))
+
+
 def split(amount: int, weights: dict[Any, int | float]) -> dict[Any, int]:
     """Split whole coins by weights so that the shares sum to `amount` exactly: each gets the floor
-    of his share, the coins left go one each by the largest remainder (ties by the key's order).
-    Zero or negative weights get nothing; with no positive weight nobody gets anything ({})."""
-    positive = {k: w for k, w in weights.items() if w > 0}
-    total = sum(positive.values())
+    of his share, the coins left go one each by the largest remainder (ties by the key's order: a
+    seat's number). Exact arithmetic (fractions), so equal remainders are equal (4/3 and 1/3 leave
+    the same third) and no float rounding decides who gets a coin. Zero or negative weights get
+    nothing; with no positive weight nobody gets anything ({})."""
+    positive = {k: Fraction(w) for k, w in weights.items() if w > 0}
+    total = sum(positive.values(), Fraction(0))
     if amount <= 0 or not positive:
         return {}
-    shares = {k: int(amount * w // total) for k, w in positive.items()}
+    exact = {k: amount * w / total for k, w in positive.items()}
+    shares = {k: math.floor(v) for k, v in exact.items()}
     left = amount - sum(shares.values())
-    order = sorted(positive, key=lambda k: (-(amount * positive[k] / total - shares[k]), str(k)))
+    order = sorted(positive, key=lambda k: (-(exact[k] - shares[k]), _key_order(k)))
     for k in order[:left]:
         shares[k] += 1
     return {k: v for k, v in shares.items() if v}

@@ -65,15 +65,14 @@ if TYPE_CHECKING:
 NOT_REPTILOID = "not_" + REPTILOID
 TAXES = "taxes"  # the Заяц's slavery «за неуплату налогов»
 
-# Part 2's transfer reasons these rules change (games/rulesets/show/engine/coins.py; the integrator
-# maps them to issue 19's codes if they differ).
-ENTRY_FEE, STAGE_FEE, COMA_FEE, MESSAGE_FEE, ANONYMOUS_FEE, BURDEN, TRIAL_SKIP = (
-    "entry_fee", "stage_fee", "coma_fee", "message_fee", "anonymous_fee", "burden", "trial_skip")
+# Part 2's transfer reasons these rules change (economy.py, trials.py, settlement.py).
+ENTRY_FEE, STAGE_FEE, COMA_FEE, MESSAGE_FEE, ANONYMOUS_FEE, BURDEN, TRIAL_PASS = (
+    "entry_fee", "stage_fee", "coma_fee", "message_fee", "anonymous_fee", "burden", "trial_pass")
 BANK_SHARE, BINGO_REASON = "bank_share", "bingo"
 # «не платит никакие Взносы (в том числе вступительный, за Этапы, сборы за Кому), а также не платит
 # Бремя»: the fees the Заяц never pays (a paid message is «платное сообщение», not a «Взнос»; the
 # trial's skip is «базовый взнос (30㉿)», so it is one).
-HARE_FREE: frozenset[str] = frozenset({ENTRY_FEE, STAGE_FEE, COMA_FEE, BURDEN, TRIAL_SKIP})
+HARE_FREE: frozenset[str] = frozenset({ENTRY_FEE, STAGE_FEE, COMA_FEE, BURDEN, TRIAL_PASS})
 
 
 # -- the deal ----------------------------------------------------------------------------------------
@@ -129,6 +128,15 @@ def holder_names(state: GameState) -> dict[str, list[str]]:
 
 def is_mole(state: GameState, hero: int | None) -> bool:
     return holds(state, hero, MOLE)
+
+
+def demon_seats(state: GameState) -> list[int]:
+    """The Demon's seat for his burdens and escrow: the Demon, or a Змеёныш who was the Demon before
+    he turned (his slaves' escrow stays his, A26)."""
+    priv = priv_memory(state)
+    turned = priv.get("turned")
+    return [s.id for s in state.seats
+            if s.role == DEMON or (turned is not None and s.id == int(turned) and priv.get("old_role") == DEMON)]
 
 
 def night_actions(state: GameState, hero: int) -> tuple[str, ...]:
@@ -462,11 +470,15 @@ def intercepts(close: StageClose) -> None:
                 **({"about": close.name(item["about"]), "key": item["key"]} if right else {})}))
             close.events.append(Event("intercept_gm", GM, {"hacker": close.name(hacker), "number": item["number"],
                                                             "right": right}))
+            mine = close.memory.setdefault("secret_keys", {}).setdefault(str(hacker), [])
+            known = any(int(i["about"]) == int(item["about"]) and i["key"] == item["key"] for i in mine)
+            if right and int(item["about"]) != hacker and not known:
+                # a knowledge about himself, or one he holds already, teaches him nothing
+                mine.append({"about": item["about"], "key": item["key"], "phase": close.start.phase,
+                             "source": "hacked"})
             if right:
-                close.memory.setdefault("secret_keys", {}).setdefault(str(hacker), []).append(
-                    {"about": item["about"], "key": item["key"], "phase": close.start.phase, "source": "hacked"})
-                close.outcome.setdefault("intercepted", {})[close.name(hacker)] = {
-                    close.name(item["about"]): item["key"]}
+                close.outcome.setdefault("intercepted", {}).setdefault(close.name(hacker), {})[
+                    close.name(item["about"])] = item["key"]
     if "hack_open" in priv:
         priv["hack_open"] = [i for i in priv["hack_open"] if i["phase"] == close.start.phase]
 
@@ -497,6 +509,7 @@ def authority_extra(close: StageClose) -> tuple[int, Any] | None:
                                                              "target": value if isinstance(value, str)
                                                              else close.name(value)}))
             close.outcome["extra_vote"] = value if isinstance(value, str) else close.name(value)
+            close.facts["extra_ballot"] = (holder, value)  # part 2 rates it «в общем порядке»
             return holder, value
     return None
 
@@ -770,10 +783,11 @@ def bank_winners(state: GameState, winners: Sequence[int]) -> list[int]:
     return list(winners)
 
 
-def adjust_settlement(state: GameState, settlement: Iterable[Transfer], history: Iterable[Transfer] = ()
-                      ) -> list[Transfer]:
+def adjust_settlement(state: GameState, settlement: Iterable[Transfer], history: Iterable[Transfer] = (),
+                      net: Mapping[int, int] | None = None) -> list[Transfer]:
     """The end's transfers as the privileges change them; `history` is every transfer of the show
-    before the settlement. The bank stays exactly emptied:
+    before the settlement, or `net` {seat: his net result so far} instead (part 2's book). The bank
+    stays exactly emptied:
 
     - Змеёныш: a won show's bank shares (`bank_share`) all go to him (`bank_winners`);
     - Бинго: «Если обладатель входит в число Победителей, разделяющих в финале Шоу Банк, то его доля
@@ -801,15 +815,20 @@ def adjust_settlement(state: GameState, settlement: Iterable[Transfer], history:
             weights[bingo] = weights[bingo] * 2
             continue
         account = hero(bingo)
-        net = sum((t.amount if t.credit == account else -t.amount if t.debit == account else 0)
-                  for t in [*history, *rest])
-        if net > 0:
-            amount = min(net, pool)
+        result = sum((t.amount if t.credit == account else -t.amount if t.debit == account else 0)
+                     for t in rest)
+        if net is not None:
+            result += int(net.get(bingo, 0))
+        else:
+            result += sum((t.amount if t.credit == account else -t.amount if t.debit == account else 0)
+                          for t in history)
+        if result > 0:
+            amount = min(result, pool)
             if amount:
                 extra.append(Transfer(BANK, account, amount, BINGO_REASON))
                 pool -= amount
-        elif net < 0:
-            extra.append(Transfer(account, BANK, -net, BINGO_REASON))
-            pool += -net
+        elif result < 0:
+            extra.append(Transfer(account, BANK, -result, BINGO_REASON))
+            pool += -result
     return [*rest, *extra, *(Transfer(BANK, hero(s), a, BANK_SHARE) for s, a in split(pool, weights).items())]
 

@@ -11,7 +11,20 @@ in the stage. Inputs (docs/rulesets/show.md, "Inputs"):
 - `extra["opinion_requests"]`: {seat: seat} anonymous opinion requests (day 2 on);
 - `extra["knowledge"]`: {seat: seat} a Secret Knowledge right used on a hero;
 - `extra["active"]`: [seat] heroes who did anything at all (a post, a button): they wake;
-- `extra["ratings"]`: {seat: number}, part 2's ratings for the coma's automatic choices (0 for all).
+- `extra["ratings"]`: {seat: number}, an override of the running ratings the coma's automatic
+  choices read (scenarios and tests; the close reads memory's ratings without it).
+
+Part 2, coins (docs/rulesets/show.md, "Part 2: coins"):
+
+- `extra["acted_at"]`: {seat: seconds into the stage when he did the stage's action}, for the stage fee;
+- `extra["message_fees"]`: {seat: coins} and `extra["observer_fees"]`: coins — what the site charged
+  into the bank for messages in the stage (`economy.message_fee`), counted in the bank, not moved again;
+- `extra["bets"]`: {seat: seat} a bet's pick (the first night; a raising Talent in the defence);
+- `extra["raise"]`: [seat] Talents raising the stakes in the defence stage;
+- `extra["trial_answers"]`: [seat] slaves who posted their trial answer;
+- `extra["grants"]`: {granter: {slave: 10 | 15 | 25} | "pass"};
+- `extra["sympathies"]`: {seat: seat} (day 1 and defence 1: the first; revote 1: the second);
+- `extra["ally_picks"]`: {seat: seat} in the «Выбор Союзника» stage (`allies 1`).
 
 Part 3, the privileges (docs/rulesets/show.md, "Part 3: privileges"; engine/privileges.py):
 
@@ -41,15 +54,17 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec, SiteStyle
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import GameState, SeatState
-from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine import privileges as priv
+from games.rulesets.show.engine.alliances import check_pick, key_counts, menu, share_knowledge
+from games.rulesets.show.engine.close import StageClose
+from games.rulesets.show.engine.economy import new_coins_memory
 from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_today
-from games.rulesets.show.engine.privilege_keys import MOLE
 from games.rulesets.show.engine.keys import (
     give_secret_key,
     is_revealed,
     knowledge_candidates,
 )
+from games.rulesets.show.engine.privilege_keys import MOLE
 from games.rulesets.show.engine.roles import (
     ENSLAVE,
     FACTIONS,
@@ -68,6 +83,7 @@ from games.rulesets.show.engine.roles import (
     validate_roles,
 )
 from games.rulesets.show.engine.stages import (
+    ALLIES,
     DAY,
     DEFENCE,
     DEFENCE_SPEECH,
@@ -84,8 +100,9 @@ from games.rulesets.show.engine.stages import (
     stage_deadline,
     stage_length,
 )
+from games.rulesets.show.engine.trials import talents_today
 
-VOTE, REQUEST_OPINION, USE_KNOWLEDGE = "vote", "request_opinion", "use_knowledge"
+VOTE, REQUEST_OPINION, USE_KNOWLEDGE, PICK_ALLY = "vote", "request_opinion", "use_knowledge", "pick_ally"
 
 REASONS: Mapping[str, str] = MappingProxyType(
     {
@@ -140,6 +157,9 @@ EVENT_KINDS: tuple[str, ...] = (
     "judge_decision", "judge_missed", "enslaved", "public_key", "role_revealed", "relieved", "night_choices",
     "morning", "questioned", "saviour_key", "judge", "judge_lot", "no_judge", "insomnia",
     "game_over",
+    # part 2: coins, ratings, alliances
+    "bet", "bets_gm", "trial_results", "demon_returned", "alliances", "ally", "alliances_gm", "ratings_gm",
+    "show_results",
     # part 3, the privileges
     "privileges", "privileges_gm", "mole_role", "buried", "buried_gm", "stunned", "stunned_gm", "stun_failed",
     "excluded", "excluded_gm", "extra_vote_gm", "intercept_result", "intercept_gm", "privilege_stolen",
@@ -149,6 +169,12 @@ EVENT_KINDS: tuple[str, ...] = (
 OUTCOME_KEYS: tuple[str, ...] = (
     "stage", "votes", "tally", "bench", "enslaved", "saved", "freed", "keys_public", "keys_secret",
     "revealed", "judge", "coma", "woke", "insomnia", "knowledge", "free", "alive", "over",
+    # part 2 (docs/rulesets/show.md, "Scenario keys"): `transfers` and `ratings` are coins.py's records;
+    # `rating` {name: running total}, `bank`/`pot` after the close, `balances` {name: net change in the
+    # show so far}, `burdens` {name: paid this morning}, `grants` {author: sum}, `talents`, `raised`,
+    # `alliances` (pairs formed), `settlement` (at the end).
+    "transfers", "ratings", "rating", "bank", "pot", "balances", "burdens", "grants", "talents", "raised",
+    "alliances", "settlement",
     # part 3
     "privileges", "stunned", "excluded", "turned", "taxed", "intercepted", "thefts", "extra_vote",
 )
@@ -196,6 +222,9 @@ class ShowRuleset:
             "public_keys": {}, "secret_keys": {}, "revealed": [], "relieved": [], "slaves": {}, "coma": {},
             "spoken": [], "bench": [], "judge": None, "judge_day": 0, "knowledge_rights": {},
             "knowledge_count": 0, "saviour": {"self_saved": False, "saved": [], "key_used": False},
+            # part 2
+            "coins": new_coins_memory(), "ratings": {}, "rating_history": [], "bets": None, "bets_charged": False,
+            "trial": None, "talents": {}, "sympathies": {}, "allies": {},
             "privileges": {}, "priv": {},
         }
         state = GameState(
@@ -289,6 +318,9 @@ class ShowRuleset:
         if kind == JUDGE:
             judge = judge_today(state)
             return [judge] if judge in awake else []
+        if kind == ALLIES:
+            # The choice is not required (no coma for it): only those with a name to pick are awaited.
+            return [s.id for s in state.seats if menu(state, s.id)]
         return []
 
     def has_acted(self, state: GameState, inputs: PhaseInputs, hero: int) -> bool:
@@ -301,6 +333,9 @@ class ShowRuleset:
         if kind in (DAY, REVOTE):
             vote = id_map(inputs.votes).get(hero)
             return vote is not None and self.check_vote(state, hero, vote) is None
+        if kind == ALLIES:
+            pick = id_map(inputs.extra.get("ally_picks")).get(hero)
+            return pick is not None and check_pick(state, hero, pick) is None
         order = id_map(inputs.orders).get(hero)
         return isinstance(order, Order) and self.check_order(state, order) is None
 
@@ -332,9 +367,14 @@ class ShowRuleset:
         return ()
 
     def extra_voters(self, state: GameState) -> tuple[int, ...]:
-        """Slaves who may vote in the day vote: none in part 1. Part 2's hook for «На этом этапе в
-        голосовании могут поучаствовать Талантливые рабы» (they vote, are not voted for, owe nothing)."""
-        return ()
+        """«На этом этапе в голосовании могут поучаствовать Талантливые рабы»; «имеют возможность
+        участвовать в первом дневном голосовании»: today's Talents vote in the day vote (they are not
+        voted for and owe nothing)."""
+        kind, number = parse_phase(state.phase)
+        if kind != DAY:
+            return ()
+        return tuple(h for h in talents_today(dict(state.memory), number)
+                     if state.has_seat(h) and not state.seat(h).is_active)
 
     def vote_targets(self, state: GameState) -> tuple[int, ...]:
         if state.over:
@@ -402,6 +442,18 @@ class ShowRuleset:
             return "no_key_left"
         return None
 
+    def ally_menu(self, state: GameState, hero: int) -> tuple[int, ...]:
+        """The names the hero may pick in the «Выбор Союзника» stage."""
+        return tuple(menu(state, hero))
+
+    def check_ally_pick(self, state: GameState, hero: int, pick: int | None) -> str | None:
+        if state.over:
+            return "game_over"
+        kind, _n = parse_phase(state.phase)
+        if kind != ALLIES or not state.has_seat(hero):
+            return "not_your_action"
+        return check_pick(state, hero, pick)
+
     def speaking_order(self, state: GameState) -> tuple[int, ...]:
         """The defendants post their defence speeches; nobody else has to speak."""
         if state.over:
@@ -419,9 +471,15 @@ class ShowRuleset:
         return own + tuple(a for a in priv.privilege_actions(state, actor) if a not in own)
 
     def _stage_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
-        if state.over or not self._free(state, actor):
+        if state.over or not state.has_seat(actor):
             return ()
         kind, number = parse_phase(state.phase)
+        if kind == ALLIES:
+            return (PICK_ALLY,) if menu(state, actor) else ()
+        if kind == DAY and actor in self.extra_voters(state):
+            return (VOTE,)
+        if not self._free(state, actor):
+            return ()
         extra: tuple[str, ...] = ()
         if int((state.memory.get("knowledge_rights") or {}).get(str(actor), 0)) > 0:
             extra = (USE_KNOWLEDGE,)
@@ -449,6 +507,8 @@ class ShowRuleset:
             return priv.night_actions(state, actor)
         if kind == JUDGE:
             return self.allowed_actions(state, actor)  # a decision: enslave, or spare a single defendant
+        if kind == ALLIES:
+            return (PICK_ALLY,)
         return {GREETINGS: (GREETING,), DAY: (VOTE,), DEFENCE: (DEFENCE_SPEECH,), REVOTE: (VOTE,)}[kind]
 
     def check_order(self, state: GameState, order: Order) -> str | None:
@@ -566,7 +626,9 @@ class ShowRuleset:
         used = len((memory.get("secret_keys") or {}).get(str(holder), ()))
         rng = random.Random(f"show:{seed}:{state.phase}:knowledge:{holder}:{used}")
         events: list[Event] = []
+        before = key_counts(memory)
         give_secret_key(state, memory, holder, about, rng, events, source="lot", phase=state.phase)
+        share_knowledge(state, memory, before, events)
         return replace(state, memory=memory), tuple(events)
 
     def lull(self, state: GameState, ballots: Mapping[int, int | None]) -> tuple[GameState, tuple[Event, ...]]:

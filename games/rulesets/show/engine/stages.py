@@ -16,7 +16,8 @@ DEFENCE = "defence"  # Защитные Речи
 REVOTE = "revote"  # Повторное Голосование
 JUDGE = "judge"  # Решение Судьи
 NIGHT = "night"  # Ночной выбор (its close is the morning)
-STAGE_KINDS: tuple[str, ...] = (GREETINGS, DAY, DEFENCE, REVOTE, JUDGE, NIGHT)
+ALLIES = "allies"  # Выбор Союзника (once, at the end of day 1: «В конце первого дня наступает этап»)
+STAGE_KINDS: tuple[str, ...] = (GREETINGS, DAY, DEFENCE, REVOTE, JUDGE, NIGHT, ALLIES)
 
 # Post kinds the site reports in `inputs.extra["posted"]` (media posts, or text when the GM allows).
 GREETING, DEFENCE_SPEECH, OPINION = "greeting", "defence", "opinion"
@@ -28,7 +29,7 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
     {
         # Minutes each stage lasts with a full show of 10 free heroes (the GM may change any).
         "stage_minutes": {GREETINGS: 24 * 60, DAY: 12 * 60, DEFENCE: 6 * 60, REVOTE: 4 * 60, JUDGE: 2 * 60,
-                          NIGHT: 8 * 60},
+                          NIGHT: 8 * 60, ALLIES: 2 * 60},
         # «время, зависящее от количества остающихся на свободе героев»: [at least N free, percent]
         # rows, the first row whose N is reached applies.
         "timer_table": [[8, 100], [5, 75], [0, 50]],
@@ -50,12 +51,45 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "coma_bench_auto": True,
         # The Saviour's extra Secret Knowledge «в первые три ночи».
         "saviour_knowledge_nights": 3,
+        # -- Part 2: coins (㉿), docs/rulesets/show.md "Part 2: coins". A17: the seed gives no amounts;
+        # these are the documented defaults, each the GM's to change.
+        # «Перед раздачей Ролей все участники отправляют в Банк ... первоначальный сбор».
+        "entry_fee": 50,
+        # «чем позже они это делают - тем выше этот Взнос. Максимальный взнос платят те, кто тянет со
+        # своим действием до конца этапа»: min + (max - min) × elapsed / length, rounded down.
+        "stage_fee_min": 1,
+        "stage_fee_max": 10,
+        # «сборы за Кому»: what a hero in coma pays each stage instead of the stage fee.
+        "coma_fee": 10,
+        # The burden each slave pays each morning, by owner (A16).
+        "burden_public": 20,
+        "burden_reptiloids": 20,
+        "burden_demon": 20,
+        # «лимит бесплатных сообщений» per stage in the common thread, then a fee per message.
+        "free_messages": 10,
+        "message_fee": 2,
+        # «За каждое анонимное сообщение берётся небольшая плата в Банк».
+        "anonymous_fee": 5,
+        # «Наблюдатели во время Шоу могут писать в общий чат за плату».
+        "observer_fee": 5,
+        # «Базовая Ставка = 25 ㉿».
+        "base_stake": 25,
+        # «один из трёх грантов (10㉿-15㉿-25㉿)» and «базовый взнос (30㉿)» for a skipped answer.
+        "grants": [10, 15, 25],
+        "pass_fee": 30,
+        # «Выбор Союзника» after day 1 (False: a show without alliances, no such stage).
+        "alliances": True,
         # Part 3: the privileges in play (none: a show without privileges), dealt at random at the
         # start («в момент назначения Ролей происходит случайное распределение доступных для этого
         # Шоу Привилегий»), and the carousel mode («РЕЖИМ "КАРУСЕЛЬ ПРИВИЛЕГИЙ"»).
         "privileges": [],
         "carousel": False,
     }
+)
+
+COIN_OPTIONS: tuple[str, ...] = (
+    "entry_fee", "stage_fee_min", "stage_fee_max", "coma_fee", "burden_public", "burden_reptiloids", "burden_demon",
+    "free_messages", "message_fee", "anonymous_fee", "observer_fee", "base_stake", "pass_fee",
 )
 
 
@@ -72,6 +106,21 @@ def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
                           ("single_majority", ("cast", "voters")), ("suspicion_cut", ("each", "once"))):
         if merged[name] not in allowed:
             raise ValueError(f"option {name} is one of {allowed}, not {merged[name]!r}")
+    for name in COIN_OPTIONS:
+        value = merged[name]
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"option {name} is a whole number of coins, 0 or more, not {value!r}")
+    if merged["stage_fee_min"] > merged["stage_fee_max"]:
+        raise ValueError("option stage_fee_min may not exceed stage_fee_max")
+    if merged["base_stake"] < 1:
+        raise ValueError("option base_stake is at least 1 coin")
+    grants = merged["grants"]
+    if (not isinstance(grants, (list, tuple)) or not grants
+            or any(not isinstance(g, int) or isinstance(g, bool) or g < 1 for g in grants)):
+        raise ValueError(f"option grants is a list of whole positive amounts, not {grants!r}")
+    merged["grants"] = sorted(set(grants))
+    if not isinstance(merged["alliances"], bool):
+        raise ValueError("option alliances is true or false")
     privileges = merged["privileges"]
     if not isinstance(privileges, list | tuple) or any(p not in PRIVILEGES for p in privileges):
         raise ValueError(f"option privileges lists some of {PRIVILEGES}, not {privileges!r}")
