@@ -17,6 +17,7 @@ from games.rulesets.show import services
 from games.services import ActionRefused
 from games.services.lifecycle import game_finish, game_signup, game_start
 from games.services.posting import post_submit
+from games.services.resolution import phase_close_if_due
 from tests.conftest import client_for, make_user
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +78,15 @@ def _to_night(game, users, seats):
     for name in NAMES:
         if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
+    _past_allies(game)
     assert _phase(game) == ("night", 1)
+
+
+def _past_allies(game):
+    """«Выбор Союзника» (part 2): nobody sent a sympathy, so it closes at its timer."""
+    assert _phase(game) == ("allies", 1)
+    phase = game.current_phase
+    assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
 
 
 def _post_li(html: str, number: int) -> str:
@@ -153,6 +162,7 @@ def _to_night_from_day(game, users, seats):
     for name in NAMES:
         if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
+    _past_allies(game)
     assert _phase(game) == ("night", 1)
 
 
@@ -284,6 +294,7 @@ def test_a_carousel_theft_ordered_after_the_day_vote_is_resolved_as_the_night_be
     for name in NAMES:
         if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
+    _past_allies(game)
     assert _phase(game) == ("night", 1)
     game.refresh_from_db()
     held = game.state["memory"]["privileges"]
