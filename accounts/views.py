@@ -14,7 +14,7 @@ from accounts.middleware import remember_preferences
 from accounts.models import User
 from coins import selectors as coins
 from games import permissions
-from games.models import Thread
+from games.models import Post, Thread
 from games.selectors import stats
 
 
@@ -46,7 +46,8 @@ def profile_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     visible = permissions.filter_visible_threads(request.user, Thread.objects.all())
     recent_posts = (
-        person.posts.filter(is_deleted=False, thread__in=visible).select_related("thread").order_by("-created_at")[:10]
+        permissions.filter_posts_shown_as(Post.objects.filter(is_deleted=False, thread__in=visible), person)
+        .select_related("thread").order_by("-created_at")[:10]
     )
     # Finished games only (unsealed for everybody); running games by title alone, whoever asks.
     profile = stats.player_profile(person)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.syndication.views import Feed
 from django.shortcuts import get_object_or_404
 from django.utils.feedgenerator import Atom1Feed
@@ -13,6 +14,12 @@ from games.models import Post, Thread
 from games.services.posts import posts_refresh_html
 
 FEED_POSTS = 50
+
+
+def _shown_name(post: Post) -> str:
+    """The author a feed names: as any reader who is not the game's GM is shown him (a post signed
+    with another name is that one's while the game runs: games.permissions.shown_author)."""
+    return permissions.shown_author(AnonymousUser(), post).display_name
 
 
 class AtomWithContent(Atom1Feed):
@@ -45,13 +52,13 @@ class ThreadFeed(Feed):
     def items(self, thread: Thread) -> list[Post]:
         # The stored HTML holds only placeholders for [private] texts (games.text.bbcode), and
         # deleted posts are left out, so every entry is what any reader of the thread may see.
-        posts = list(Post.objects.filter(thread=thread, is_deleted=False).select_related("author")
+        posts = list(Post.objects.filter(thread=thread, is_deleted=False).select_related("author", "shown_author")
                      .order_by("-number")[:FEED_POSTS])
         posts_refresh_html(posts=posts)
         return posts
 
     def item_title(self, post: Post) -> str:
-        return _("#%(number)d, %(author)s") % {"number": post.number, "author": post.author.display_name}
+        return _("#%(number)d, %(author)s") % {"number": post.number, "author": _shown_name(post)}
 
     def item_description(self, post: Post) -> None:
         return None  # the post is the entry's content, not a summary
@@ -63,7 +70,7 @@ class ThreadFeed(Feed):
         return post.get_absolute_url()
 
     def item_author_name(self, post: Post) -> str:
-        return post.author.display_name
+        return _shown_name(post)
 
     def item_pubdate(self, post: Post):
         return post.created_at

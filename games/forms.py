@@ -25,6 +25,9 @@ class PostForm(forms.Form):
                               widget=forms.TextInput(attrs={"placeholder": _("e.g. комната: Вася, Петя")}))
     # A media post's file (shown only where the game's rule set owes one: games/services/media.py
     # checks its content; the accept filter only helps the browser's picker).
+    # The name the post is signed with instead of the author's (the Show's Говорун, /fake): a user
+    # id among the rule set's choices (SiteRuleset.post_sender_choices), offered only to him.
+    shown_as = forms.IntegerField(label=_("Send as"), required=False, min_value=1)
     media = forms.FileField(label=_("Audio or video"), required=False,
                             widget=forms.ClearableFileInput(attrs={"accept": "audio/*,video/*"}))
 

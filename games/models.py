@@ -192,6 +192,13 @@ class Post(models.Model):
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="posts", verbose_name=_("author")
     )
+    # The hero the post is SHOWN as written by, when its rule set lets its author sign with another
+    # name (the Show's Говорун, /fake); the true author stays `author`. Who sees which:
+    # games.permissions.shown_author (the GMs, and everyone after the game, see the truth).
+    shown_author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("shown author"),
+    )
     body = models.TextField(_("body (BBCode)"))
     # The post's comment field (001: «комната: Вася, Петя» proposes a chat room).
     comment = models.CharField(_("comment"), max_length=300, blank=True)

@@ -85,9 +85,21 @@ def roster_rows(game: Game) -> list[tuple[int, int, bool, str, list[str]]]:
 
 
 # --- Seeing ------------------------------------------------------------------------------------
-def _knows_team(game: Game, role: str) -> bool:
+def _knows_team(game: Game, role: str, seat=None) -> bool:
+    """Whether a seat of this role knows its team (its chat, its events); never a seat that does
+    not know its own role (knows_own_role: the Show's Крот)."""
     spec = get_ruleset(game.ruleset).roles.get(role)
-    return bool(spec and spec.knows_team)
+    return bool(spec and spec.knows_team) and (seat is None or knows_own_role(game, seat))
+
+
+def knows_own_role(game: Game, seat) -> bool:
+    """Whether a seat's player knows his own role while the game runs: its rule set decides
+    (SiteRuleset.role_known_to_holder; the Show's Крот «не знает свою Роль»). Such a seat's role is
+    hidden from himself and his team-mates, and he is not in his team's chat or events."""
+    if seat is None or game.status != Game.Status.RUNNING:
+        return True
+    adapter = registry.find(game.ruleset)
+    return adapter is None or adapter.role_known_to_holder(game=game, seat=seat)
 
 
 def can_see_thread(user, thread: Thread) -> bool:
@@ -103,7 +115,7 @@ def can_see_thread(user, thread: Thread) -> bool:
         return True
     seat = seat_of(user, game)
     if thread.kind == Thread.Kind.FACTION:
-        return seat is not None and seat.faction == thread.faction and _knows_team(game, seat.role)
+        return seat is not None and seat.faction == thread.faction and _knows_team(game, seat.role, seat)
     if thread.kind == Thread.Kind.GM_CHAT:
         return seat is not None and seat.pk == thread.seat_id
     if thread.kind == Thread.Kind.ROOM:
@@ -156,9 +168,9 @@ def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
         return threads.filter(visible)
     visible |= Q(game__gm=user) | Q(game__co_gms=user) | Q(kind=Thread.Kind.GM_CHAT, seat__user=user)
     visible |= Q(kind=Thread.Kind.ROOM, members__user=user)
-    seats = list(Seat.objects.filter(user=user).select_related("game").only("game__ruleset", "faction", "role", "status"))
+    seats = list(Seat.objects.filter(user=user).select_related("game").only("game__ruleset", "game__status", "faction", "role", "status"))
     for seat in seats:
-        if seat.faction and _knows_team(seat.game, seat.role):
+        if seat.faction and _knows_team(seat.game, seat.role, seat):
             visible |= Q(kind=Thread.Kind.FACTION, game_id=seat.game_id, faction=seat.faction)
     living_in = [s.game_id for s in seats if not lounge_reader(s.game, s)]
     visible |= Q(kind=Thread.Kind.LOUNGE) & ~Q(game_id__in=living_in)
@@ -298,7 +310,7 @@ def event_audiences(user, game: Game) -> set[str] | None:
     seat = seat_of(user, game)
     if seat is not None:
         audiences.add(f"seat:{seat.pk}")
-        if seat.faction:
+        if seat.faction and knows_own_role(game, seat):
             audiences.add(f"faction:{seat.faction}")
     return audiences
 
@@ -318,9 +330,44 @@ def can_see_role_of(user, game: Game, seat) -> bool:
     if mine is None:
         return False
     if mine.pk == seat.pk:
-        return True
+        return knows_own_role(game, mine)
     spec = get_ruleset(game.ruleset).roles.get(mine.role)
-    return bool(spec and spec.knows_team and mine.faction == seat.faction)
+    return bool(spec and spec.knows_team and mine.faction == seat.faction and knows_own_role(game, mine)
+                and knows_own_role(game, seat))
+
+
+def can_see_privileges(user, game: Game, seat) -> bool:
+    """A hero's privileges (the Show's «Привилегии», «о котором герой в тайне от остальных узнает»)
+    are seen by that hero, the GMs, and everyone once the game is over; by nobody before the start."""
+    return can_see_full_status(user, game, seat)
+
+
+# --- Who wrote a post --------------------------------------------------------------------------
+def can_see_true_author(user, game: Game | None) -> bool:
+    """A post shown under another player's name (Post.shown_author: the Show's Говорун, /fake) is
+    seen as its true author's by the game's GMs, and by everyone once the game is over (the
+    archive); by everyone else as the shown one's."""
+    return game is None or game.status == Game.Status.FINISHED or is_game_master(user, game)
+
+
+def shown_author(user, post: Post, game: Game | None = None):
+    """The author `user` is shown for `post` (see can_see_true_author): every page that names a
+    post's author (the thread, search, quotes, the post's history, the feeds) asks this."""
+    if not post.shown_author_id:
+        return post.author
+    if game is None:
+        game = game_of(post.thread)
+    return post.author if can_see_true_author(user, game) else post.shown_author
+
+
+def filter_posts_shown_as(posts: QuerySet[Post], person) -> QuerySet[Post]:
+    """The posts shown as written by `person` (a profile's recent posts, a search by author): a
+    post signed with another name counts as that one's, for every viewer (its true author is
+    never found through it)."""
+    # as filter_visible_threads does: Q only for this query
+    from django.db.models import Q
+
+    return posts.filter(Q(shown_author__isnull=True, author=person) | Q(shown_author=person))
 
 
 def can_see_full_status(user, game: Game, seat) -> bool:

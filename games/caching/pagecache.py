@@ -4,7 +4,8 @@ Two layers, both in the shared cache:
 
 1. **The post list** of a page (the `<li>` of every post, the expensive part to render: 25 to
    100 posts through the template engine), shared by every viewer of the same *class*: the same
-   language, time zone, moderator or not, may post or not, and, only for a page holding
+   language, time zone, moderator or not, may post or not, shown the true authors of posts signed
+   with another name or not (games.permissions.can_see_true_author), and, only for a page holding
    `[private]` messages, the same private-text audience (everyone after the game and the GMs;
    else each seat alone; else nobody). What differs per viewer inside the list (the Report and
    Edit links, the CSRF token of the moderators' forms, the "just posted" mark) is left as a
@@ -459,10 +460,12 @@ def fragment_shared(context: dict) -> str:
 
 def fragment_key(post, shared: str) -> str:
     """The key of one post's <li>: every field of the post and its author that the template reads."""
-    author = post.author
+    author = getattr(post, "shown_user", None) or post.author  # the author this viewer class is shown
+    signed = getattr(post, "signed_as", None)  # the name a post was signed with, shown to the truth's viewers
     parts = (post.pk, post.thread_id, post.number, post.created_at.isoformat(), post.edit_count,
              post.edited_at.isoformat() if post.edited_at else "", post.is_deleted, post.deleted_reason, post.comment,
-             post.author_id, author.display_name, author.avatar.name or "", tuple(post.replaced_names),
+             author.pk, author.display_name, author.avatar.name or "", signed.display_name if signed else "",
+             tuple(post.replaced_names),
              bool(post.body_visible), _digest(post.html) if post.body_visible else "")
     return f"pagecache:post:{_digest(shared + chr(31) + repr(parts))}"
 

@@ -272,6 +272,27 @@ class SiteRuleset:
         lazy text), or None (the Show: a slave talks only in the slaves' chat)."""
         return None
 
+    def role_known_to_holder(self, *, game, seat) -> bool:
+        """Whether this seat's player knows his own role while the game runs (the Show's Крот
+        does not): games.permissions.knows_own_role hides it from him and his team-mates, and
+        keeps him out of his team's chat and events."""
+        return True
+
+    def post_sender_choices(self, *, game, user) -> list[tuple[int, str]]:
+        """Whom `user` may sign his next post in the game thread as, instead of himself: [(user id,
+        name)] (the Show's Говорун, /fake: another hero), or none (the reply form has no such field).
+        Read-only: the page asks it; post_sender_refusal decides under the post's lock."""
+        return []
+
+    def post_sender_refusal(self, *, game, user, shown_user_id: int, now) -> Any:
+        """In the post's transaction, before it is stored: why `user` may not sign this post as
+        `shown_user_id` (a lazy text), or None. The default refuses every false name."""
+        return _("Nobody signs a post with another name in this game.")
+
+    def post_signed(self, *, game, post, now) -> None:
+        """After a post signed with another name was stored (Post.shown_author), in its transaction:
+        what the rule set records of it (the Show: a ledger row counting the stage's fakes)."""
+
     def media_post_kind(self, *, game, user) -> str | None:
         """The media post (an audio or video upload on the game thread's reply form) `user` owes
         now, or None: then the form has no file input and an upload is refused (the Show: a

@@ -6,7 +6,8 @@ import math
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
 
 from games import permissions
 from games.caching import pagecache
@@ -67,19 +68,25 @@ class ThreadPage:
 
 def _post_rows(user, thread: Thread) -> QuerySet[Post]:
     # The search index's copy of the text is never shown on a page: not read.
-    return permissions.filter_visible_posts(user, thread, Post.objects.defer("search_text")).select_related("author", "media")
+    return permissions.filter_visible_posts(user, thread, Post.objects.defer("search_text")).select_related("author", "shown_author", "media")
 
 
 def thread_page(*, user, thread: Thread, page: int | None, iso_author_ids: list[int] | None = None,
-                per_page: int | None = None) -> ThreadPage:
+                per_page: int | None = None, truth: bool = True) -> ThreadPage:
     """One page of a thread. The whole thread pages by post number (keyset on the (thread,
-    number) index, no OFFSET); an ISO filter pages its own, much smaller, list."""
+    number) index, no OFFSET); an ISO filter pages its own, much smaller, list. Without `truth`
+    (permissions.can_see_true_author) an ISO filter reads a post signed with another name as
+    that one's (Post.shown_author), never as its true author's."""
     per_page = per_page or settings.MAFIA_POSTS_PER_PAGE
     rows = _post_rows(user, thread)
     if iso_author_ids:
         from accounts.models import User
 
-        rows = rows.filter(author_id__in=iso_author_ids)
+        if truth:
+            rows = rows.filter(author_id__in=iso_author_ids)
+        else:
+            rows = rows.filter(Q(shown_author__isnull=True, author_id__in=iso_author_ids)
+                               | Q(shown_author_id__in=iso_author_ids))
         total = rows.count()
         pages = page_count(total, per_page)
         page = min(max(page or 1, 1), pages)
@@ -276,8 +283,14 @@ def post_author_names(*, thread: Thread, stamps) -> list[AuthorName]:
         AuthorName(pk, name) for pk, name in post_authors(thread=thread).values_list("pk", "display_name")])
 
 
+# The author a post is shown as to everyone (Post.shown_author, else its author): the ISO picker
+# lists these, so that a post signed with another name names nobody else in it.
+_SHOWN_AUTHOR = Coalesce("shown_author_id", "author_id")
+
+
 def post_author_ids(*, thread: Thread) -> list[int]:
-    """The ids of everyone who posted in the thread, up to its post count (see post_authors)."""
+    """The ids of everyone who posted in the thread as shown (Post.shown_author, else the author),
+    up to its post count (see post_authors)."""
     from django.core.cache import cache
 
     key = _post_authors_key(thread)
@@ -288,9 +301,10 @@ def post_author_ids(*, thread: Thread) -> list[int]:
     else:
         if cached is not None:
             newer = posts.filter(number__gt=cached[0], number__lte=thread.post_count)
-            ids = sorted(set(cached[1]) | set(newer.values_list("author_id", flat=True)))
+            ids = sorted(set(cached[1]) | set(newer.values_list(_SHOWN_AUTHOR, flat=True)))
         else:
-            ids = sorted(set(posts.filter(number__lte=thread.post_count).values_list("author_id", flat=True).distinct()))
+            ids = sorted(set(posts.filter(number__lte=thread.post_count).values_list(_SHOWN_AUTHOR, flat=True)
+                             .distinct()))
         cache.set(key, (thread.post_count, ids), timeout=24 * 3600)
     return ids
 

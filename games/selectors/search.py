@@ -249,7 +249,7 @@ def search(*, user, q: str, game: Game | None = None, author=None, sort: str | N
     threads = visible_threads(user=user, game=game)
     posts = Post.objects.filter(is_deleted=False, thread__in=threads.values("pk"))
     if author is not None:
-        posts = posts.filter(author=author)
+        posts = permissions.filter_posts_shown_as(posts, author)  # a signed post is its shown author's
     words = query_words(q)
     if full_text:
         query = text_query(q)
@@ -263,7 +263,9 @@ def search(*, user, q: str, game: Game | None = None, author=None, sort: str | N
             return SearchResults(page=page, full_text=False)
         posts = match_all_words(posts, "search_text", q).order_by("-created_at", "-pk")
     offset = (page - 1) * per_page
-    rows = list(posts.select_related("thread", "author").defer("body", "html")[offset:offset + per_page + 1])
+    rows = list(posts.select_related("thread", "author", "shown_author").defer("body", "html")[offset:offset + per_page + 1])
+    for post in rows:
+        post.shown_user = permissions.shown_author(user, post)  # the author this viewer is shown
     results = SearchResults(page=page, has_next=len(rows) > per_page, full_text=full_text)
     rows = rows[:per_page]
     if full_text:

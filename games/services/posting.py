@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,19 +37,24 @@ from games.services.resolution import phase_close
 from games.services.votes import VoteConfirmation, votes_record_for_post
 
 
+User = get_user_model()
+
 # The body of a media post sent without words (the player's file speaks for him).
 MEDIA_ONLY_BODY = "🎬"
 
 
 def post_submit(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "",
-                rate_limited: bool = False, upload=None) -> Post:
+                rate_limited: bool = False, upload=None, shown_as: int | None = None) -> Post:
     """A post sent by `author` into `thread`, with all it does in a game: its [private] messages
     and room proposal, its votes (told to the poster as `post.vote_confirmation`, None when it
     holds none) and the close of the day they may make. Refused as a whole (ActionRefused)
     when a step refuses. `rate_limited` applies the posting rate limit: the site's forms ask for
     it; scenarios and benchmarks posting on a player's behalf do not. `upload`: an audio or video
     file, accepted only as the media post the game's rule set says the author owes now
-    (SiteRuleset.media_post_kind; games/services/media.py reads its type from its content)."""
+    (SiteRuleset.media_post_kind; games/services/media.py reads its type from its content).
+    `shown_as`: the user id the post is signed as instead of the author's (the Show's Говорун,
+    /fake), when the game's rule set allows it now (SiteRuleset.post_sender_refusal); the post
+    keeps its true author (games.permissions.shown_author says who sees which)."""
     now = now or timezone.now()
     check = media_check(upload) if upload is not None else None
     if check is not None and not (body or "").strip():
@@ -58,13 +64,18 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
         locked = thread_lock_for_post(thread=thread, author=author, now=now)
         if check is not None:
             _media_owed(locked, author)
+        shown = _shown_author(locked, author, shown_as, now) if shown_as is not None else None
         private = private_check(thread=locked, author=author, body=draft.body)
+        if shown is not None and (private or check is not None):
+            # a private message names its true sender, and a media post is the author's own duty
+            raise ActionRefused(_("A post signed with another name carries no private message and no file."),
+                                code="shown_as_refused")
         comment = post_comment_clean(comment)
         room = room_check(thread=locked, author=author, comment=comment)
         # The page cache (games/caching/pagecache.py): the post and its private messages change
         # this thread's pages alone...
         with pagecache.writing(thread=locked.pk):
-            post = post_store(thread=locked, author=author, draft=draft, comment=comment, now=now)
+            post = post_store(thread=locked, author=author, draft=draft, comment=comment, now=now, shown_author=shown)
             private_store(post=post, pending=private, now=now)
             if check is not None:
                 media_store(post=post, upload=upload, check=check)
@@ -72,6 +83,8 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
         # ... and these the game's (a room proposal, the votes, a close on majority).
         with pagecache.writing(game=game):
             room_store(post=post, pending=room, now=now)
+            if shown is not None:
+                registry.site(game.ruleset).post_signed(game=game, post=post, now=now)
             closed = game is not None and _votes_record(post=post, game=game, now=now)
             # What the post does in the rule set (the Show: it wakes a hero, stands in for a media
             # post and may end the stage early).
@@ -87,6 +100,23 @@ def _media_owed(thread: Thread, author) -> None:
     if (game is None or game.status != Game.Status.RUNNING
             or registry.site(game.ruleset).media_post_kind(game=game, user=author) is None):
         raise ActionRefused(_("No media post is owed now: the file was not accepted."), code="media_not_owed")
+
+
+def _shown_author(thread: Thread, author, shown_as, now: datetime):
+    """The user a post is signed as (refused, changing nothing, unless the game's rule set allows
+    it now): only in a running game's thread, never with [private] messages or a file."""
+    game = permissions.game_of(thread) if thread.kind == Thread.Kind.GAME else None
+    if game is None or game.status != Game.Status.RUNNING:
+        raise ActionRefused(_("A post is signed with another name only in a running game's thread."),
+                            code="shown_as_refused")
+    try:
+        shown_id = int(shown_as)
+    except (TypeError, ValueError):
+        shown_id = 0
+    reason = registry.site(game.ruleset).post_sender_refusal(game=game, user=author, shown_user_id=shown_id, now=now)
+    if reason is not None:
+        raise ActionRefused(str(reason), code="shown_as_refused")
+    return User.objects.get(pk=shown_id)
 
 
 def _votes_record(*, post: Post, game: Game, now: datetime) -> bool:

@@ -133,7 +133,7 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
     return locked
 
 
-def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: datetime) -> Post:
+def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: datetime, shown_author=None) -> Post:
     """Inside the caller's transaction, with `thread` locked (thread_lock_for_post): the post
     numbered and written, the thread's count moved, and, on commit, the poll's state and the ISO
     picker's author list told."""
@@ -150,11 +150,13 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
             renderer_version=bbcode.RENDERER_VERSION,
             created_at=now,
             comment=comment,
+            shown_author=shown_author,
         )
         Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now)
     transaction.on_commit(partial(thread_state_remember, thread.pk, thread.kind, number))  # the poll (games/caching/live.py)
     # The ISO picker's author list follows without rescanning the thread.
-    transaction.on_commit(partial(selectors.post_authors_extend, thread=thread, number=number, author_id=author.pk))
+    transaction.on_commit(partial(selectors.post_authors_extend, thread=thread, number=number,
+                                  author_id=(shown_author or author).pk))
     post.vote_confirmation = None  # what a vote in it counted as: the posting service's (posting.py)
     return post
 

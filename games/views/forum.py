@@ -186,7 +186,8 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         if quote_number:
             quoted = Post.objects.filter(thread=thread, number=quote_number, is_deleted=False).select_related("author").first()
             if quoted:
-                initial = bbcode.quote_source(quoted.author.display_name, quoted.body) + "\n"
+                initial = bbcode.quote_source(permissions.shown_author(user, quoted, game).display_name,
+                                              quoted.body) + "\n"
         vote_from = _parse_page(request.GET.get("vote_from"))
         if vote_from and user.is_authenticated:
             # "Post the changed vote" after an edit: the vote the author's edited post now reads as.
@@ -239,6 +240,10 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "media_kind": (registry.site(game.ruleset).media_post_kind(game=game, user=user)
                        if can_post and game is not None and thread.kind == Thread.Kind.GAME
                        and game.status == Game.Status.RUNNING else None),
+        # Whom the poster may sign his post as (the Show's Говорун, /fake), where the rule set offers it.
+        "sender_choices": (registry.site(game.ruleset).post_sender_choices(game=game, user=user)
+                           if can_post and game is not None and thread.kind == Thread.Kind.GAME
+                           and game.status == Game.Status.RUNNING else []),
         "page": page_data,
         "post_list_html": post_list_html,
         "iso": iso,
@@ -314,14 +319,18 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
         "profile_url": _url_prefix("accounts:profile"),
         "votes_url": reverse("games:votes", args=[game.pk]) if show_votes else "",
     }
+    # A post signed with another name (Post.shown_author) shows its true author only to some viewers:
+    # those are a class of their own for the cached lists (permissions.can_see_true_author).
+    truth = permissions.can_see_true_author(user, game)
+    context["truth"] = truth
     if iso:
-        page_data = selectors.thread_page(user=user, thread=thread, page=page, iso_author_ids=iso)
+        page_data = selectors.thread_page(user=user, thread=thread, page=page, iso_author_ids=iso, truth=truth)
         html = _render_post_list(request, thread, game, page_data.posts, context, moderator=moderator, stamps=stamps)
         return page_data, pagecache.personalize(html, page_data.posts, request=request, user=user, just_posted=just_posted)
     page_data = selectors.thread_page_bounds(thread=thread, page=page)
     high = min(page_data.high, thread.post_count)
     extra = f"{context['gm_id']}|{bbcode.RENDERER_VERSION}|{int(show_votes)}|{page_data.per_page}"
-    viewer = f"{int(moderator)}{int(can_post)}"
+    viewer = f"{int(moderator)}{int(can_post)}{int(truth)}"
 
     def key(audience=None):
         return pagecache.list_key(thread=thread, stamps=stamps, low=page_data.low, high=high, viewer=viewer,
@@ -362,8 +371,12 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
 
         # Replacements are the game's rows and the names users' rows: kept under those counters.
         replaced = pagecache.kept_value(f"replaced:{game.pk}", stamps, ("site", "game"), lambda: replaced_names(game))
+    truth = context.get("truth", True)
     for post in posts:
-        post.replaced_names = replaced.get(post.author_id, [])
+        # The author this viewer class is shown (permissions.shown_author; the list's key has `truth`).
+        post.shown_user = post.shown_author if post.shown_author_id and not truth else post.author
+        post.signed_as = post.shown_author if post.shown_author_id and truth else None
+        post.replaced_names = replaced.get(post.shown_user.pk, [])
         post.body_visible = moderator or not post.is_deleted  # permissions.can_see_post_body
     # Each post's <li> is kept by what it shows (games/caching/pagecache.py, "Layer 0"): only the posts
     # that changed since are rendered.
@@ -515,7 +528,7 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(f"{reverse('account_login')}?{urlencode({'next': thread.get_absolute_url()})}")
     try:
         post = post_submit(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""),
-                           rate_limited=True, upload=upload)
+                           rate_limited=True, upload=upload, shown_as=form.cleaned_data.get("shown_as") or None)
     except ActionRefused as refused:
         return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
                               status=200 if request.htmx else 400)
@@ -578,8 +591,9 @@ def post_permalink(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def post_quote(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The BBCode that quotes a post, for the quote button's script."""
     thread = _visible_thread(request, pk)
-    post = get_object_or_404(Post.objects.select_related("author"), thread=thread, number=number, is_deleted=False)
-    return HttpResponse(bbcode.quote_source(post.author.display_name, post.body) + "\n",
+    post = get_object_or_404(Post.objects.select_related("author", "shown_author"), thread=thread, number=number,
+                             is_deleted=False)
+    return HttpResponse(bbcode.quote_source(permissions.shown_author(request.user, post).display_name, post.body) + "\n",
                         content_type="text/plain; charset=utf-8")
 
 
@@ -652,7 +666,8 @@ def post_history(request: HttpRequest, post_pk: int) -> HttpResponse:
          "body": rev.body if permissions.can_see_post_source(request.user, post, rev.body) else None}
         for rev in post.revisions.select_related("replaced_by").order_by("-replaced_at", "-pk")
     ]
-    return render(request, "games/post_history.html", {"post": post, "revisions": revisions})
+    return render(request, "games/post_history.html", {"post": post, "revisions": revisions,
+                                                       "shown_user": permissions.shown_author(request.user, post)})
 
 
 @require_GET
@@ -684,7 +699,8 @@ def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
     deleted = request.POST.get("action") != "restore"
     if deleted and permissions.can_delete_post(request.user, post) and not confirm.is_confirmed(request):
         return confirm.confirmation_page(request, question=confirm.question(
-            "hide", number=post.number, author=post.author.display_name), cancel_url=post.get_absolute_url())
+            "hide", number=post.number, author=permissions.shown_author(request.user, post).display_name),
+            cancel_url=post.get_absolute_url())
     try:
         post_set_deleted(post=post, moderator=request.user, deleted=deleted, reason=request.POST.get("reason", ""))
     except ActionRefused as refused:

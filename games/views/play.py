@@ -227,11 +227,15 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
             order.source_seat = holders.seat_at(order.source_seat, order.recorded_at)
         order.reason_text = order_reason_text(order.reason) if order.reason else ""
         order.action_text = order_action_text(order)
+    # A role its holder does not know (the Show's Крот: permissions.knows_own_role) is not told here.
+    own = permissions.can_see_role_of(viewer, game, seat)
     return render(request, "games/role.html", {
         "standing_order": _standing_order(viewer, game, seat),
-        "game": game, "seat": seat, "role_name": role_label(game.ruleset, seat.role), "team": team,
-        "role_help": role_help(game.ruleset, seat.role), "faction_name": faction_label(seat.faction),
-        "goal": faction_goal(seat.faction, game.ruleset),
+        "game": game, "seat": seat, "team": team,
+        "role_name": role_label(game.ruleset, seat.role) if own else _("Unknown: you must find out your role"),
+        "role_help": role_help(game.ruleset, seat.role) if own else "",
+        "faction_name": faction_label(seat.faction) if own else "—",
+        "goal": faction_goal(seat.faction, game.ruleset) if own else "",
         "actions": [(a, action_label(a)) for a in actions], "targets": targets, "orders": orders,
         "kill_and_freeze": "kill" in actions and "freeze" in actions,
         "text_orders": takes_text_orders(game),

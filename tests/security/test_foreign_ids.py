@@ -89,6 +89,7 @@ CASES: dict[str, list[Case]] = {
     "games:show_act": [Case(who="vasya", data={"act": "vote", "target": "{seat}"}, expect_404=True),
                        Case(who="vasya", data={"act": "order", "action": "save", "target": "{seat}",
                                                "public_key": "{seat}"}, expect_404=True)],
+    "games:show_privilege": [Case(who="vasya", data={"act": "stun", "target": "{seat}"}, expect_404=True)],
     "games:show_status": [], "games:show_fullstatus_mine": [],
     "games:show_fines": [Case(data={"offender": "{seat}", "reporter": "Вася", "report": "чужой", "decision": "да"},
                               expect_404=True)],

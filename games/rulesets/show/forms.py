@@ -10,7 +10,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from games.rulesets.show.engine.privilege_keys import PRIVILEGES
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS, STAGE_KINDS
+from games.rulesets.show.wording import PRIVILEGE_NAMES
 
 # The site's own options of a show, kept in Game.options beside the engine's; the engine gets only
 # its own (ShowSite.engine_options).
@@ -75,6 +77,14 @@ def option_fields() -> dict[str, forms.Field]:
         choices=[("cast", _("of the ballots cast")), ("voters", _("of everyone who may vote"))])
     fields["show_judge_private"] = forms.BooleanField(
         label=_("The judge is told only to himself and the GM (show)"), required=False)
+    # Part 3: «распределение доступных для этого Шоу Привилегий» and «КАРУСЕЛЬ ПРИВИЛЕГИЙ».
+    fields["show_privileges"] = forms.MultipleChoiceField(
+        label=_("Privileges in play (show)"), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[(p, PRIVILEGE_NAMES[p]) for p in PRIVILEGES],
+        help_text=_("Dealt at random among the heroes at the start, each known only to its holder."))
+    fields["show_carousel"] = forms.BooleanField(
+        label=_("The privileges' carousel (show)"), required=False,
+        help_text=_("After his day vote each hero may try to steal a random privilege; needs privileges in play."))
     return fields
 
 
@@ -96,4 +106,7 @@ def options_from(cleaned: dict) -> dict:
         "reptiloid_disagree": cleaned.get("show_reptiloid_disagree") or "nobody",
         "single_majority": cleaned.get("show_single_majority") or "cast",
         "judge_public": not cleaned.get("show_judge_private"),
+        "privileges": [p for p in PRIVILEGES if p in (cleaned.get("show_privileges") or ())],
+        # the carousel needs privileges in play (the engine refuses it otherwise): off without them
+        "carousel": bool(cleaned.get("show_carousel")) and bool(cleaned.get("show_privileges")),
     }

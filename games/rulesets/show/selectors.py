@@ -19,6 +19,7 @@ from games.rulesets.show.wording import (
     ACTION_LABELS,
     FACTION_NAMES,
     OWNER_NAMES,
+    PRIVILEGE_NAMES,
     SLEEP_NAMES,
     key_label,
     role_name,
@@ -61,7 +62,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         "hero": me, "free": me.is_active, "in_coma": in_coma(state, me.id),
         "sleep": SLEEP_NAMES.get(sleep_mark(state, me.id) or "", ""),
         "owed": [str(ACTION_LABELS.get(a, a)) for a in owed], "acted": acted, "pov": pov,
-        "role": role_name(me.role), "faction": str(FACTION_NAMES.get(me.faction, me.faction)),
+        # «Крот не знает свою Роль»: a role its holder does not know is not told (permissions.can_see_role_of)
+        **({"role": role_name(me.role), "faction": str(FACTION_NAMES.get(me.faction, me.faction))}
+           if permissions.can_see_role_of(user, game, seat) else {"role": role_name(None), "faction": "—"}),
         "owners": ", ".join(str(OWNER_NAMES.get(o, o)) for o in
                             ((state.memory.get("slaves") or {}).get(str(me.id)) or {}).get("owners", ())),
         "kind": kind, "number": number,
@@ -157,6 +160,9 @@ def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
     status["role_text"] = role_name(status["role"])
     status["faction_text"] = str(FACTION_NAMES.get(status["faction"], status["faction"]))
     status["name"] = seat.dealt_name
+    # part 3: his privileges (permissions.can_see_privileges is the full status's own check)
+    if permissions.can_see_privileges(user, game, seat):
+        status["privilege_rows"] = [(p, str(PRIVILEGE_NAMES.get(p, p))) for p in status.get("privileges") or ()]
     return status
 
 

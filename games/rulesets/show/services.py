@@ -49,6 +49,7 @@ from games.rulesets.show.engine.stages import (
     TO_SLAVERY,
     parse_phase,
 )
+from games.rulesets.show.privileges_ledger import PRIVILEGE_ROWS, privilege_inputs, privilege_row_text
 from games.rulesets.show.wording import ACTION_LABELS, DETAIL_LABELS, WORDING
 from games.selectors.state import game_state, stored_state
 from games.services.resolution import phase_close, state_apply_now
@@ -109,6 +110,7 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
     if knowledge:
         extra["knowledge"] = knowledge
     extra.update(_coins_inputs(phase, rows))
+    extra.update(privilege_inputs(rows))  # part 3, the privileges' rows
     ratings = (phase.gm_decisions or {}).get("ratings")
     if ratings:
         extra["ratings"] = {int(k): v for k, v in ratings.items()}
@@ -190,6 +192,8 @@ def ledger_row_text(order: Order) -> str | None:
     if order.action in {VOTE, REQUEST, KNOWLEDGE, LULL, WAKE, BET, RAISE, SYMPATHY, PICK_ALLY, TRIAL_ANSWER,
                         GRANT_PASS} | NIGHT_ACTIONS | JUDGE_ACTIONS:
         return ""
+    if order.action in PRIVILEGE_ROWS:
+        return privilege_row_text(order)
     return None
 
 
@@ -478,6 +482,8 @@ def show_post_stored(*, game: Game, post: Post, now: datetime) -> bool:
         # A post carrying an audio or video file (games.services.media) is the media post he owes,
         # whatever the GM's option; a text post stands in for it only when the GM allows.
         kind = owed_post_kind(stage) if _has_media(post) else text_post_kind(stage)
+        if post.shown_author_id:
+            kind = None  # a post signed as another hero (the Говорун's /fake) stands in for nothing
         if kind is not None:
             return _media_post(stage, kind, post, now, True).closed
         _touch(stage, now)

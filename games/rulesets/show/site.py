@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rulesets.base import ScenarioSpec, SiteRuleset
 from games.rulesets.show import forms
 from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.privileges import is_mole
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS
 from games.rulesets.show.wording import WORDING
 
@@ -87,7 +88,46 @@ class ShowSite(SiteRuleset):
     def talk_refusal(self, seat, thread_kind: str):
         if getattr(seat, "status", None) == "enslaved":
             return _("A slave talks only in the slaves' chat (the game's lounge).")
+        # part 3; the services load the models: imported at a post
+        from games.rulesets.show.privileges_services import stunned_now
+
+        if stunned_now(seat):  # «лишает оглушаемого возможности отправлять любые сообщения до конца ночи»
+            return _("You are stunned: you send no message until the night ends.")
         return None
+
+    # --- Part 3, the privileges: the Крот's hidden role, the Говорун's /fake ------------------------
+    def role_known_to_holder(self, *, game, seat) -> bool:
+        """«Крот не знает свою Роль и должен выяснить её в ходе Шоу»."""
+        # the selectors load the models: imported at a page
+        from games.selectors.state import game_state
+
+        state = game_state(game)
+        return state is None or not state.has_seat(seat.pk) or not is_mole(state, seat.pk)
+
+    def post_sender_choices(self, *, game, user) -> list[tuple[int, str]]:
+        # the services load the models: imported at a post
+        from games.rulesets.show.privileges_services import sender_choices
+
+        return sender_choices(game=game, user=user)
+
+    def post_sender_refusal(self, *, game, user, shown_user_id: int, now):
+        # the services load the models: imported at a post
+        from games.rulesets.show.privileges_services import sender_refusal
+
+        return sender_refusal(game=game, user=user, shown_user_id=shown_user_id, now=now)
+
+    def post_signed(self, *, game, post, now) -> None:
+        # the services load the models: imported at a post
+        from games.rulesets.show.privileges_services import post_signed
+
+        post_signed(game=game, post=post, now=now)
+
+    def new_game_arguments(self, *, game, seats: list, seat_data: dict | None) -> dict:
+        """The game's seed deals the privileges in play (engine: privileges.deal_privileges); a
+        scenario file's players may fix them (`privileges: [...]`, {seat id: {"privileges": [...]}})."""
+        data = {int(k): {"privileges": list(v["privileges"])} for k, v in (seat_data or {}).items()
+                if (v or {}).get("privileges")}
+        return {"seed": game.rng_seed, "seat_data": data}
 
     def media_post_kind(self, *, game, user) -> str | None:
         from games.rulesets.show.services import show_media_owed  # the services load the models: at a post
@@ -108,7 +148,7 @@ class ShowSite(SiteRuleset):
     capabilities = frozenset({"show_pages"})
     template_panels = {
         "game.actions": ("games/_show_game_actions.html",),
-        "game.public": ("games/_show_panel.html",),
+        "game.public": ("games/_show_panel.html", "games/_show_privileges_panel.html"),
         "gm.links": ("games/_show_gm_links.html",),
         "role.links": ("games/_show_role_links.html",),
         "gm.decisions": ("games/_show_gm_stage.html",),
@@ -148,9 +188,13 @@ class ShowSite(SiteRuleset):
             return {}
         from games.rulesets.show.selectors import hero_panel  # the selectors load the models: at a page
 
+        # part 3, the privileges' panel; the selectors load the models: imported at a page
+        from games.rulesets.show.privileges_selectors import privileges_panel
+
         request = context.get("request")
-        return {"show_panel": hero_panel(game=game, seat=context.get("my_seat"),
-                                         user=getattr(request, "user", None), pov=bool(context.get("pov_seat")))}
+        user, seat, pov = getattr(request, "user", None), context.get("my_seat"), bool(context.get("pov_seat"))
+        return {"show_panel": hero_panel(game=game, seat=seat, user=user, pov=pov),
+                "show_privileges": privileges_panel(game=game, seat=seat, user=user, pov=pov)}
 
     # --- Orders: every input is the show's own, read from its ledger --------------------------------
     orders_on_role_page = False

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from games.rulesets.show import privileges_views
 from games.rulesets.show import views as show
 from games.rulesets.show import views_fines
 
@@ -13,5 +14,6 @@ urlpatterns = [
     path("games/<int:pk>/show/about/", show.show_about_mine, name="show_about_mine"),
     path("games/<int:pk>/show/about/<int:seat_pk>/", show.show_about, name="show_about"),
     path("games/<int:pk>/show/results/", show.show_results, name="show_results"),
+    path("games/<int:pk>/show/privilege/", privileges_views.show_privilege, name="show_privilege"),
     path("games/<int:pk>/show/fines/", views_fines.show_fines, name="show_fines"),
 ]

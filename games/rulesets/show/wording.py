@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.rulesets.show.privileges_wording import SITE_PRIVILEGE_REASONS, site_event_text
 from games.wording import RulesetWording
 
 ROLE_NAMES = {
@@ -237,11 +238,14 @@ class ShowWording(RulesetWording):
         "demon": gettext_lazy("You win alone when at most one other hero is free besides you, and no Reptiloid."),
     }
     action_labels = ACTION_LABELS
-    order_reasons = {**REASONS, **VOTE_REASONS}
+    order_reasons = {**REASONS, **VOTE_REASONS, **SITE_PRIVILEGE_REASONS}
 
     def event_text(self, kind: str, data: dict) -> str | None:
         d = dict(data or {})
         name = _name(d)
+        changed = site_event_text(kind, d)  # part 3's change to part 1's words (privileges_wording.py)
+        if changed is not None:
+            return changed
         if kind == "game_started":
             return _("The show begins: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
         if kind == "role":

@@ -1,0 +1,302 @@
+"""The show's privileges on the site (issue 20, part 3; docs/rulesets/show.md, "Part 3 on the
+site"): the GM's options, the holder's panel and its forms (the services write the ledger or apply
+at once), the Говорун's /fake shown per viewer (and through the thread caches), the Секретарь's
+live view, the Крот's hidden role, the stunned's silence, the carousel's theft."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game, GameEvent, Order, Post, Thread
+from games.rulesets.show import privileges_services as privs
+from games.rulesets.show import services
+from games.services import ActionRefused
+from games.services.lifecycle import game_finish, game_signup, game_start
+from games.services.posting import post_submit
+from games.services.resolution import phase_close_if_due
+from tests.conftest import client_for, make_user
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Аня", "Боря", "Вера", "Жора", "Кира", "Лёва", "Миша"]
+ROLES = ["mason", "mason", "reptiloid", "saviour", "demon", "reptiloid", "mason"]
+HELD = {"Аня": ["secretary", "talker"], "Боря": ["bouncer"], "Вера": ["lawyer"], "Жора": ["authority"],
+        "Кира": ["hacker"], "Лёва": ["mole"]}
+
+
+def _create(gm, title="Шоу с привилегиями", **fields) -> Game:
+    data = {"title": title, "ruleset": "show", "size": 7, "roles": "", "phase_hours": 24,
+            "show_minutes_greetings": 60, "show_minutes_day": 60, "show_minutes_defence": 30,
+            "show_minutes_revote": 30, "show_minutes_judge": 20, "show_minutes_night": 40,
+            "show_timer_table": "8:100, 5:50, 0:25", **fields}
+    response = client_for(gm).post(reverse("games:game_new"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.get(title=title)
+
+
+def _start(held=HELD, **fields):
+    gm = make_user("Ведущий")
+    game = _create(gm, **fields)
+    users = {n: make_user(n) for n in NAMES}
+    for name in NAMES:
+        game_signup(game=game, user=users[name])
+    seats = {n: game.seats.get(user=users[n]) for n in NAMES}
+    data = {seats[n].pk: {"privileges": ps} for n, ps in held.items()}
+    game_start(game=game, by=gm, seed=11, roles_in_seat_order=ROLES, seat_data=data)
+    game.refresh_from_db()
+    return game, gm, users, seats
+
+
+@pytest.fixture
+def show(db):
+    """Six heroes, every privilege of HELD in play (dealt as the scenario files fix them), the carousel."""
+    return _start(show_privileges=sorted({p for ps in HELD.values() for p in ps}), show_carousel="on")
+
+
+def _phase(game: Game) -> tuple[str, int]:
+    game.refresh_from_db()
+    return game.current_phase.kind, game.current_phase.number
+
+
+def _greet_all(game, users):
+    for name in NAMES:
+        post_submit(thread=game.game_thread, author=users[name], body=f"Привет от {name}")
+    assert _phase(game) == ("day", 1)
+
+
+def _to_night(game, users, seats):
+    _greet_all(game, users)
+    for name in NAMES:
+        assert services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"]).accepted
+    assert _phase(game) == ("defence", 1)
+    post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
+    assert _phase(game) == ("revote", 1)
+    for name in NAMES:
+        if name != "Миша":
+            services.show_vote(game=game, user=users[name], ballot="enslave")
+    _past_allies(game)
+    assert _phase(game) == ("night", 1)
+
+
+def _past_allies(game):
+    """«Выбор Союзника» (part 2): nobody sent a sympathy, so it closes at its timer."""
+    assert _phase(game) == ("allies", 1)
+    phase = game.current_phase
+    assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
+
+
+def _post_li(html: str, number: int) -> str:
+    match = re.search(rf'<li class="post[^"]*" id="p{number}".*?</li>', html, re.S)
+    assert match, f"post #{number} not on the page"
+    return match.group(0)
+
+
+def test_the_gm_chooses_the_privileges_and_the_carousel_on_the_new_game_form_and_the_seed_deals_them(db):
+    gm = make_user("Ведущий")
+    game = _create(gm, show_privileges=["bouncer", "talker", "mole"], show_carousel="on")
+    assert game.options["privileges"] == ["bouncer", "talker", "mole"] and game.options["carousel"] is True
+    users = [make_user(n) for n in NAMES]
+    for user in users:
+        game_signup(game=game, user=user)
+    game_start(game=game, by=gm, seed=5)
+    game.refresh_from_db()
+    dealt = game.state["memory"]["privileges"]
+    assert sorted(p for ps in dealt.values() for p in ps) == ["bouncer", "mole", "talker"]
+    # each holder is told his own, the GM all of them
+    for seat, ps in dealt.items():
+        event = GameEvent.objects.get(game=game, kind="privileges", audience=f"seat:{seat}")
+        assert event.data["privileges"] == ps
+    assert GameEvent.objects.filter(game=game, kind="privileges_gm", audience="gm").exists()
+    # no privileges, no carousel: the form keeps it off
+    other = _create(gm, title="Без привилегий", show_carousel="on")
+    assert other.options["privileges"] == [] and other.options["carousel"] is False
+
+
+def test_the_holders_panel_is_his_the_gms_and_nobody_elses(show):
+    game, gm, users, seats = show
+    mark = f'data-privilege="showpriv-{seats["Боря"].pk}-bouncer"'
+    assert mark in client_for(users["Боря"]).get(game.get_absolute_url()).content.decode()
+    for viewer in (users["Аня"], users["Вера"], make_user("Зритель"), None):
+        assert mark not in client_for(viewer).get(game.get_absolute_url()).content.decode()
+    # his full status lists them: his, the GM's, and everyone's after the end
+    full = reverse("games:show_fullstatus", args=[game.pk, seats["Боря"].pk])
+    for viewer in (users["Боря"], gm):
+        assert mark in client_for(viewer).get(full).content.decode()
+    assert client_for(users["Аня"]).get(full).status_code == 404
+    game_finish(game=game, winner="masons", now=timezone.now())
+    assert mark in client_for(None).get(full).content.decode()
+
+
+def test_the_bouncers_stun_silences_the_stunned_until_the_night_ends(show):
+    game, _gm, users, seats = show
+    _greet_all(game, users)
+    assert privs.show_stun(game=game, user=users["Боря"], target=seats["Аня"]).code == "not_your_action"  # by day
+    _to_night_from_day(game, users, seats)
+    url = reverse("games:show_privilege", args=[game.pk])
+    client_for(users["Боря"]).post(url, {"act": "stun", "target": seats["Аня"].pk})
+    row = Order.objects.get(phase=game.current_phase, actor=seats["Боря"], action="stun")
+    assert row.valid and row.target_id == seats["Аня"].pk
+    with pytest.raises(ActionRefused) as refused:
+        post_submit(thread=game.game_thread, author=users["Аня"], body="Меня оглушили?")
+    assert "оглуш" in str(refused.value.message).lower() or "stunned" in str(refused.value.message).lower()
+    assert not Post.objects.filter(thread=game.game_thread, body="Меня оглушили?").exists()
+    # one stun a night
+    second = privs.show_stun(game=game, user=users["Боря"], target=seats["Жора"])
+    assert not second.accepted and second.code == "stun_used"
+    # the stunned owes nothing; the others' choices end the night
+    for name, action, target in (("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"), ("Кира", "enslave", "Жора"),
+                                 ("Вера", "enslave", "Жора"), ("Лёва", "suspect", "Вера")):
+        services.show_order(game=game, user=users[name], action=action, target=seats[target])
+    assert _phase(game)[0] == "day"
+    post_submit(thread=game.game_thread, author=users["Аня"], body="Снова говорю")  # the night is over
+
+
+def _to_night_from_day(game, users, seats):
+    for name in NAMES:
+        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
+    post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
+    for name in NAMES:
+        if name != "Миша":
+            services.show_vote(game=game, user=users[name], ballot="enslave")
+    _past_allies(game)
+    assert _phase(game) == ("night", 1)
+
+
+def test_the_lawyers_exclusion_takes_a_hero_off_the_next_days_vote_list(show):
+    game, _gm, users, seats = show
+    _to_night(game, users, seats)
+    assert privs.show_exclude(game=game, user=users["Аня"], target=seats["Жора"]).code == "not_your_action"
+    assert privs.show_exclude(game=game, user=users["Вера"], target=seats["Жора"], early_close=False).accepted
+    for name, action, target in (("Аня", "suspect", "Вера"), ("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"),
+                                 ("Кира", "enslave", "Боря"), ("Вера", "enslave", "Боря"), ("Лёва", "suspect", "Вера")):
+        services.show_order(game=game, user=users[name], action=action, target=seats[target])
+    assert _phase(game) == ("day", 2)
+    assert GameEvent.objects.filter(game=game, kind="excluded", audience="public").exists()
+    refused = services.show_vote(game=game, user=users["Аня"], target=seats["Жора"])
+    assert not refused.accepted
+
+
+def test_the_authoritys_extra_vote_and_the_secretarys_live_view_without_its_owner(show):
+    game, gm, users, seats = show
+    _greet_all(game, users)
+    assert services.show_vote(game=game, user=users["Боря"], target=seats["Кира"]).accepted
+    url = reverse("games:show_privilege", args=[game.pk])
+    client_for(users["Жора"]).post(url, {"act": "extra_vote", "target": seats["Лёва"].pk})
+    row = Order.objects.get(actor=seats["Жора"], action="extra_vote")
+    assert row.valid and row.target_id == seats["Лёва"].pk
+    assert privs.show_extra_vote(game=game, user=users["Кира"], target=seats["Лёва"]).code == "not_your_action"
+    mark = f'data-secretary="showsec-{seats["Боря"].pk}-{seats["Кира"].pk}"'
+    secretary = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert mark in secretary
+    section = secretary[secretary.index('class="secretary"'):]
+    section = section[:section.index("</div>")]
+    assert "Лёва" in section and "Жора" not in section  # the extra vote's target, not its owner
+    for viewer in (users["Боря"], users["Кира"], users["Жора"], None):
+        assert mark not in client_for(viewer).get(game.get_absolute_url()).content.decode()
+    assert "extra_votes" in services.ledger_inputs(game.current_phase).extra
+
+
+def test_the_moles_button_puts_a_free_hero_into_coma_at_once_once_a_stage(show):
+    game, _gm, users, seats = show
+    _greet_all(game, users)
+    url = reverse("games:show_privilege", args=[game.pk])
+    client_for(users["Лёва"]).post(url, {"act": "mole", "target": seats["Жора"].pk})
+    game.refresh_from_db()
+    assert str(seats["Жора"].pk) in game.state["memory"]["coma"]
+    buried = GameEvent.objects.get(game=game, kind="buried")
+    assert buried.audience == "public" and "Лёва" not in str(buried.data)
+    again = privs.show_mole(game=game, user=users["Лёва"], target=seats["Аня"])
+    assert not again.accepted and again.code == "mole_used"
+    assert privs.show_mole(game=game, user=users["Аня"], target=seats["Боря"]).code == "not_your_action"
+
+
+def test_the_mole_does_not_know_his_role_and_his_partner_does_not_know_his_name(show):
+    game, gm, users, seats = show
+    role_url = reverse("games:role", args=[game.pk])
+    mole_page = client_for(users["Лёва"]).get(role_url).content.decode()
+    assert "Рептилоид" not in mole_page and "Reptiloid" not in mole_page
+    partner_page = client_for(users["Вера"]).get(role_url).content.decode()
+    team = re.search(r"<p>Ваша команда.*?</p>", partner_page, re.S)
+    assert team is None or "Лёва" not in team.group(0)
+    team_event = GameEvent.objects.get(game=game, kind="team")
+    assert "Лёва" not in str(team_event.data) and team_event.data["unnamed"] == 1
+    faction = Thread.objects.get(game=game, kind=Thread.Kind.FACTION, faction="reptiloids")
+    assert client_for(users["Лёва"]).get(faction.get_absolute_url()).status_code == 404
+    assert client_for(users["Вера"]).get(faction.get_absolute_url()).status_code == 200
+    full = client_for(users["Лёва"]).get(reverse("games:show_fullstatus", args=[game.pk, seats["Лёва"].pk]))
+    assert "Рептилоид" not in full.content.decode()
+    assert "Рептилоид" in client_for(gm).get(reverse("games:show_fullstatus", args=[game.pk, seats["Лёва"].pk])).content.decode()
+
+
+def test_the_talkers_fake_is_shown_as_the_chosen_hero_to_all_but_the_gm_and_after_the_end(show):
+    game, gm, users, seats = show
+    thread = game.game_thread
+    page = client_for(users["Аня"]).get(thread.get_absolute_url()).content.decode()
+    assert 'name="shown_as"' in page
+    assert 'name="shown_as"' not in client_for(users["Боря"]).get(thread.get_absolute_url()).content.decode()
+    response = client_for(users["Аня"]).post(reverse("games:thread_reply", args=[thread.pk]),
+                                             {"body": "Я Жора, честно", "shown_as": users["Жора"].pk, "post": "1"})
+    assert response.status_code == 302
+    post = Post.objects.get(thread=thread, body="Я Жора, честно")
+    assert post.author == users["Аня"] and post.shown_author == users["Жора"]
+    assert Order.objects.filter(actor=seats["Аня"], action="fake", target=seats["Жора"], valid=True).exists()
+    # a player first (the list is cached for his class), then the GM, then the player again
+    for viewer, shown in ((users["Кира"], "Жора"), (gm, "Аня"), (users["Кира"], "Жора"), (None, "Жора")):
+        li = _post_li(client_for(viewer).get(thread.get_absolute_url() + "?page=last").content.decode(), post.number)
+        author = re.search(r'class="post-author"[^>]*>(?:<img[^>]*>)?([^<]*)<', li).group(1)
+        assert author == shown, (viewer, li)
+    gm_li = _post_li(client_for(gm).get(thread.get_absolute_url()).content.decode(), post.number)
+    assert "Жора" in gm_li  # «shown as Жора»
+    # ISO and quotes follow the shown author
+    iso = client_for(users["Кира"]).get(thread.get_absolute_url() + f"?iso={users['Аня'].pk}").content.decode()
+    assert 'id="p%d"' % post.number not in iso
+    iso = client_for(users["Кира"]).get(thread.get_absolute_url() + f"?iso={users['Жора'].pk}").content.decode()
+    assert 'id="p%d"' % post.number in iso
+    quote = client_for(users["Кира"]).get(reverse("games:post_quote", args=[thread.pk, post.number])).content.decode()
+    assert "Жора" in quote and "Аня" not in quote
+    profile = client_for(None).get(reverse("accounts:profile", args=[users["Аня"].pk])).content.decode()
+    assert "Я Жора, честно" not in profile
+    game_finish(game=game, winner="masons", now=timezone.now())
+    li = _post_li(client_for(None).get(thread.get_absolute_url()).content.decode(), post.number)
+    assert "Аня" in li
+
+
+def test_the_talkers_fakes_are_five_a_stage_and_nobody_else_fakes(show):
+    game, _gm, users, seats = show
+    thread = game.game_thread
+    for n in range(5):
+        post_submit(thread=thread, author=users["Аня"], body=f"фейк {n}", shown_as=users["Боря"].pk)
+    with pytest.raises(ActionRefused):
+        post_submit(thread=thread, author=users["Аня"], body="шестой", shown_as=users["Боря"].pk)
+    with pytest.raises(ActionRefused):
+        post_submit(thread=thread, author=users["Боря"], body="я не Говорун", shown_as=users["Аня"].pk)
+    with pytest.raises(ActionRefused):  # not as himself
+        privs_post = post_submit(thread=thread, author=users["Аня"], body="сам", shown_as=users["Аня"].pk)
+        assert privs_post is None
+    assert not Post.objects.filter(body__in=["шестой", "я не Говорун", "сам"]).exists()
+    assert Post.objects.filter(thread=thread, author=users["Аня"], shown_author=users["Боря"]).count() == 5
+
+
+def test_a_carousel_theft_ordered_after_the_day_vote_is_resolved_as_the_night_begins(show):
+    game, _gm, users, seats = show
+    _greet_all(game, users)
+    early = privs.show_steal(game=game, user=users["Боря"], target=seats["Вера"])
+    assert not early.accepted and early.code == "not_after_vote"
+    for name in NAMES:
+        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
+        if name == "Боря":
+            assert privs.show_steal(game=game, user=users["Боря"], target=seats["Вера"]).accepted
+    post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
+    for name in NAMES:
+        if name != "Миша":
+            services.show_vote(game=game, user=users[name], ballot="enslave")
+    _past_allies(game)
+    assert _phase(game) == ("night", 1)
+    game.refresh_from_db()
+    held = game.state["memory"]["privileges"]
+    assert held.get(str(seats["Боря"].pk)) == ["bouncer", "lawyer"] and not held.get(str(seats["Вера"].pk))
+    assert GameEvent.objects.filter(game=game, kind="privilege_stolen", audience=f"seat:{seats['Боря'].pk}").exists()
