@@ -126,6 +126,10 @@ def test_snakelet_2_turns_reptiloid_when_every_reptiloid_is_enslaved():
     assert notice.audience == PUBLIC and "name" not in notice.data  # public, but not who
     assert not result.state.over  # the Reptiloids are back in the show
     assert innate_keys(result.state, sid(state, "Аня"))[sid(state, "Боря")] == ("not_reptiloid",)
+    # he joins the team («Рептилоиды знают друг друга со старта»): the Reptiloids' event names him
+    (team,) = events_of(result, "team")
+    assert team.audience == "faction:reptiloids"
+    assert [m["name"] for m in team.data["members"]] == ["Аня", "Зина", "Илья"] and team.data["unnamed"] == 0
 
 
 def test_snakelet_3_free_heroes_lose_their_not_reptiloid_knowledge_about_free_heroes():

@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games.engine.events import GM, PUBLIC, Event, seat_audience
+from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audience
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.coins import BANK, Transfer, hero, seat_of, split
@@ -695,6 +695,13 @@ def snakelet_turn(close: StageClose) -> None:
                                   ref(close.start.seat(snakelet)) if revealed else {}))
         close.events.append(Event("snakelet_turned_gm", GM, {**ref(close.start.seat(snakelet)),
                                                               "old_role": priv["old_role"]}))
+        # he joins the team («Рептилоиды знают друг друга со старта»): the Reptiloids' `team` event
+        # names him beside them (a Mole's name stays hidden, as at the deal); the site's seat follows
+        # the state, so their chat and their events are his from now on
+        team = close.seating([r.id for r in current.seats if r.role == REPTILOID] + [snakelet])
+        members = [ref(close.start.seat(s)) for s in team if not holds(current, s, MOLE)]
+        close.events.append(Event("team", faction_audience(REPTILOIDS), {"members": members,
+                                                                         "unnamed": len(team) - len(members)}))
         close.outcome["turned"] = close.name(snakelet)
         return
 
