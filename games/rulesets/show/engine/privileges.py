@@ -164,12 +164,17 @@ def check_stun(state: GameState, bouncer: int, target: Any) -> str | None:
     """«Каждую ночь Вышибала ... получает дополнительный приватный вопрос, кого он желает "оглушить",
     то есть лишить ночного действия. Делать этот выбор не обязательно.» «За сессию можно
     "простучать" героев только по одному разу» and «Вышибала-раб также обладает этой способностью»
-    (C3: from slavery too). The target is another free hero not stunned before."""
+    (C3: from slavery too). The target is another free hero not stunned before; one stun a night
+    («Каждую ночь ... вопрос, кого он желает "оглушить"»: one question, one hero), so a stun made at
+    once (`stun_now`) closes the night's choice."""
     if state.over:
         return "game_over"
     kind, _n = parse_phase(state.phase)
     if kind != NIGHT or not holds(state, bouncer, BOUNCER):
         return "not_your_action"
+    tonight = priv_memory(state).get("stunned") or {}
+    if tonight.get("phase") == state.phase and str(bouncer) in (tonight.get("by") or {}):
+        return "stunned_tonight"
     target = seat_id(target)
     if target is None or not state.has_seat(target):
         return "bad_target"
