@@ -109,6 +109,10 @@ def test_keep_leaves_a_playable_game(db):
     ("ruleset: forum\nplayers: [{name: A, role: citizen}]\nphases: [{phase: day 1, expect: {jaled: [A]}}]\n", "jaled"),
     ("ruleset: forum\nplayers: [{name: A, role: citizen}]\nphases: [{phase: day 1, gm: {fouls: [A]}}]\n", "fouls"),
     ("ruleset: forum\nplayers: [[\n", "YAML"),
+    # the show's privileges (part 3): a guess without its field, a privilege no show knows
+    ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: greetings, intercept: {A: {number: 1}}}]\n",
+     "intercept"),
+    ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: greetings, stun: {A: B}}]\n", "'B'"),
 ])
 def test_malformed_file_exits_2_naming_the_key(db, tmp_path, text, needle):
     path = tmp_path / "bad.yaml"
