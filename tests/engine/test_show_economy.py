@@ -394,3 +394,24 @@ def test_the_allies_stage_waits_only_for_heroes_with_a_name_to_pick():
     assert set(SHOW.waiting_for(state, PhaseInputs())) == {sid(state, "Аня"), sid(state, "Боря")}
     assert SHOW.ends_early(state, PhaseInputs(extra={"ally_picks": {sid(state, "Аня"): sid(state, "Боря"),
                                                                     sid(state, "Боря"): sid(state, "Аня")}}))
+
+
+def test_no_transfer_of_a_trial_names_an_anonymous_answers_author():
+    """«Как только раб отправляет свой Ответ, все остальные герои ... получают его без указания имени
+    автора, анонимно»: the trial's transfers (a skipped answer's fee, the grants, the shares) are
+    lines of the heroes' «Баланс» pages kept forever, so none names an answer's author (the
+    fee of a skipped answer used to carry it as its detail)."""
+    state = trial_state()
+    authors = ["Зина", "Гоша"]
+    grants = {n: {"Зина": 25} for n in names(state) if n not in (*authors, "Кира")}  # Гоша's skipped
+    state = run(state, votes={}, extra={"trial_answers": authors, "grants": grants}).state
+    while not state.phase.startswith("night"):
+        state = run(state).state
+    result = run(state, orders=night_orders(state))
+    assert result.outcome["grants"]["Зина"] > 0  # the trial was settled in this close
+    passes = transfers(result, "trial_pass")
+    # Кира skipped both answers, every granter Гоша's, each author the other's
+    assert len(passes) == 2 + len(grants) + 2
+    trial = [t for t in transfers(result) if t.reason in ("trial_pass", "grant", "grant_share")]
+    assert trial and all(t.detail == "" for t in trial), [t for t in trial if t.detail]
+    assert not [t for t in transfers(result) if t.reason == "trial_pass" and any(a in t.detail for a in authors)]

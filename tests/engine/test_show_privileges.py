@@ -126,6 +126,10 @@ def test_snakelet_2_turns_reptiloid_when_every_reptiloid_is_enslaved():
     assert notice.audience == PUBLIC and "name" not in notice.data  # public, but not who
     assert not result.state.over  # the Reptiloids are back in the show
     assert innate_keys(result.state, sid(state, "Аня"))[sid(state, "Боря")] == ("not_reptiloid",)
+    # he joins the team («Рептилоиды знают друг друга со старта»): the Reptiloids' event names him
+    (team,) = events_of(result, "team")
+    assert team.audience == "faction:reptiloids"
+    assert [m["name"] for m in team.data["members"]] == ["Аня", "Зина", "Илья"] and team.data["unnamed"] == 0
 
 
 def test_snakelet_3_free_heroes_lose_their_not_reptiloid_knowledge_about_free_heroes():
@@ -222,6 +226,27 @@ def test_bouncer_3_each_hero_is_stunned_once_per_show():
     assert SHOW.check_stun(again, sid(state, "Аня"), sid(state, "Кира")) == "stun_used"
     assert SHOW.check_stun(again, sid(state, "Аня"), sid(state, "Боря")) is None
     assert SHOW.check_stun(again, sid(state, "Аня"), sid(state, "Аня")) == "self_forbidden"
+
+
+def test_bouncer_2_one_stun_a_night():
+    """«Каждую ночь Вышибала (будучи свободным героем) получает дополнительный приватный вопрос, кого
+    он желает "оглушить"»: one question a night, so one hero a night. After a stun made at once, the
+    engine offers no other one that night, refuses it and `stun_now` adds nobody; the close reads
+    only the first."""
+    state = bouncer_night()
+    anya, kira, vera = ids(state, "Аня", "Кира", "Вера")
+    stunned, _events = SHOW.stun(state, anya, kira)
+    assert SHOW.check_stun(stunned, anya, vera) == "stunned_tonight"
+    assert "stun" not in SHOW.allowed_actions(stunned, anya)
+    again, events = SHOW.stun(stunned, anya, vera)
+    assert events == () and again == stunned and can_post(again, vera)
+    # a stun also given at the close (a scenario's `stun`) does not add a second one
+    orders = night_orders(stunned, Жора=("save", "Боря"))
+    result = close(stunned, orders=orders, stun={"Аня": "Вера"})
+    assert result.outcome["stunned"] == ["Кира"]
+    assert result.state.memory["priv"]["stun_used"] == [kira]
+    # the next night he may stun again (another hero)
+    assert SHOW.check_stun(at(result.state, "night 2"), anya, vera) is None
 
 
 def test_bouncer_4_a_stunned_reptiloids_free_partner_chooses_for_both():

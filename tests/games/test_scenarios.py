@@ -29,11 +29,6 @@ def _engine_only(path: Path) -> str | None:
 ALL_OURS = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml"))
 OURS = [p for p in ALL_OURS if _engine_only(p) is None]
 ENGINE_ONLY = [p for p in ALL_OURS if _engine_only(p) is not None]
-# The show's privileges (part 3, issue 20) are engine-only so far: the site's deal, panel and scenario
-# adapter do not know the players' `privileges` key nor the privileges' inputs yet (docs/rulesets/
-# show.md, "Part 3: what the site must still do"), so it refuses those files with a clear message.
-SITE_LACKS = sorted(p for p in ALL_OURS if p.parent.name == "show" and p.name.startswith(("privilege-", "carousel-")))
-OURS = [p for p in OURS if p not in SITE_LACKS]
 SHARED_FORUM = sorted((SHARED / "forum").glob("*.yaml"))
 SHARED_CLUB = sorted((SHARED / "club").glob("*.yaml"))
 SHARED_CARDS = sorted((SHARED / "cards").glob("*.yaml"))
@@ -78,12 +73,6 @@ def test_site_player_refuses_part_2_inputs_it_does_not_play_yet(db, path):
     assert f"key {_engine_only(path)!r}" in out + err
 
 
-@pytest.mark.parametrize("path", SITE_LACKS, ids=lambda p: p.name)
-def test_privilege_scenario_is_refused_clearly_until_the_site_plays_privileges(db, path):
-    code, out, err = run(str(path))
-    assert code != 0 and "unknown key 'privileges'" in out + err, out + err
-
-
 def test_json_output_has_every_outcome_key(db):
     code, out, _err = run(str(SHARED_FORUM[0]), "--json")
     lines = [json.loads(line) for line in out.splitlines()]
@@ -120,6 +109,10 @@ def test_keep_leaves_a_playable_game(db):
     ("ruleset: forum\nplayers: [{name: A, role: citizen}]\nphases: [{phase: day 1, expect: {jaled: [A]}}]\n", "jaled"),
     ("ruleset: forum\nplayers: [{name: A, role: citizen}]\nphases: [{phase: day 1, gm: {fouls: [A]}}]\n", "fouls"),
     ("ruleset: forum\nplayers: [[\n", "YAML"),
+    # the show's privileges (part 3): a guess without its field, a privilege no show knows
+    ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: greetings, intercept: {A: {number: 1}}}]\n",
+     "intercept"),
+    ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: greetings, stun: {A: B}}]\n", "'B'"),
 ])
 def test_malformed_file_exits_2_naming_the_key(db, tmp_path, text, needle):
     path = tmp_path / "bad.yaml"
@@ -145,3 +138,20 @@ def test_failed_expectation_exits_1_with_a_diff(db, tmp_path):
     code, out, _err = run(str(path))
     assert code == 1
     assert "phase day 1: FAILED" in out and "jailed" in out
+
+
+@pytest.mark.parametrize("name,old,new,key", [
+    ("carousel-priority.yaml", "thefts: {Аня: genius, Вера: null}", "thefts: {Аня: null, Вера: genius}", "thefts"),
+    ("privilege-bouncer.yaml", "expect: {stunned: [Кира], enslaved: [], coma: []}",
+     "expect: {stunned: [], enslaved: [], coma: []}", "stunned"),
+])
+def test_a_privilege_expectation_broken_on_purpose_fails_the_site_player(db, tmp_path, name, old, new, key):
+    """The privileges' files play through the site and their outcomes are compared: a wrong
+    expectation is a failure naming the key, not a silent pass."""
+    text = (ROOT / "tests" / "scenarios" / "show" / name).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    code, out, _err = run(str(path))
+    assert code == 1
+    assert "FAILED" in out and key in out, out

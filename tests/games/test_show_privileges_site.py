@@ -146,7 +146,7 @@ def test_the_bouncers_stun_silences_the_stunned_until_the_night_ends(show):
     assert not Post.objects.filter(thread=game.game_thread, body="Меня оглушили?").exists()
     # one stun a night
     second = privs.show_stun(game=game, user=users["Боря"], target=seats["Жора"])
-    assert not second.accepted and second.code == "stun_used"
+    assert not second.accepted and second.code == "stunned_tonight"  # the engine's check
     # the stunned owes nothing; the others' choices end the night
     for name, action, target in (("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"), ("Кира", "enslave", "Жора"),
                                  ("Вера", "enslave", "Жора"), ("Лёва", "suspect", "Вера")):

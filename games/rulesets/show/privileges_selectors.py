@@ -70,7 +70,7 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
     def pick(check) -> list[tuple[int, str]]:
         return [(h, names.get(h, "?")) for h in others if check(h) is None]
 
-    if STUN in allowed and STUN not in done:
+    if STUN in allowed:  # the engine offers no second stun in a night
         panel["stun_targets"] = pick(lambda h: SHOW.check_stun(state, me, h))
     if EXCLUDE in allowed:
         panel["exclude_targets"] = [(h, names.get(h, "?")) for h in (s.id for s in state.seats)

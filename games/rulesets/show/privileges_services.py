@@ -79,19 +79,11 @@ def _run(game: Game, user, action: str, target, now: datetime | None, check, *, 
         return ShowResult(True)
 
 
-def _stunned_tonight(stage: _Stage) -> bool:
-    return stage.phase.orders.filter(actor=stage.seat, action=STUN, valid=True).exists()
-
-
 def show_stun(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
     """«Каждую ночь Вышибала ... получает дополнительный приватный вопрос, кого он желает
-    "оглушить"»: one hero a night, applied at once (no message from him until the night ends)."""
-    def check(stage, target):
-        if _stunned_tonight(stage):
-            return "stun_used"
-        return SHOW.check_stun(stage.state, stage.seat.pk, target)
-
-    return _run(game, user, STUN, target, now, check,
+    "оглушить"»: one hero a night (the engine's check refuses a second one), applied at once (no
+    message from him until the night ends)."""
+    return _run(game, user, STUN, target, now, lambda stage, t: SHOW.check_stun(stage.state, stage.seat.pk, t),
                 at_once=lambda stage, target: SHOW.stun(stage.state, stage.seat.pk, target))
 
 

@@ -8,7 +8,13 @@ stage action rows at the stage's open plus those seconds (the site reads the sta
 from the rows' times); `bets`, `raise`, `sympathies`, `ally_picks`, `trial_answers` (a small image
 uploaded as the answer) and `grants` ({granter: {slave: amount} | "pass"}, the slave's answer found
 by its author) go through the services of the panel's forms. `message_fees` is not played: the site
-charges a message fee when a post is stored (send `posts` past the free limit instead)."""
+charges a message fee when a post is stored (send `posts` past the free limit instead).
+
+Part 3, the privileges (docs/rulesets/show.md, "Scenario keys"), through the holder's panel's
+services (privileges_services.py): `mole` {mole: hero} (/mole, at once, before the ballots),
+`extra_votes` {authority: hero | "enslave" | "spare"}, `steal` {thief: victim} (after his ballot),
+`stun` {bouncer: hero} (at once, after the night's choices: the stunned picks nothing afterwards),
+`exclude` {lawyer: hero}, `intercept` {hacker: {number, about | receiver} | [guesses]}."""
 
 from __future__ import annotations
 
@@ -20,6 +26,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games.models import Phase
 from games.selectors.state import game_state
+from games.rulesets.show.privileges_ledger import GUESS_FIELDS
+from games.rulesets.show.privileges_services import (
+    show_exclude,
+    show_extra_vote,
+    show_intercept,
+    show_mole,
+    show_steal,
+    show_stun,
+)
 from games.rulesets.show.services import (
     show_lull,
     show_media_post,
@@ -41,7 +56,10 @@ from games.rulesets.show.services_coins import (
 
 LISTS = ("greetings", "defences", "opinions", "active", "raise", "trial_answers")
 MAPS = ("posted", "votes", "requests", "knowledge", "lull", "ratings", "acted_at", "bets", "sympathies",
-        "ally_picks", "grants")
+        "ally_picks", "grants",
+        # part 3, the privileges
+        "stun", "exclude", "extra_votes", "intercept", "mole", "steal")
+PRIVILEGE_INPUTS = frozenset({"stun", "exclude", "extra_votes", "intercept", "mole", "steal"})
 COINS_INPUTS = frozenset({"acted_at", "bets", "raise", "sympathies", "ally_picks", "trial_answers", "grants"})
 # The smallest PNG (1×1): a trial answer «фото, видео или стикер» read by its content.
 TINY_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -54,6 +72,12 @@ def check(key: str, value) -> str | None:
         return "a list of names is required"
     if key in MAPS and not isinstance(value, dict):
         return "a mapping {name: value} is required"
+    if key == "intercept":
+        for guesses in value.values():
+            for guess in guesses if isinstance(guesses, list) else [guesses]:
+                if not isinstance(guess, dict) or "number" not in guess or \
+                        len(set(guess) & set(GUESS_FIELDS)) != 1 or set(guess) - {"number", *GUESS_FIELDS}:
+                    return "each guess is {number: n, about: name} or {number: n, receiver: name}"
     return None
 
 
@@ -83,6 +107,8 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
             **(phase.gm_decisions or {}), "ratings": {str(seat_of(n)): v for n, v in ratings.items()}})
     for voter, target in (phase_spec.get("lull") or {}).items():
         show_lull(game=game, user=user_of(voter), target=seat_of(target), now=at(), early_close=False)
+    for mole, target in (phase_spec.get("mole") or {}).items():  # /mole, at once
+        show_mole(game=game, user=user_of(mole), target=seat_of(target), now=at())
     for name in phase_spec.get("active") or []:
         show_wake(game=game, user=user_of(name), now=at())
     posted: dict[str, list[str]] = {n: list(k) for n, k in (phase_spec.get("posted") or {}).items()}
@@ -105,7 +131,30 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
                    detail=detail, now=acting(item["by"]), early_close=False)
     for holder, about in (phase_spec.get("knowledge") or {}).items():
         show_use_knowledge(game=game, user=user_of(holder), target=seat_of(about), now=at(), at_once=False)
+    _play_privileges(game=game, phase_spec=phase_spec, user_of=user_of, seat_of=seat_of, at=at)
     _play_coins(game=game, phase_spec=phase_spec, user_of=user_of, seat_of=seat_of, at=at, acting=acting)
+
+
+def _play_privileges(*, game, phase_spec: dict, user_of, seat_of, at) -> None:
+    """Part 3's inputs (but /mole, played first) through the holder's panel's services, after the
+    ballots and the night's choices: a theft is ordered after the thief's ballot, and a stun made
+    before the stunned hero's choice would leave him none (the mutual pick of rule 5 needs it)."""
+    for name, value in (phase_spec.get("extra_votes") or {}).items():
+        if value in ("enslave", "spare"):
+            show_extra_vote(game=game, user=user_of(name), ballot=value, now=at(), early_close=False)
+        else:
+            show_extra_vote(game=game, user=user_of(name), target=seat_of(value), now=at(), early_close=False)
+    for thief, victim in (phase_spec.get("steal") or {}).items():
+        show_steal(game=game, user=user_of(thief), target=seat_of(victim), now=at())
+    for bouncer, target in (phase_spec.get("stun") or {}).items():
+        show_stun(game=game, user=user_of(bouncer), target=seat_of(target), now=at())
+    for lawyer, target in (phase_spec.get("exclude") or {}).items():
+        show_exclude(game=game, user=user_of(lawyer), target=seat_of(target), now=at(), early_close=False)
+    for hacker, guesses in (phase_spec.get("intercept") or {}).items():
+        for guess in guesses if isinstance(guesses, list) else [guesses]:
+            field = next(f for f in GUESS_FIELDS if f in guess)
+            show_intercept(game=game, user=user_of(hacker), number=guess["number"], field=field,
+                           target=seat_of(guess[field]), now=at())
 
 
 def _play_coins(*, game, phase_spec: dict, user_of, seat_of, at, acting) -> None:

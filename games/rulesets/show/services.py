@@ -197,12 +197,6 @@ def ledger_row_text(order: Order) -> str | None:
     return None
 
 
-# A transfer's detail the ledger keeps, by reason: the engine names heroes in some details, and a
-# ledger line is read on its owner's «Баланс» page forever; a detail that would name a hero the
-# owner may not know (the anonymous author of a trial answer he skipped) is dropped.
-HIDDEN_DETAIL_REASONS = frozenset({"trial_pass"})
-
-
 def phase_stage_name(phase: Phase) -> str:
     """The engine's name of the stage a phase is («greetings», «night 1»), as ledger lines carry it."""
     return f"{phase.kind} {phase.number}" if phase.number else phase.kind
@@ -236,9 +230,8 @@ def close_outcome(*, phase: Phase, outcome: dict) -> dict:
     posted to the coins ledger (`outcome["transfers"]`, the engine's references mapped to the
     ledger's accounts), so the stage and its coins commit together or not at all; then the heroes
     woken at once during the stage (by a post or a button) join the close's `woke`."""
-    transfers = [dict(t, detail="") if t.get("reason") in HIDDEN_DETAIL_REASONS else t
-                 for t in outcome.get("transfers") or ()]
-    post_transfers(game=phase.game, transfers=transfers, stage=phase_stage_name(phase), action="close")
+    post_transfers(game=phase.game, transfers=list(outcome.get("transfers") or ()), stage=phase_stage_name(phase),
+                   action="close")
     _ledger_outcome(phase.game, outcome)
     woken = list(phase.orders.filter(valid=True, action=WAKE).order_by("pk")
                  .values_list("actor__dealt_name", flat=True))

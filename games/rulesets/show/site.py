@@ -232,7 +232,13 @@ class ShowSite(SiteRuleset):
         own_inputs=frozenset({"greetings", "defences", "opinions", "posted", "votes", "requests", "knowledge",
                               "active", "lull", "ratings",
                               # part 2 (scenario_inputs.COINS_INPUTS); `message_fees` is the engine player's only
-                              "acted_at", "bets", "raise", "sympathies", "ally_picks", "trial_answers", "grants"}),
+                              "acted_at", "bets", "raise", "sympathies", "ally_picks", "trial_answers", "grants",
+                              # part 3, the privileges (scenario_inputs.PRIVILEGE_INPUTS)
+                              "stun", "exclude", "extra_votes", "intercept", "mole", "steal"}),
+        # part 3: a player's fixed privileges (`privileges: [bouncer]`), handed to the deal
+        # (new_game_arguments) instead of the seed's
+        player_keys=frozenset({"privileges"}),
+        seat_data=("privileges",),
         order_keys=frozenset({"question", "public_key", "extra_knowledge"}),
         plays_orders=True,
         words=frozenset({"enslave", "spare", "greeting", "defence", "opinion", "pass"}),

@@ -91,6 +91,7 @@ REASONS = {
     # part 3, the privileges
     "hacker": gettext_lazy("the Hacker gets no Secret Knowledge the ordinary way"),
     "stun_used": gettext_lazy("this hero has been stunned once already"),
+    "stunned_tonight": gettext_lazy("you have stunned a hero this night already"),
     "excluded_before": gettext_lazy("this hero has been excluded once already"),
     "authority_off": gettext_lazy("the extra vote works only while more than five heroes are free"),
     "bad_guess": gettext_lazy("name the Secret Knowledge's number and who received it or whom it is about"),

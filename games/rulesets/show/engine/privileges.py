@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games.engine.events import GM, PUBLIC, Event, seat_audience
+from games.engine.events import GM, PUBLIC, Event, faction_audience, seat_audience
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.coins import BANK, Transfer, hero, seat_of, split
@@ -164,12 +164,17 @@ def check_stun(state: GameState, bouncer: int, target: Any) -> str | None:
     """«Каждую ночь Вышибала ... получает дополнительный приватный вопрос, кого он желает "оглушить",
     то есть лишить ночного действия. Делать этот выбор не обязательно.» «За сессию можно
     "простучать" героев только по одному разу» and «Вышибала-раб также обладает этой способностью»
-    (C3: from slavery too). The target is another free hero not stunned before."""
+    (C3: from slavery too). The target is another free hero not stunned before; one stun a night
+    («Каждую ночь ... вопрос, кого он желает "оглушить"»: one question, one hero), so a stun made at
+    once (`stun_now`) closes the night's choice."""
     if state.over:
         return "game_over"
     kind, _n = parse_phase(state.phase)
     if kind != NIGHT or not holds(state, bouncer, BOUNCER):
         return "not_your_action"
+    tonight = priv_memory(state).get("stunned") or {}
+    if tonight.get("phase") == state.phase and str(bouncer) in (tonight.get("by") or {}):
+        return "stunned_tonight"
     target = seat_id(target)
     if target is None or not state.has_seat(target):
         return "bad_target"
@@ -695,6 +700,13 @@ def snakelet_turn(close: StageClose) -> None:
                                   ref(close.start.seat(snakelet)) if revealed else {}))
         close.events.append(Event("snakelet_turned_gm", GM, {**ref(close.start.seat(snakelet)),
                                                               "old_role": priv["old_role"]}))
+        # he joins the team («Рептилоиды знают друг друга со старта»): the Reptiloids' `team` event
+        # names him beside them (a Mole's name stays hidden, as at the deal); the site's seat follows
+        # the state, so their chat and their events are his from now on
+        team = close.seating([r.id for r in current.seats if r.role == REPTILOID] + [snakelet])
+        members = [ref(close.start.seat(s)) for s in team if not holds(current, s, MOLE)]
+        close.events.append(Event("team", faction_audience(REPTILOIDS), {"members": members,
+                                                                         "unnamed": len(team) - len(members)}))
         close.outcome["turned"] = close.name(snakelet)
         return
 

@@ -129,6 +129,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
         # part 3, the privileges
         "hacker": "the Hacker gets no Secret Knowledge the ordinary way",
         "stun_used": "this hero has been stunned once already",
+        "stunned_tonight": "the Bouncer stuns one hero a night",
         "excluded_before": "this hero has been excluded once already",
         "authority_off": "the extra vote works only while more than five heroes are free",
         "self_vote_forbidden": "nobody votes against himself",

@@ -78,7 +78,9 @@ def settle(close: StageClose, book: Book) -> tuple[dict[str, int], list[int]]:
                 to_talents.setdefault(seat.id, {})[answer] = amount
             else:
                 excluded.add(seat.id)
-                book.move(hero(seat.id), BANK, int(options["pass_fee"]), "trial_pass", close.name(answer) or "")
+                # no detail: «получают его без указания имени автора, анонимно» — a ledger line
+                # kept on the hero's «Баланс» page must not name the answer's author
+                book.move(hero(seat.id), BANK, int(options["pass_fee"]), "trial_pass")
     for granter, amount in sorted(paid.items()):
         book.move(hero(granter), BANK, amount, "grant")
     pool = sum(paid.values())
