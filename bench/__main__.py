@@ -176,7 +176,7 @@ class WritesMeanwhile:
         from games.caching import pagecache
 
         while not self.stop.wait(self.interval):
-            pagecache.changed(thread=self.thread_id)
+            pagecache.posted(thread=self.thread_id)  # what a new post's writes move
             self.bumps += 1
 
     def __enter__(self):

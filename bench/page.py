@@ -38,7 +38,7 @@ def main(argv=None) -> int:
     parser.add_argument("--posts", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=100)
     parser.add_argument("--top", type=int, default=40, help="cProfile lines to print")
-    parser.add_argument("--write", choices=("thread", "site", "none"), default="thread",
+    parser.add_argument("--write", choices=("thread", "edit", "site", "none"), default="thread",
                         help="what is marked written before each request (none: the kept page)")
     args = parser.parse_args(argv)
     with seeded_game("page", posts=args.posts) as (game, cookies):
@@ -80,7 +80,9 @@ def profile(game, cookies: dict[str, str], *, repeat: int, top: int, write: str)
 
     def get():
         if write == "thread":
-            pagecache.changed(thread=game.thread_id)
+            pagecache.posted(thread=game.thread_id)  # what a new post's writes move (WritesMeanwhile)
+        elif write == "edit":
+            pagecache.changed(thread=game.thread_id)  # any other write to the thread: its posts too
         elif write == "site":
             pagecache.changed()
         response = client.get(url)

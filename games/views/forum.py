@@ -223,7 +223,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         request._notifications_unread = pagecache.kept_value(
             f"unread:{user.pk}", stamps, ("site", "user"), lambda: unread_count(user))
     # Right after his own post (the reply's mark was moved to it first) the poster has read up to it.
-    read_up_to = just_posted if just_posted and user.is_authenticated else selectors.read_up_to(user=user, thread=thread)
+    read_up_to = just_posted if just_posted and user.is_authenticated else _read_up_to(request, thread, stamps)
     return {
         "thread": thread,
         "game": game,
@@ -322,34 +322,52 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
     viewer = f"{int(moderator)}{int(can_post)}"
 
     def key(audience=None):
-        return pagecache.list_key(thread=thread, stamps=stamps, low=page_data.low, high=high, viewer=viewer,
-                                  extra=extra, audience=audience)
+        return pagecache.list_key(thread=thread, stamps=stamps, low=page_data.low, viewer=viewer, extra=extra,
+                                  audience=audience)
 
-    base_key = key()
+    base_key = store_key = key()
     cached = pagecache.list_get(base_key)
     if cached is not None and cached.private:
-        cached = pagecache.list_get(key(_private_audience(request, game, cached.marked)))
-    if cached is None:
+        store_key = key(_private_audience(request, game, cached.marked))
+        cached = pagecache.list_get(store_key)
+    entry = cached if cached is not None and cached.high == high else None
+    if entry is None and cached is not None and cached.parts is not None and cached.high < high:
+        # Kept under the thread's posts counter: the posts up to cached.high are as they were
+        # (any other write to them moves it); only the posts added since are read and rendered.
+        newer = selectors.thread_posts(user=user, thread=thread, low=cached.high, high=high)
+        if newer and not any("bb-private" in p.html for p in newer):
+            parts = _post_list_parts(request, thread, game, newer, context, moderator=moderator, stamps=stamps)
+            if parts is not None:
+                entry = cached.extended(newer, parts, high)
+                pagecache.list_set(store_key, entry)
+    if entry is None:
         posts = selectors.thread_posts(user=user, thread=thread, low=page_data.low, high=high)
         marked = [p.pk for p in posts if "bb-private" in p.html]
-        html = _render_post_list(request, thread, game, posts, context, moderator=moderator, stamps=stamps)
-        entry = pagecache.PostList(html=html, meta=pagecache.meta_of(posts), private=bool(marked), marked=marked)
+        parts = _post_list_parts(request, thread, game, posts, context, moderator=moderator, stamps=stamps)
+        html = (parts[0] + "".join(parts[1]) + parts[2] if parts is not None
+                else _template_render("games/_post_list.html")({**context, "posts": posts}))
+        entry = pagecache.PostList(html=html, meta=pagecache.meta_of(posts), private=bool(marked), marked=marked,
+                                   high=high, parts=parts)
         if marked:
             pagecache.list_set(base_key, pagecache.PostList(html="", meta=[], private=True, marked=marked))
             pagecache.list_set(key(_private_audience(request, game, marked)), entry)
         else:
             pagecache.list_set(base_key, entry)
-    else:
-        posts = pagecache.posts_from_meta(cached.meta, thread)
-        html = cached.html
+    posts = pagecache.posts_from_meta(entry.meta, thread)
     page_data.posts = posts
-    return page_data, pagecache.personalize(html, posts, request=request, user=user, just_posted=just_posted)
+    return page_data, pagecache.personalize(entry.html, posts, request=request, user=user, just_posted=just_posted)
 
 
-def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
-                      moderator: bool, stamps) -> str:
+def _template_render(name: str):
+    # The template loader is Django's, loaded when a page renders (as the other views' helpers do).
     from django.template.loader import get_template
 
+    return get_template(name).render
+
+
+def _prepare_posts(request: HttpRequest, thread: Thread, game, posts: list[Post], *, moderator: bool, stamps) -> None:
+    """What the post list's template reads of each post besides its row: its HTML as this viewer
+    may see it, the names its author replaced, whether its body shows."""
     # The communication package imports the services: imported when a page needs it.
     from games.communication.private_tag import private_display
 
@@ -363,9 +381,22 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
     for post in posts:
         post.replaced_names = replaced.get(post.author_id, [])
         post.body_visible = moderator or not post.is_deleted  # permissions.can_see_post_body
+
+
+def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
+                      moderator: bool, stamps) -> str:
+    _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps)
     # Each post's <li> is kept by what it shows (games/caching/pagecache.py, "Layer 0"): only the posts
     # that changed since are rendered.
-    return pagecache.render_fragments(posts, context, get_template("games/_post_list.html").render)
+    return pagecache.render_fragments(posts, context, _template_render("games/_post_list.html"))
+
+
+def _post_list_parts(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
+                     moderator: bool, stamps):
+    """The post list of `posts` as (head, each post's <li>, tail), each <li> from its kept
+    fragment when there is one; None when it cannot be cut apart (pagecache.fragment_pieces)."""
+    _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps)
+    return pagecache.fragment_pieces(posts, context, _template_render("games/_post_list.html"))
 
 
 def _valid_until(thread: Thread, user, posts) -> float | None:
@@ -441,10 +472,10 @@ def _thread_from_frame(request: HttpRequest, thread: Thread, frame, *, page: int
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=[], moderator=inputs["moderator"],
                                            can_post=inputs["can_post"], show_votes=inputs["show_votes"],
                                            just_posted=None, stamps=stamps)
-    read_up_to = selectors.read_up_to(user=user, thread=thread)
+    read_up_to = _read_up_to(request, thread, stamps)
     pieces = _region_pieces(request, thread, page_data, iso=[], post_list_html=post_list_html, read_up_to=read_up_to)
     if read_up_to is None or read_up_to < page_data.last_number:
-        thread_mark_read(user=user, thread=thread, number=page_data.last_number)
+        _mark_read(user, thread, page_data.last_number)
     response = HttpResponse(frame.assemble(pieces))
     ends = [end for end in (frame.valid_until, _valid_until(thread, user, page_data.posts)) if end is not None]
     pagecache.offer(request, stamps=stamps, valid_until=min(ends) if ends else None)
@@ -456,13 +487,35 @@ def _region_only(request: HttpRequest) -> bool:
     return bool(request.htmx) and request.htmx.target == "thread-region"
 
 
+# The reads a thread page keeps under the counters (pagecache.kept_value), fetched with them.
+_PAGE_READS = ("game-row:{game}", "game-reads:{game}", "game-ban:{game}:{user}", "replaced:{game}", "unread:{user}")
+
+
+def _read_up_to(request: HttpRequest, thread: Thread, stamps) -> int | None:
+    """The reader's read mark of the thread, kept under his and every reader's read-marks
+    counters (only a write to the read marks moves it: `_mark_read` declares his own)."""
+    user = request.user
+    if not user.is_authenticated or stamps is None or user.pk != stamps.user_id:
+        return selectors.read_up_to(user=user, thread=thread)
+    return pagecache.kept_value(f"read-mark:{thread.pk}:{user.pk}", stamps, ("marks", "own marks"),
+                                lambda: selectors.read_up_to(user=user, thread=thread))
+
+
+def _mark_read(user, thread: Thread, number: int) -> None:
+    """thread_mark_read, its write declared as this reader's (pagecache: his kept read mark's counter)."""
+    with pagecache.writing(read_marks=user.pk if user.is_authenticated else None):
+        thread_mark_read(user=user, thread=thread, number=number)
+
+
 @require_GET
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     # A reload of a page kept for this browser is answered before this view, by
     # games.caching.middleware.ThreadPageCacheMiddleware. The counters the page depends on are read
-    # first, before the data they stamp; the middleware keeps the response if it may.
-    stamps = pagecache.read_stamps(request, pk)
+    # first, before the data they stamp, with the reads kept under them and the session's user;
+    # the middleware keeps the response if it may.
+    stamps = pagecache.read_stamps(request, pk, prefetch=_PAGE_READS)
+    pagecache.kept_user(request, stamps)
     thread = _visible_thread_kept(request, pk, stamps)
     page_param = request.GET.get("page")
     page = selectors.page_count(thread.post_count, _per_page()) if page_param == "last" else _parse_page(page_param)
@@ -477,7 +530,7 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = _thread_context(request, thread, page=page, stamps=stamps)
     last_number = context["page"].last_number
     if not context["iso"] and (context["read_up_to"] is None or context["read_up_to"] < last_number):
-        thread_mark_read(user=request.user, thread=thread, number=last_number)
+        _mark_read(request.user, thread, last_number)
     context["frame_inputs"] = {"moderator": context["is_moderator"], "can_post": bool(context["can_post"]),
                                "show_votes": context["vote_count_html"] is not None}
     response = _render_thread(request, context, framing=framing)
@@ -527,7 +580,7 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if order_confirmation is not None:
             (messages.success if order_confirmation.accepted else messages.error)(request, order_confirmation.message)
         return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
-    thread_mark_read(user=request.user, thread=thread, number=post.number)
+    _mark_read(request.user, thread, post.number)
     context = _thread_context(request, thread, page=page, just_posted=post.number)
     context["vote_confirmation"] = confirmation
     context["order_confirmation"] = order_confirmation
