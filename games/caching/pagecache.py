@@ -682,18 +682,23 @@ def meta_of(posts) -> list[tuple]:
     return [(p.pk, p.number, p.author_id, p.created_at, p.is_deleted, has_private_messages(p.body)) for p in posts]
 
 
-def posts_from_meta(meta: list[tuple], thread) -> list:
-    """Unsaved stand-ins of the page's posts (number, author, time, deleted), enough for the
-    per-viewer links and for what the view reads of the page (its numbers)."""
+class PostStub:
+    """A post of a kept list as the per-viewer links and the page's clocks read it (its id,
+    number, author, time, hidden flag, whether it holds [private] messages, its thread): not a
+    model instance, 25 of which cost a fifth of a millisecond a page."""
+    __slots__ = ("pk", "number", "author_id", "created_at", "is_deleted", "has_private", "thread_id", "thread")
 
-    posts = []
-    for pk, number, author_id, created_at, is_deleted, *rest in meta:
-        post = Post(pk=pk, number=number, author_id=author_id, created_at=created_at, is_deleted=is_deleted,
-                    thread_id=thread.pk)
-        post.thread = thread
-        post.has_private = bool(rest and rest[0])
-        posts.append(post)
-    return posts
+    def __init__(self, pk, number, author_id, created_at, is_deleted, has_private, thread):
+        self.pk, self.number, self.author_id, self.created_at = pk, number, author_id, created_at
+        self.is_deleted, self.has_private, self.thread_id, self.thread = is_deleted, has_private, thread.pk, thread
+
+
+def posts_from_meta(meta: list[tuple], thread) -> list[PostStub]:
+    """Stand-ins of the page's posts (number, author, time, deleted), enough for the per-viewer
+    links (permissions.can_edit_post reads no more of a post) and for what the view reads of the
+    page (its numbers, the Edit links' clocks)."""
+    return [PostStub(pk, number, author_id, created_at, is_deleted, bool(rest and rest[0]), thread)
+            for pk, number, author_id, created_at, is_deleted, *rest in meta]
 
 
 def personalize(html: str, posts: list, *, request, user, just_posted: int | None = None) -> str:
@@ -702,27 +707,27 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
     window runs while the list is cached), the CSRF token, the just-posted mark."""
     from django.middleware.csrf import get_token
     from django.urls import reverse
-    from django.utils.html import format_html
+    from django.utils.html import escape
     from django.utils.translation import gettext
 
 
     actions: dict[int, str] = {}
     if user.is_authenticated:
-        report, edit = gettext("Report"), gettext("Edit")
-        # One reverse per link kind and page, not per post: the URL with the post's id put in.
-        report_url = reverse("games:post_report", args=[0]).rpartition("/0/")
-        edit_url = reverse("games:post_edit", args=[0]).rpartition("/0/")
+        # One reverse and one escape per link kind and page, not per post: the URL with the
+        # post's id (a number) put in.
+        report_head, _zero, report_tail = map(escape, reverse("games:post_report", args=[0]).rpartition("/0/"))
+        edit_head, _zero, edit_tail = map(escape, reverse("games:post_edit", args=[0]).rpartition("/0/"))
+        report, edit = escape(gettext("Report")), escape(gettext("Edit"))
         moderator = bool(posts) and permissions.is_moderator(user, posts[0].thread)
         for post in posts:
             if post.is_deleted:
                 continue
             bits = []
             if post.author_id != user.pk:
-                bits.append(format_html('<a href="{}/{}/{}" class="muted">{}</a>', report_url[0], post.pk, report_url[2],
-                                        report))
+                bits.append(f'<a href="{report_head}/{int(post.pk)}/{report_tail}" class="muted">{report}</a>')
             # Only a moderator edits others' posts (permissions.can_edit_post): not asked of them.
             if (moderator or post.author_id == user.pk) and _may_edit(user, post):
-                bits.append(format_html('<a href="{}/{}/{}">{}</a>', edit_url[0], post.pk, edit_url[2], edit))
+                bits.append(f'<a href="{edit_head}/{int(post.pk)}/{edit_tail}">{edit}</a>')
             if bits:
                 actions[post.pk] = "\n    ".join(bits)
     html = ACTIONS_RE.sub(lambda m: actions.get(int(m.group(1)), ""), html)

@@ -414,20 +414,36 @@ def _valid_until(thread: Thread, user, posts) -> float | None:
     return min(ends) if ends else None
 
 
+@functools.lru_cache(maxsize=4096)
+def _pagination_html(thread_url: str, number: int, pages: int, iso: tuple[int, ...], language: str) -> str:
+    """The pagination of page `number` of `pages` (memoised per process: all it shows is these, the
+    thread's URL and the language's words)."""
+    # The template loader is Django's, loaded when a page renders (as the other views' helpers do).
+    from django.template.loader import get_template
+
+    page = selectors.ThreadPage(posts=[], page=number, pages=pages, iso_authors=[], per_page=0)
+
+    def url(n: int) -> str:
+        params = [("page", n), *(("iso", author_id) for author_id in iso)]
+        return f"{thread_url}?{urlencode(params)}"
+
+    links = [(n, url(n)) if n else (None, None) for n in page.page_range()]
+    return get_template("games/_pagination.html").render({
+        "page": page, "page_links": links,
+        "prev_url": url(number - 1) if page.has_previous else None,
+        "next_url": url(number + 1) if page.has_next else None,
+    })
+
+
 def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int], post_list_html: str,
                    read_up_to: int | None) -> dict:
     """The parts of the thread page that a post in the thread changes (its number of pages, its
     last post, the reader's first unread one, the post list), made per request: the rest of the
     page, its frame, may be kept across posts (games/caching/pagecache.py, "Layer 1")."""
-    from django.template.loader import get_template
     from django.utils.safestring import mark_safe
 
-    links = [(n, _thread_url(thread, page=n, iso=iso)) if n else (None, None) for n in page.page_range()]
-    pagination = get_template("games/_pagination.html").render({
-        "page": page, "page_links": links,
-        "prev_url": _thread_url(thread, page=page.page - 1, iso=iso) if page.has_previous else None,
-        "next_url": _thread_url(thread, page=page.page + 1, iso=iso) if page.has_next else None,
-    })
+    pagination = _pagination_html(thread.get_absolute_url(), page.page, page.pages, tuple(iso),
+                                  translation.get_language() or "")
     # The live-update poll, on the thread's last page only (games/views/live.py).
     poll_after = page.last_number if not page.has_next and not iso else None
     poll = format_html(
