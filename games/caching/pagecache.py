@@ -389,6 +389,7 @@ class Stamps:
     game_known: bool = False  # False: the thread's game was not known when the counters were read
     user_id: int | None = None
     kept: dict[str, object] = field(default_factory=dict)  # kept reads fetched with the counters, by key
+    fetched: dict[str, object] = field(default_factory=dict)  # other cache entries fetched with them (None: absent)
 
     @property
     def list_part(self) -> str:
@@ -420,12 +421,12 @@ def _kept_key(name: str) -> str:
     return f"pagecache:value:{_digest(name)}"
 
 
-def read_stamps(request, thread_id: int, *, prefetch: tuple[str, ...] = ()) -> Stamps:
+def read_stamps(request, thread_id: int, *, prefetch: tuple[str, ...] = (), fetch: tuple[str, ...] = ()) -> Stamps:
     """The page's counters, read first thing (before the thread, the game or the posts), in one
     round trip with the kept reads named in `prefetch` (`kept_value`'s names; "{game}" and
     "{user}" in a name stand for this thread's game and the session's user, a name whose id is
     not known yet is left out), the session's kept user (`kept_user`) and the viewer's kept read
-    mark of this thread."""
+    mark of this thread. `fetch`: other cache keys read in the same round trip (`Stamps.fetched`)."""
     stamps = Stamps(thread_id=thread_id)
     keys = [SITE_KEY, thread_key(thread_id), posts_key(thread_id)]
     if thread_id in _thread_games:
@@ -442,8 +443,9 @@ def read_stamps(request, thread_id: int, *, prefetch: tuple[str, ...] = ()) -> S
         kept.append(_kept_key(name.format(game=stamps.game_id, user=stamps.user_id, thread=thread_id)))
     if stamps.user_id is not None:
         kept += [_kept_key(f"user:{stamps.user_id}"), _kept_key(f"read-mark:{thread_id}:{stamps.user_id}")]
-    found = cache.get_many(keys + kept)
+    found = cache.get_many(keys + kept + list(fetch))
     stamps.kept = {key: found[key] for key in kept if key in found}
+    stamps.fetched = {key: found.get(key) for key in fetch}
     for key in keys:
         value = found.get(key)
         if value is None:
@@ -847,8 +849,22 @@ def _frame_stamps(stamps: Stamps) -> dict[str, int]:
     return {key: value for key, value in stamps.page_values().items() if key != thread_key(stamps.thread_id)}
 
 
-def frame_get(request, framing: FrameKey, stamps: Stamps) -> Frame | None:
-    frame = cache.get(framing.key)
+# Per process, the inputs (viewer class) each frame was last seen with: the page guesses its post
+# list's key from them and fetches the list with the frame.
+_frames_seen: dict[str, dict] = {}
+
+
+def frame_inputs_seen(framing: FrameKey) -> dict | None:
+    return _frames_seen.get(framing.key)
+
+
+def frame_get(request, framing: FrameKey, stamps: Stamps, *, also: list[str] = ()) -> Frame | None:
+    """The kept frame, or None; `also`: other keys read in the same round trip (`Stamps.fetched`)."""
+    found = cache.get_many([framing.key, *also])
+    stamps.fetched.update({key: found.get(key) for key in also})
+    frame = found.get(framing.key)
+    if frame is not None:
+        _remember(_frames_seen, framing.key, frame.inputs)
     if frame is None or time.time() >= frame.valid_until or frame.stamps != _frame_stamps(stamps):
         return None
     usable, session = _frame_session(request, framing)
@@ -870,6 +886,7 @@ def frame_store(request, framing: FrameKey, html: str, *, inputs: dict, valid_un
     if usable and request.META.get("CSRF_COOKIE") == csrf and until - time.time() >= 1:
         frame.stamps = _frame_stamps(framing.stamps)
         cache.set(framing.key, frame, timeout=int(until - time.time()) + 1)
+        _remember(_frames_seen, framing.key, frame.inputs)
     return frame
 
 
