@@ -88,15 +88,22 @@ def _thread_row(pk: int, stamps) -> Thread:
     """The thread's row: its post count and last post time read (a new post moves them and only
     the thread's counter), the rest kept under the site's, the thread's posts' and its game's
     counters (pagecache.placement: every other write to the row moves one of them)."""
+    read = []
+
+    def row():
+        read.append(1)
+        return Thread.objects.filter(pk=pk).first()
+
+    thread = pagecache.kept_value(f"thread-row:{pk}", stamps, ("site", "posts", "game"), row)
+    if thread is None:
+        raise Http404
+    if read:
+        return thread  # read just now, its count with it
     with connection.cursor() as cursor:
         # One integer: the ORM's query building would cost more than the query (about 0.2 ms).
         cursor.execute(_post_count_sql(), [pk])
         counts = cursor.fetchone()
     if counts is None:
-        raise Http404
-    thread = pagecache.kept_value(f"thread-row:{pk}", stamps, ("site", "posts", "game"),
-                                  lambda: Thread.objects.filter(pk=pk).first())
-    if thread is None:
         raise Http404
     thread.post_count = counts[0]
     # The last post's time, which the page does not show, is left deferred: read if anything asks.
@@ -228,7 +235,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         # The thread region alone (an htmx reply or page change) does not show the count: it is
         # not computed for it (after a vote, the recount of the day). The reply's
         # "votes-changed" trigger makes the page fetch the count itself.
-        vote_count_html = "" if _region_only(request) else current_count_html(request, game)
+        vote_count_html = "" if _region_only(request) else current_count_html(request, game, stamps=stamps)
         phase = voting_phase(game=game)
         seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
