@@ -60,7 +60,7 @@ from django.utils import timezone, translation
 
 from games import models as m
 from games import permissions
-from games.models import Phase, Post
+from games.models import Phase
 from games.permissions import has_private_messages
 
 SITE_KEY = "pagecache:gen:site"
