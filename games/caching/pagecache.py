@@ -659,6 +659,9 @@ def _digest(value: str) -> str:
     return hashlib.blake2b(value.encode(), digest_size=9).hexdigest()
 
 
+digest = _digest  # for the other caches keyed by what they show (games/views/votes.py)
+
+
 def list_key(*, thread, stamps: Stamps, low: int, viewer: str, extra: str, audience: str | None) -> str:
     """The key of a page's post list: the thread, the counters of the site, the thread's posts
     (not a new post: the list then grows, `PostList.extended`) and the game, the page's first

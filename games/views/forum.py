@@ -235,7 +235,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         # The thread region alone (an htmx reply or page change) does not show the count: it is
         # not computed for it (after a vote, the recount of the day). The reply's
         # "votes-changed" trigger makes the page fetch the count itself.
-        vote_count_html = "" if _region_only(request) else current_count_html(request, game, stamps=stamps)
+        vote_count_html = "" if _region_only(request) else current_count_html(request, game, stamps=stamps, roster=seats)
         phase = voting_phase(game=game)
         seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
@@ -455,25 +455,29 @@ def _valid_until(thread: Thread, user, posts) -> float | None:
     return min(ends) if ends else None
 
 
-@functools.lru_cache(maxsize=4096)
-def _pagination_html(thread_url: str, number: int, pages: int, iso: tuple[int, ...], language: str) -> str:
-    """The pagination of page `number` of `pages` (memoised per process: all it shows is these, the
-    thread's URL and the language's words)."""
+# Per process, each pagination made: all it shows is the page's number, the number of pages, the
+# thread's URL, the ISO filter and the language's words.
+_paginations: dict[tuple, str] = {}
+
+
+def _pagination_html(thread: Thread, page, iso: list[int]) -> str:
+    """The pagination of the page, made once per process for what it shows."""
     # The template loader is Django's, loaded when a page renders (as the other views' helpers do).
     from django.template.loader import get_template
 
-    page = selectors.ThreadPage(posts=[], page=number, pages=pages, iso_authors=[], per_page=0)
-
-    def url(n: int) -> str:
-        params = [("page", n), *(("iso", author_id) for author_id in iso)]
-        return f"{thread_url}?{urlencode(params)}"
-
-    links = [(n, url(n)) if n else (None, None) for n in page.page_range()]
-    return get_template("games/_pagination.html").render({
-        "page": page, "page_links": links,
-        "prev_url": url(number - 1) if page.has_previous else None,
-        "next_url": url(number + 1) if page.has_next else None,
-    })
+    key = (thread.get_absolute_url(), page.page, page.pages, tuple(iso), translation.get_language() or "")
+    html = _paginations.get(key)
+    if html is None:
+        links = [(n, _thread_url(thread, page=n, iso=iso)) if n else (None, None) for n in page.page_range()]
+        html = get_template("games/_pagination.html").render({
+            "page": page, "page_links": links,
+            "prev_url": _thread_url(thread, page=page.page - 1, iso=iso) if page.has_previous else None,
+            "next_url": _thread_url(thread, page=page.page + 1, iso=iso) if page.has_next else None,
+        })
+        if len(_paginations) > 10_000:
+            _paginations.clear()
+        _paginations[key] = html
+    return html
 
 
 def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int], post_list_html: str,
@@ -483,8 +487,7 @@ def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int]
     page, its frame, may be kept across posts (games/caching/pagecache.py, "Layer 1")."""
     from django.utils.safestring import mark_safe
 
-    pagination = _pagination_html(thread.get_absolute_url(), page.page, page.pages, tuple(iso),
-                                  translation.get_language() or "")
+    pagination = _pagination_html(thread, page, iso)
     # The live-update poll, on the thread's last page only (games/views/live.py).
     poll_after = page.last_number if not page.has_next and not iso else None
     poll = format_html(
