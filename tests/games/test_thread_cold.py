@@ -306,3 +306,23 @@ def test_a_new_post_moves_the_thread_and_not_its_posts(started, thread, django_c
     with django_capture_on_commit_callbacks(execute=True):
         _private(started, thread)  # a post with a [private] message: its message row moves the posts counter
     assert pagecache.generations(keys)[pagecache.posts_key(thread.pk)] != again[pagecache.posts_key(thread.pk)]
+
+
+def test_the_live_count_box_follows_a_rename(started, thread, django_capture_on_commit_callbacks):
+    """The vote-count box (games/views/votes.py) is kept by the ledger's version: a player renamed
+    meanwhile must not keep his old name there, neither in the thread page nor in the fragment the
+    page polls."""
+    from games.services.votes import vote_button_text
+
+    with django_capture_on_commit_callbacks(execute=True):
+        post_submit(thread=thread, author=user_named(started, "Вася"), body=vote_button_text("Кикимора", started.ruleset))
+    url = reverse("games:votes_live", args=[started.pk])
+    viewers = [client_for(None), client_for(user_named(started, "Фроло"))]
+    for client in viewers:
+        assert "Кикимора" in client.get(url).content.decode()
+        _get(client, thread, page="last")
+    _rename(started, thread)
+    for client in viewers:
+        assert "Кикимора Болотная" in client.get(url).content.decode()
+        box = re.search(r'id="vote-count".*?</section>', _get(client, thread, page="last"), re.S).group(0)
+        assert "Кикимора Болотная" in box
