@@ -130,6 +130,10 @@ def measure_queries(game, cookies: dict[str, str]) -> dict[str, int]:
             call(url, **kwargs)
         if rendered:
             pagecache.changed()  # as after any write: the page and its post list are rendered again
+        if thread_written or post_changed:
+            # A worker under wrk's cold load has rendered this page after a post before: so here.
+            pagecache.posted(thread=game.thread_id)
+            call(url, **kwargs)
         if thread_written:
             pagecache.posted(thread=game.thread_id)  # as after a post (and as WritesMeanwhile does)
         if post_changed:
