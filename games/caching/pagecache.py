@@ -16,9 +16,20 @@ Two layers, both in the shared cache:
    scheduled lock, an edit window, a ban's end, at most `PAGE_SECONDS`).
 
 Under the post list, each post's `<li>` is kept alone by what it shows ("Layer 0" below): a list
-out of date is rebuilt from them, rendering only the posts a write changed. Reads that only a
-write the counters see can change (the roster, the co-GMs, the bell, ...) are kept under the
-counters' values (`kept_value`).
+out of date is rebuilt from them, rendering only the posts a write changed. Between the two, the
+page's frame (the page without its post list, pagination, poll marker and first-unread link) is
+kept per browser session across posts ("Layer 1: the frame").
+
+The post list is keyed by the thread's *posts* counter, not its thread counter: a new post moves
+only the latter, so the list kept before it stays true for the posts it covers and grows by the
+posts added since (`PostList.high`, `PostList.extended`): after a post the page reads and renders
+that post alone. Reads that only a write the counters see can change (the thread's row but its
+post count, the game with its GM and phase, the roster, the co-GMs, the bell, the replaced
+names, the session's user, the reader's read mark) are kept with the counters' values they were
+read under (`kept_value`, `kept_user`) and fetched with the counters in one round trip
+(`read_stamps`); the frame and its post list in a second one. A page after a post in its thread
+then makes one query (the post count) and five round trips to the cache (the middleware's
+lookup, the session, the counters with the kept reads, the frame with its list, the page kept).
 
 **Invalidation: write counters, scoped.** A wrapper on every database connection (`install`,
 from GamesConfig.ready) watches the SQL each process sends. Each INSERT, UPDATE or DELETE bumps
@@ -29,17 +40,22 @@ counters depends on the table written and on what the code around it declared (`
 
 - `thread:<pk>`: the posts, revisions and private messages of that thread and its own row,
   written inside `writing(thread=pk)` (post_create).
+- `posts:<pk>` (`posts_key`): the same writes but a new post's own (its INSERT, the thread's count
+  moved: `_appends`), which leave the posts before it as they were. `changed(thread=)` moves both;
+  `posted(thread=)` only the thread's, as a post does.
 - `game:<pk>`: the game's state (the game row, phases, votes, orders, seats, events, bans, ...)
   and the rows of its threads, written inside `writing(game=pk)` (post_submit's votes,
   phase_open, phase_close, order_submit).
 - `user:<pk>`: a user's notifications (the bell), inside `writing(users=...)` (notify).
+- `marks:<pk>` (`marks_key`): a reader's read marks, moved inside `writing(read_marks=pk)` (the
+  thread page's own marking); `marks` (`MARKS_KEY`): a read mark nobody declared (every reader's
+  kept mark is read again). No page is stamped with them: the kept read mark alone.
 - `site`: every other write, and every write the code around it did not place: a write nobody
   declared invalidates every page (the fallback is always correct, only slower). Writes to the
-  sessions and the read marks (which the page shows nothing of) and a login's `last_login`
-  change no counter.
+  sessions and a login's `last_login` change no counter.
 
 A page of thread T of game G seen by user U is stamped with (site, thread:T, game:G, user:U),
-read before the data it shows; its post list with (site, thread:T, game:G). A post in one game
+read before the data it shows; its post list with (site, posts:T, game:G). A post in one game
 leaves the pages of every other game (and the other threads of its own game) cached.
 """
 
