@@ -727,7 +727,7 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
     not on his own posts), the Edit link (games.permissions.can_edit_post, asked now: its time
     window runs while the list is cached), the CSRF token, the just-posted mark."""
     from django.middleware.csrf import get_token
-    from django.urls import reverse
+    from django.urls import get_script_prefix
     from django.utils.html import escape
     from django.utils.translation import gettext
 
@@ -736,8 +736,7 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
     if user.is_authenticated:
         # One reverse and one escape per link kind and page, not per post: the URL with the
         # post's id (a number) put in.
-        report_head, _zero, report_tail = map(escape, reverse("games:post_report", args=[0]).rpartition("/0/"))
-        edit_head, _zero, edit_tail = map(escape, reverse("games:post_edit", args=[0]).rpartition("/0/"))
+        report_head, _zero, report_tail, edit_head, _zero, edit_tail = _action_urls(get_script_prefix())
         report, edit = escape(gettext("Report")), escape(gettext("Edit"))
         moderator = bool(posts) and permissions.is_moderator(user, posts[0].thread)
         for post in posts:
@@ -757,6 +756,16 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
     if just_posted:
         html = html.replace(f'" id="p{just_posted}"', f' just-posted" id="p{just_posted}"', 1)
     return html
+
+
+@functools.lru_cache(maxsize=64)
+def _action_urls(_script_prefix: str) -> tuple[str, ...]:
+    """The Report and Edit links' URLs around the post's id, escaped (per process and script prefix)."""
+    from django.urls import reverse
+    from django.utils.html import escape
+
+    return (*map(escape, reverse("games:post_report", args=[0]).rpartition("/0/")),
+            *map(escape, reverse("games:post_edit", args=[0]).rpartition("/0/")))
 
 
 def _may_edit(user, post) -> bool:

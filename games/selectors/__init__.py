@@ -293,10 +293,10 @@ def post_author_ids(*, thread: Thread, cached=_UNREAD) -> list[int]:
     key = _post_authors_key(thread)
     if cached is _UNREAD:
         cached = cache.get(key)
-    posts = Post.objects.filter(thread=thread)
     if cached is not None and cached[0] >= thread.post_count:
         ids = cached[1]  # (newer than this page's count: a post came meanwhile; its author may show)
     else:
+        posts = Post.objects.filter(thread=thread)
         if cached is not None:
             newer = posts.filter(number__gt=cached[0], number__lte=thread.post_count)
             ids = sorted(set(cached[1]) | set(newer.values_list("author_id", flat=True)))

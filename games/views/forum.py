@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -315,7 +315,13 @@ def _remember_game_reads(user, game: Game, stamps) -> None:
 
 def _url_prefix(name: str, *args) -> str:
     """A URL pattern's path up to its last number, for the post list's links (one reverse per
-    page instead of several per post): ("games:post", 5) -> "/threads/5/posts/"."""
+    page instead of several per post): ("games:post", 5) -> "/threads/5/posts/". Memoised per
+    process and script prefix (the URL patterns do not change while it runs)."""
+    return _url_prefix_of(get_script_prefix(), name, args)
+
+
+@functools.lru_cache(maxsize=8192)
+def _url_prefix_of(_script_prefix: str, name: str, args: tuple) -> str:
     url = reverse(name, args=[*args, 0])
     head, _zero, _tail = url.rpartition("/0/")
     return head + "/"
