@@ -119,7 +119,7 @@ def measure_queries(game, cookies: dict[str, str]) -> dict[str, int]:
     htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "thread-region", "HTTP_X_CSRFTOKEN": cookies["csrftoken"]}
 
     def count(method: str, url: str, expect: int, *, rendered: bool = False, thread_written: bool = False,
-              **kwargs) -> int:
+              post_changed: bool = False, **kwargs) -> int:
         from games.caching import pagecache
 
         call = client.post if method == "POST" else client.get
@@ -130,8 +130,14 @@ def measure_queries(game, cookies: dict[str, str]) -> dict[str, int]:
             call(url, **kwargs)
         if rendered:
             pagecache.changed()  # as after any write: the page and its post list are rendered again
+        if thread_written or post_changed:
+            # A worker under wrk's cold load has rendered this page after a post before: so here.
+            pagecache.posted(thread=game.thread_id)
+            call(url, **kwargs)
         if thread_written:
-            pagecache.changed(thread=game.thread_id)  # as after a post (and as WritesMeanwhile does)
+            pagecache.posted(thread=game.thread_id)  # as after a post (and as WritesMeanwhile does)
+        if post_changed:
+            pagecache.changed(thread=game.thread_id)  # as after an edit or a hidden post: its posts re-read
         with CaptureQueriesContext(connection) as captured:
             response = call(url, **kwargs)
         if response.status_code != expect:
@@ -146,6 +152,8 @@ def measure_queries(game, cookies: dict[str, str]) -> dict[str, int]:
         out["thread_page_100_rendered"] = count("GET", thread_url, 200, rendered=True)
     # The cold row's figure: the page after a write to its thread, as wrk measures it (WritesMeanwhile).
     out["thread_page_cold"] = count("GET", thread_url, 200, thread_written=True)
+    # And after a write to a post already there (an edit, a hidden post): the page's posts are read again.
+    out["thread_page_cold_after_edit"] = count("GET", thread_url, 200, post_changed=True)
     out["fragment"] = count("GET", f"/games/{game.game_id}/votes/live/", 200)
     client.post(f"/threads/{game.thread_id}/reply/", {"body": game.vote_bodies[0], "post": "1"}, **htmx)  # warm-up
     out["vote_post"] = count("POST", f"/threads/{game.thread_id}/reply/", 200,
@@ -176,7 +184,7 @@ class WritesMeanwhile:
         from games.caching import pagecache
 
         while not self.stop.wait(self.interval):
-            pagecache.changed(thread=self.thread_id)
+            pagecache.posted(thread=self.thread_id)  # what a new post's writes move
             self.bumps += 1
 
     def __enter__(self):

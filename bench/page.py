@@ -3,10 +3,13 @@
 The same game, session and page as `python -m bench`'s cold thread page (bench/seed.py: the last
 page of the 10,000-post game thread, as a logged-in player), on a throwaway PostgreSQL database
 and Redis prefix of its own (the same environment and clean-up as the benchmark). Before each
-request the thread is marked written (`--write thread`, what every post does and what the
-benchmark's WritesMeanwhile does) or the whole site (`--write site`, an undeclared write), so
-that each request renders afresh. Prints the SQL queries of one render, the median wall and CPU
-time of `--repeat` renders with the CPU time of the view's parts, and cProfile's top functions.
+request, untimed, something is written: `--write thread` marks the thread written as a new post
+does (its counter, not its posts': what the benchmark's WritesMeanwhile does), `--write post` makes
+a real post by another player (the page then reads and renders it, and moves the reader's read
+mark), `--write edit` marks the posts there written (an edit, a hidden post), `--write site` makes
+an undeclared write; so that each request renders afresh. Prints the SQL queries of one render,
+the median wall and CPU time of `--repeat` renders with the CPU time of the view's parts, and
+cProfile's top functions.
 """
 
 from __future__ import annotations
@@ -38,8 +41,10 @@ def main(argv=None) -> int:
     parser.add_argument("--posts", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=100)
     parser.add_argument("--top", type=int, default=40, help="cProfile lines to print")
-    parser.add_argument("--write", choices=("thread", "site", "none"), default="thread",
-                        help="what is marked written before each request (none: the kept page)")
+    parser.add_argument("--write", choices=("thread", "post", "edit", "site", "none"), default="thread",
+                        help="what is written before each request, untimed: thread (what a post moves, as the "
+                             "benchmark's WritesMeanwhile), post (a real post), edit (a write to the posts there), "
+                             "site (an undeclared write), none (the kept page)")
     args = parser.parse_args(argv)
     with seeded_game("page", posts=args.posts) as (game, cookies):
         profile(game, cookies, repeat=args.repeat, top=args.top, write=args.write)
@@ -72,17 +77,35 @@ def profile(game, cookies: dict[str, str], *, repeat: int, top: int, write: str)
     from django.test.utils import CaptureQueriesContext
 
     from games.caching import pagecache
+    from games.models import Seat, Thread
+    from games.services.posting import post_submit
+
+    thread = Thread.objects.get(pk=game.thread_id)
+    author = Seat.objects.filter(game_id=game.game_id).exclude(user_id=game.player_id).select_related("user").first().user
 
     client = Client()
     for name, value in cookies.items():
         client.cookies[name] = value
     url = f"/threads/{game.thread_id}/?page=last"
 
-    def get():
+    posts = iter(range(10**9))
+
+    def before():
+        """The write before each request (not timed)."""
         if write == "thread":
-            pagecache.changed(thread=game.thread_id)
+            pagecache.posted(thread=game.thread_id)  # what a new post's writes move (WritesMeanwhile)
+        elif write == "post":
+            # A real post by another player: the page then reads and renders it, and the reader's
+            # read mark moves.
+            post_submit(thread=thread, author=author, body=f"Ещё один пост, номер {next(posts)}.")
+        elif write == "edit":
+            pagecache.changed(thread=game.thread_id)  # any other write to the thread: its posts too
         elif write == "site":
             pagecache.changed()
+
+    def get(*, timed_only=False):
+        if not timed_only:
+            before()
         response = client.get(url)
         if response.status_code != 200:
             raise RuntimeError(f"GET {url}: {response.status_code}")
@@ -90,8 +113,9 @@ def profile(game, cookies: dict[str, str], *, repeat: int, top: int, write: str)
 
     for _ in range(5):
         get()  # warm-up: the worker learns the thread's game, the caches fill
+    before()
     with CaptureQueriesContext(connection) as captured:
-        size = len(get().content)
+        size = len(get(timed_only=True).content)
     print(f"{len(captured.captured_queries)} queries, {size} bytes:")
     for query in captured.captured_queries:
         print(f"  {float(query['time']) * 1000:6.2f} ms  {query['sql'][:200]}")
@@ -99,8 +123,9 @@ def profile(game, cookies: dict[str, str], *, repeat: int, top: int, write: str)
     _timed_parts(parts)
     wall, cpu = [], []
     for _ in range(repeat):
+        before()
         began, began_cpu = time.perf_counter(), time.process_time()
-        get()
+        get(timed_only=True)
         wall.append((time.perf_counter() - began) * 1000)
         cpu.append((time.process_time() - began_cpu) * 1000)
     print(f"render: median {statistics.median(wall):.2f} ms (min {min(wall):.2f}), CPU {statistics.median(cpu):.2f} ms"
@@ -115,10 +140,11 @@ def profile(game, cookies: dict[str, str], *, repeat: int, top: int, write: str)
         empty.append((time.process_time() - began) * 1000)
     print(f"the empty view: CPU {statistics.median(empty):.3f} ms")
     profiler = cProfile.Profile()
-    profiler.enable()
     for _ in range(20):
-        get()
-    profiler.disable()
+        before()
+        profiler.enable()
+        get(timed_only=True)
+        profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(top)
     print("20 renders:")

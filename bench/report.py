@@ -99,6 +99,8 @@ def summarize(results: dict[str, WrkResult], queries: dict[str, int], *, recount
     # repeats, which the page cache serves; the query goal holds for both.
     out["thread_page_queries_rendered"] = queries.get("thread_page_rendered")
     out["thread_page_queries_100_rendered"] = queries.get("thread_page_100_rendered")
+    # The cold page after a write to a post already there (an edit, a hidden post), not a new one.
+    out["thread_page_cold_queries_after_edit"] = queries.get("thread_page_cold_after_edit")
     out["recount_10k_ms"] = recount_ms
     # What a vote costs over a plain post: time per request (from req/s) and p50, same load.
     out["vote_post_time_vs_plain"] = time_vs(out.get("vote_post_rps"), out.get("plain_post_rps"))
@@ -134,6 +136,8 @@ def table(summary: dict) -> str:
             if summary.get("thread_page_queries_rendered") is not None:
                 queries += (f"; rendered {summary['thread_page_queries_rendered']}"
                             f" ({summary.get('thread_page_queries_100_rendered')})")
+        if name == "thread_page_cold" and summary.get("thread_page_cold_queries_after_edit") is not None:
+            queries = f"{queries}; after an edit {summary['thread_page_cold_queries_after_edit']}"
         if name == "vote_post" and summary.get("vote_post_time_vs_plain") is not None:
             queries = f"{queries} ({summary['vote_post_time_vs_plain']:.2f} x plain)"
         rows.append((

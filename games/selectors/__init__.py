@@ -244,6 +244,11 @@ def _post_authors_key(thread: Thread) -> str:
     return f"threads:authors:{thread.pk}:{thread.created_at.timestamp() if thread.created_at else 0}"
 
 
+def post_authors_key(thread: Thread) -> str:
+    """The cache key of the thread's author list (the thread page fetches it with its counters)."""
+    return _post_authors_key(thread)
+
+
 def post_authors_extend(*, thread: Thread, number: int, author_id: int) -> None:
     """After post `number` is committed: bring the cached author list up to it without a scan,
     when the list covers exactly the posts before it (else the next read catches up by query)."""
@@ -286,19 +291,22 @@ def post_author_names(*, thread: Thread, stamps) -> list[AuthorName]:
 # The author a post is shown as to everyone (Post.shown_author, else its author): the ISO picker
 # lists these, so that a post signed with another name names nobody else in it.
 _SHOWN_AUTHOR = Coalesce("shown_author_id", "author_id")
+_UNREAD = object()
 
 
-def post_author_ids(*, thread: Thread) -> list[int]:
+def post_author_ids(*, thread: Thread, cached=_UNREAD) -> list[int]:
     """The ids of everyone who posted in the thread as shown (Post.shown_author, else the author),
-    up to its post count (see post_authors)."""
+    up to its post count (see post_authors). `cached`: the cache's entry under post_authors_key when
+    the caller fetched it already (None: there was none)."""
     from django.core.cache import cache
 
     key = _post_authors_key(thread)
-    cached = cache.get(key)
-    posts = Post.objects.filter(thread=thread)
+    if cached is _UNREAD:
+        cached = cache.get(key)
     if cached is not None and cached[0] >= thread.post_count:
         ids = cached[1]  # (newer than this page's count: a post came meanwhile; its author may show)
     else:
+        posts = Post.objects.filter(thread=thread)
         if cached is not None:
             newer = posts.filter(number__gt=cached[0], number__lte=thread.post_count)
             ids = sorted(set(cached[1]) | set(newer.values_list(_SHOWN_AUTHOR, flat=True)))

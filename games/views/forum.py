@@ -8,9 +8,10 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import connection
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -83,6 +84,39 @@ def _visible_thread(request: HttpRequest, pk: int) -> Thread:
     return thread
 
 
+def _thread_row(pk: int, stamps) -> Thread:
+    """The thread's row: its post count and last post time read (a new post moves them and only
+    the thread's counter), the rest kept under the site's, the thread's posts' and its game's
+    counters (pagecache.placement: every other write to the row moves one of them)."""
+    read = []
+
+    def row():
+        read.append(1)
+        return Thread.objects.filter(pk=pk).first()
+
+    thread = pagecache.kept_value(f"thread-row:{pk}", stamps, ("site", "posts", "game"), row)
+    if thread is None:
+        raise Http404
+    if read:
+        return thread  # read just now, its count with it
+    with connection.cursor() as cursor:
+        # One integer: the ORM's query building would cost more than the query (about 0.2 ms).
+        cursor.execute(_post_count_sql(), [pk])
+        counts = cursor.fetchone()
+    if counts is None:
+        raise Http404
+    thread.post_count = counts[0]
+    # The last post's time, which the page does not show, is left deferred: read if anything asks.
+    thread.__dict__.pop("last_post_at", None)
+    return thread
+
+
+@functools.cache
+def _post_count_sql() -> str:
+    quote = connection.ops.quote_name
+    return f"SELECT {quote('post_count')} FROM {quote(Thread._meta.db_table)} WHERE {quote('id')} = %s"
+
+
 def _visible_thread_kept(request: HttpRequest, pk: int, stamps) -> Thread:
     """_visible_thread for a view of the page: the thread's row alone, with its game (its GM and
     current phase joined) kept under the game's and the site's counters, when this worker knows
@@ -90,7 +124,7 @@ def _visible_thread_kept(request: HttpRequest, pk: int, stamps) -> Thread:
     so the page after it reads one narrow row instead of the four-table join."""
     if not (stamps.game_known and stamps.game_id):
         return _visible_thread(request, pk)
-    thread = get_object_or_404(Thread.objects.all(), pk=pk)
+    thread = _thread_row(pk, stamps)
     game = pagecache.kept_value(f"game-row:{stamps.game_id}", stamps, ("site", "game"), lambda: (
         Game.objects.select_related("gm", "current_phase").filter(pk=stamps.game_id).first()))
     owner = {Thread.Kind.GAME: "game_thread_id", Thread.Kind.DISCUSSION: "discussion_thread_id"}.get(thread.kind)
@@ -204,7 +238,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         # The thread region alone (an htmx reply or page change) does not show the count: it is
         # not computed for it (after a vote, the recount of the day). The reply's
         # "votes-changed" trigger makes the page fetch the count itself.
-        vote_count_html = "" if _region_only(request) else current_count_html(request, game)
+        vote_count_html = "" if _region_only(request) else current_count_html(request, game, stamps=stamps, roster=seats)
         phase = voting_phase(game=game)
         seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
@@ -226,7 +260,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         request._notifications_unread = pagecache.kept_value(
             f"unread:{user.pk}", stamps, ("site", "user"), lambda: unread_count(user))
     # Right after his own post (the reply's mark was moved to it first) the poster has read up to it.
-    read_up_to = just_posted if just_posted and user.is_authenticated else selectors.read_up_to(user=user, thread=thread)
+    read_up_to = just_posted if just_posted and user.is_authenticated else _read_up_to(request, thread, stamps)
     return {
         "thread": thread,
         "game": game,
@@ -288,7 +322,13 @@ def _remember_game_reads(user, game: Game, stamps) -> None:
 
 def _url_prefix(name: str, *args) -> str:
     """A URL pattern's path up to its last number, for the post list's links (one reverse per
-    page instead of several per post): ("games:post", 5) -> "/threads/5/posts/"."""
+    page instead of several per post): ("games:post", 5) -> "/threads/5/posts/". Memoised per
+    process and script prefix (the URL patterns do not change while it runs)."""
+    return _url_prefix_of(get_script_prefix(), name, args)
+
+
+@functools.lru_cache(maxsize=8192)
+def _url_prefix_of(_script_prefix: str, name: str, args: tuple) -> str:
     url = reverse(name, args=[*args, 0])
     head, _zero, _tail = url.rpartition("/0/")
     return head + "/"
@@ -329,38 +369,64 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
         return page_data, pagecache.personalize(html, page_data.posts, request=request, user=user, just_posted=just_posted)
     page_data = selectors.thread_page_bounds(thread=thread, page=page)
     high = min(page_data.high, thread.post_count)
-    extra = f"{context['gm_id']}|{bbcode.RENDERER_VERSION}|{int(show_votes)}|{page_data.per_page}"
-    viewer = f"{int(moderator)}{int(can_post)}{int(truth)}"
 
     def key(audience=None):
-        return pagecache.list_key(thread=thread, stamps=stamps, low=page_data.low, high=high, viewer=viewer,
-                                  extra=extra, audience=audience)
+        return _list_key(thread, game, stamps, page_data, moderator=moderator, can_post=can_post,
+                         show_votes=show_votes, truth=truth, audience=audience)
 
-    base_key = key()
-    cached = pagecache.list_get(base_key)
+    base_key = store_key = key()
+    # Fetched with the frame when this process guessed its key (thread_detail), else read now.
+    cached = stamps.fetched[base_key] if base_key in stamps.fetched else pagecache.list_get(base_key)
     if cached is not None and cached.private:
-        cached = pagecache.list_get(key(_private_audience(request, game, cached.marked)))
-    if cached is None:
+        store_key = key(_private_audience(request, game, cached.marked))
+        cached = pagecache.list_get(store_key)
+    entry = cached if cached is not None and cached.high == high else None
+    if entry is None and cached is not None and cached.parts is not None and cached.high < high:
+        # Kept under the thread's posts counter: the posts up to cached.high are as they were
+        # (any other write to them moves it); only the posts added since are read and rendered.
+        newer = selectors.thread_posts(user=user, thread=thread, low=cached.high, high=high)
+        if newer and not any("bb-private" in p.html for p in newer):
+            parts = _post_list_parts(request, thread, game, newer, context, moderator=moderator, stamps=stamps)
+            if parts is not None:
+                entry = cached.extended(newer, parts, high)
+                pagecache.list_set(store_key, entry)
+    if entry is None:
         posts = selectors.thread_posts(user=user, thread=thread, low=page_data.low, high=high)
         marked = [p.pk for p in posts if "bb-private" in p.html]
-        html = _render_post_list(request, thread, game, posts, context, moderator=moderator, stamps=stamps)
-        entry = pagecache.PostList(html=html, meta=pagecache.meta_of(posts), private=bool(marked), marked=marked)
+        parts = _post_list_parts(request, thread, game, posts, context, moderator=moderator, stamps=stamps)
+        html = (parts[0] + "".join(parts[1]) + parts[2] if parts is not None
+                else _template_render("games/_post_list.html")({**context, "posts": posts}))
+        entry = pagecache.PostList(html=html, meta=pagecache.meta_of(posts), private=bool(marked), marked=marked,
+                                   high=high, parts=parts)
         if marked:
             pagecache.list_set(base_key, pagecache.PostList(html="", meta=[], private=True, marked=marked))
             pagecache.list_set(key(_private_audience(request, game, marked)), entry)
         else:
             pagecache.list_set(base_key, entry)
-    else:
-        posts = pagecache.posts_from_meta(cached.meta, thread)
-        html = cached.html
+    posts = pagecache.posts_from_meta(entry.meta, thread)
     page_data.posts = posts
-    return page_data, pagecache.personalize(html, posts, request=request, user=user, just_posted=just_posted)
+    return page_data, pagecache.personalize(entry.html, posts, request=request, user=user, just_posted=just_posted)
 
 
-def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
-                      moderator: bool, stamps) -> str:
+def _list_key(thread: Thread, game, stamps, page_data, *, moderator: bool, can_post: bool, show_votes: bool,
+              truth: bool = True, audience: str | None = None) -> str:
+    """The cache key of a page's post list for a viewer class (pagecache.list_key); whether the viewer
+    sees a signed post's true author (`truth`) is part of the class."""
+    extra = f"{game.gm_id if game is not None else None}|{bbcode.RENDERER_VERSION}|{int(show_votes)}|{page_data.per_page}"
+    return pagecache.list_key(thread=thread, stamps=stamps, low=page_data.low,
+                              viewer=f"{int(moderator)}{int(can_post)}{int(truth)}", extra=extra, audience=audience)
+
+
+def _template_render(name: str):
+    # The template loader is Django's, loaded when a page renders (as the other views' helpers do).
     from django.template.loader import get_template
 
+    return get_template(name).render
+
+
+def _prepare_posts(request: HttpRequest, thread: Thread, game, posts: list[Post], *, moderator: bool, stamps) -> None:
+    """What the post list's template reads of each post besides its row: its HTML as this viewer
+    may see it, the names its author replaced, whether its body shows."""
     # The communication package imports the services: imported when a page needs it.
     from games.communication.private_tag import private_display
 
@@ -378,9 +444,22 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
         post.signed_as = post.shown_author if post.shown_author_id and truth else None
         post.replaced_names = replaced.get(post.shown_user.pk, [])
         post.body_visible = moderator or not post.is_deleted  # permissions.can_see_post_body
+
+
+def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
+                      moderator: bool, stamps) -> str:
+    _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps)
     # Each post's <li> is kept by what it shows (games/caching/pagecache.py, "Layer 0"): only the posts
     # that changed since are rendered.
-    return pagecache.render_fragments(posts, context, get_template("games/_post_list.html").render)
+    return pagecache.render_fragments(posts, context, _template_render("games/_post_list.html"))
+
+
+def _post_list_parts(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
+                     moderator: bool, stamps):
+    """The post list of `posts` as (head, each post's <li>, tail), each <li> from its kept
+    fragment when there is one; None when it cannot be cut apart (pagecache.fragment_pieces)."""
+    _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps)
+    return pagecache.fragment_pieces(posts, context, _template_render("games/_post_list.html"))
 
 
 def _valid_until(thread: Thread, user, posts) -> float | None:
@@ -398,20 +477,39 @@ def _valid_until(thread: Thread, user, posts) -> float | None:
     return min(ends) if ends else None
 
 
+# Per process, each pagination made: all it shows is the page's number, the number of pages, the
+# thread's URL, the ISO filter and the language's words.
+_paginations: dict[tuple, str] = {}
+
+
+def _pagination_html(thread: Thread, page, iso: list[int]) -> str:
+    """The pagination of the page, made once per process for what it shows."""
+    # The template loader is Django's, loaded when a page renders (as the other views' helpers do).
+    from django.template.loader import get_template
+
+    key = (thread.get_absolute_url(), page.page, page.pages, tuple(iso), translation.get_language() or "")
+    html = _paginations.get(key)
+    if html is None:
+        links = [(n, _thread_url(thread, page=n, iso=iso)) if n else (None, None) for n in page.page_range()]
+        html = get_template("games/_pagination.html").render({
+            "page": page, "page_links": links,
+            "prev_url": _thread_url(thread, page=page.page - 1, iso=iso) if page.has_previous else None,
+            "next_url": _thread_url(thread, page=page.page + 1, iso=iso) if page.has_next else None,
+        })
+        if len(_paginations) > 10_000:
+            _paginations.clear()
+        _paginations[key] = html
+    return html
+
+
 def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int], post_list_html: str,
                    read_up_to: int | None) -> dict:
     """The parts of the thread page that a post in the thread changes (its number of pages, its
     last post, the reader's first unread one, the post list), made per request: the rest of the
     page, its frame, may be kept across posts (games/caching/pagecache.py, "Layer 1")."""
-    from django.template.loader import get_template
     from django.utils.safestring import mark_safe
 
-    links = [(n, _thread_url(thread, page=n, iso=iso)) if n else (None, None) for n in page.page_range()]
-    pagination = get_template("games/_pagination.html").render({
-        "page": page, "page_links": links,
-        "prev_url": _thread_url(thread, page=page.page - 1, iso=iso) if page.has_previous else None,
-        "next_url": _thread_url(thread, page=page.page + 1, iso=iso) if page.has_next else None,
-    })
+    pagination = _pagination_html(thread, page, iso)
     # The live-update poll, on the thread's last page only (games/views/live.py).
     poll_after = page.last_number if not page.has_next and not iso else None
     poll = format_html(
@@ -456,10 +554,10 @@ def _thread_from_frame(request: HttpRequest, thread: Thread, frame, *, page: int
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=[], moderator=inputs["moderator"],
                                            can_post=inputs["can_post"], show_votes=inputs["show_votes"],
                                            just_posted=None, stamps=stamps)
-    read_up_to = selectors.read_up_to(user=user, thread=thread)
+    read_up_to = _read_up_to(request, thread, stamps)
     pieces = _region_pieces(request, thread, page_data, iso=[], post_list_html=post_list_html, read_up_to=read_up_to)
     if read_up_to is None or read_up_to < page_data.last_number:
-        thread_mark_read(user=user, thread=thread, number=page_data.last_number)
+        _mark_read(user, thread, page_data.last_number)
     response = HttpResponse(frame.assemble(pieces))
     ends = [end for end in (frame.valid_until, _valid_until(thread, user, page_data.posts)) if end is not None]
     pagecache.offer(request, stamps=stamps, valid_until=min(ends) if ends else None)
@@ -471,13 +569,52 @@ def _region_only(request: HttpRequest) -> bool:
     return bool(request.htmx) and request.htmx.target == "thread-region"
 
 
+# Per process, the cache key of a thread's author list (selectors.post_authors_key: the thread's
+# id and creation time, which never change), so that the page fetches it with its counters.
+_authors_keys: dict[int, str] = {}
+
+
+def _author_ids(thread: Thread, stamps) -> list[int]:
+    """selectors.post_author_ids, from the entry fetched with the page's counters when there was one."""
+    key = selectors.post_authors_key(thread)
+    if key in stamps.fetched:
+        return selectors.post_author_ids(thread=thread, cached=stamps.fetched[key])
+    if len(_authors_keys) > 50_000:
+        _authors_keys.clear()
+    _authors_keys[thread.pk] = key
+    return selectors.post_author_ids(thread=thread)
+
+
+# The reads a thread page keeps under the counters (pagecache.kept_value), fetched with them.
+_PAGE_READS = ("thread-row:{thread}", "game-row:{game}", "game-reads:{game}", "game-ban:{game}:{user}", "replaced:{game}", "unread:{user}")
+
+
+def _read_up_to(request: HttpRequest, thread: Thread, stamps) -> int | None:
+    """The reader's read mark of the thread, kept under his and every reader's read-marks
+    counters (only a write to the read marks moves it: `_mark_read` declares his own)."""
+    user = request.user
+    if not user.is_authenticated or stamps is None or user.pk != stamps.user_id:
+        return selectors.read_up_to(user=user, thread=thread)
+    return pagecache.kept_value(f"read-mark:{thread.pk}:{user.pk}", stamps, ("marks", "own marks"),
+                                lambda: selectors.read_up_to(user=user, thread=thread))
+
+
+def _mark_read(user, thread: Thread, number: int) -> None:
+    """thread_mark_read, its write declared as this reader's (pagecache: his kept read mark's counter)."""
+    with pagecache.writing(read_marks=user.pk if user.is_authenticated else None):
+        thread_mark_read(user=user, thread=thread, number=number)
+
+
 @require_GET
 def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     # A reload of a page kept for this browser is answered before this view, by
     # games.caching.middleware.ThreadPageCacheMiddleware. The counters the page depends on are read
-    # first, before the data they stamp; the middleware keeps the response if it may.
-    stamps = pagecache.read_stamps(request, pk)
+    # first, before the data they stamp, with the reads kept under them and the session's user;
+    # the middleware keeps the response if it may.
+    authors_key = _authors_keys.get(pk)
+    stamps = pagecache.read_stamps(request, pk, prefetch=_PAGE_READS, fetch=(authors_key,) if authors_key else ())
+    pagecache.kept_user(request, stamps)
     thread = _visible_thread_kept(request, pk, stamps)
     page_param = request.GET.get("page")
     page = selectors.page_count(thread.post_count, _per_page()) if page_param == "last" else _parse_page(page_param)
@@ -485,16 +622,25 @@ def thread_detail(request: HttpRequest, pk: int) -> HttpResponse:
     framing = None
     if not _iso_ids(request) and not ({"quote", "vote_from"} & request.GET.keys()):
         pagecache.complete_stamps(stamps, permissions.game_of(thread))
-        framing = pagecache.frame_key(request, thread, stamps, author_ids=selectors.post_author_ids(thread=thread))
-        frame = pagecache.frame_get(request, framing, stamps) if framing is not None else None
+        framing = pagecache.frame_key(request, thread, stamps, author_ids=_author_ids(thread, stamps))
+        frame = None
+        if framing is not None:
+            # The post list the frame was last seen with, fetched with it (one round trip).
+            seen = pagecache.frame_inputs_seen(framing)
+            also = [_list_key(thread, permissions.game_of(thread), stamps, selectors.thread_page_bounds(thread=thread, page=page),
+                              moderator=seen["moderator"], can_post=seen["can_post"], show_votes=seen["show_votes"],
+                              truth=seen.get("truth", True))
+                    ] if seen else []
+            frame = pagecache.frame_get(request, framing, stamps, also=also)
         if frame is not None:
             return _thread_from_frame(request, thread, frame, page=page, stamps=stamps)
     context = _thread_context(request, thread, page=page, stamps=stamps)
     last_number = context["page"].last_number
     if not context["iso"] and (context["read_up_to"] is None or context["read_up_to"] < last_number):
-        thread_mark_read(user=request.user, thread=thread, number=last_number)
+        _mark_read(request.user, thread, last_number)
     context["frame_inputs"] = {"moderator": context["is_moderator"], "can_post": bool(context["can_post"]),
-                               "show_votes": context["vote_count_html"] is not None}
+                               "show_votes": context["vote_count_html"] is not None,
+                               "truth": permissions.can_see_true_author(request.user, permissions.game_of(thread))}
     response = _render_thread(request, context, framing=framing)
     pagecache.offer(request, stamps=stamps, valid_until=context["valid_until"])
     return response
@@ -542,7 +688,7 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if order_confirmation is not None:
             (messages.success if order_confirmation.accepted else messages.error)(request, order_confirmation.message)
         return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
-    thread_mark_read(user=request.user, thread=thread, number=post.number)
+    _mark_read(request.user, thread, post.number)
     context = _thread_context(request, thread, page=page, just_posted=post.number)
     context["vote_confirmation"] = confirmation
     context["order_confirmation"] = order_confirmation

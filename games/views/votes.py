@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import confirm, permissions
+from games.caching import pagecache
 from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services import ActionRefused
@@ -86,15 +87,24 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def current_count_html(request: HttpRequest, game: Game) -> str:
-    """The live count fragment for the game thread, cached until the ledger changes."""
+def current_count_html(request: HttpRequest, game: Game, *, stamps=None, roster=None) -> str:
+    """The live count fragment for the game thread, cached until the ledger changes, or the
+    game's seats (a replacement, a death: the game's page counter, games/caching/pagecache.py),
+    or the players' names: `roster`, the game's seats with their users as the thread page read
+    them, or else the site's counter (every write to a user's row moves it). `stamps`: the
+    page's counters, when the thread page read them already."""
     phase = voting_phase(game=game)
     if phase is None and game.status == Game.Status.FINISHED:
         # A game over keeps its last count on show, not an empty box (issue 14).
         phase = last_voting_day(game)
     if phase is None:
         return ""
-    key = f"votes:fragment:{phase.pk}:{count_version(phase.pk)}:{translation.get_language()}:{int(phase.is_open)}"
+    names = [pagecache.game_key(game.pk)] + ([] if roster else [pagecache.SITE_KEY])
+    values = stamps.values if stamps is not None and all(n in stamps.values for n in names) else pagecache.generations(names)
+    users = (pagecache.digest(repr([(seat.pk, seat.user_id, seat.user.display_name) for seat in roster])) if roster
+             else f"site={values[pagecache.SITE_KEY]}")
+    key = (f"votes:fragment:{phase.pk}:{count_version(phase.pk)}:{translation.get_language()}:{int(phase.is_open)}:"
+           f"{values[names[0]]}:{users}")
     html = cache.get(key)
     if html is None:
         html = render_to_string("games/_vote_count.html", {"game": game, "count": vote_count(phase=phase), "compact": True})

@@ -31,7 +31,7 @@ def _fresh_cache():
 def rendered_posts(monkeypatch):
     """The posts each fresh post list rendered through the template (a list per list built)."""
     calls: list[list[int]] = []
-    real = pagecache.render_fragments
+    real = pagecache.fragment_pieces
 
     def spy(posts, context, render):
         def counting(ctx):
@@ -41,7 +41,7 @@ def rendered_posts(monkeypatch):
         calls.append([])
         return real(posts, context, counting)
 
-    monkeypatch.setattr(pagecache, "render_fragments", spy)
+    monkeypatch.setattr(pagecache, "fragment_pieces", spy)
     return calls
 
 

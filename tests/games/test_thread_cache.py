@@ -545,7 +545,7 @@ def test_private_text_is_never_served_to_anyone_but_recipient_sender_and_gm(star
 
 
 # --- The SQL watcher -------------------------------------------------------------------------------
-T, G = pagecache.thread_key(5), pagecache.game_key(3)
+T, G, P = pagecache.thread_key(5), pagecache.game_key(3), pagecache.posts_key(5)
 S = pagecache.SITE_KEY
 
 
@@ -555,7 +555,13 @@ S = pagecache.SITE_KEY
     ('INSERT INTO "games_post" ("thread_id") VALUES (%s)', [], (S,)),
     ('INSERT INTO "games_post" ("thread_id") VALUES (%s)', [{"thread": 5}], (T,)),
     ('INSERT INTO "games_post" ("thread_id") VALUES (%s)', [{"game": 3}], (G,)),
-    ('UPDATE "games_thread" SET "is_locked" = %s WHERE "games_thread"."id" = %s', [{"game": 3}, {"thread": 5}], (T,)),
+    ('UPDATE "games_thread" SET "is_locked" = %s WHERE "games_thread"."id" = %s', [{"game": 3}, {"thread": 5}], (T, P)),
+    # A new post's own writes leave the posts before it as they were: the thread's counter alone.
+    ('UPDATE "games_thread" SET "post_count" = ("games_thread"."post_count" + %s), "last_post_at" = %s WHERE '
+     '"games_thread"."id" = %s', [{"thread": 5}], (T,)),
+    ('UPDATE "games_post" SET "body" = %s WHERE "games_post"."id" = %s', [{"thread": 5}], (T, P)),
+    ('INSERT INTO "games_postrevision" ("post_id") VALUES (%s)', [{"thread": 5}], (T, P)),
+    ('INSERT INTO "games_privatemessage" ("post_id") VALUES (%s)', [{"thread": 5}], (T, P)),
     ('UPDATE "games_game" SET "current_phase_id" = %s WHERE "games_game"."id" = %s', [{"thread": 5}], (S,)),
     ('UPDATE "games_game" SET "current_phase_id" = %s WHERE "games_game"."id" = %s', [{"game": 3}, {"thread": 5}],
      (G,)),
@@ -565,7 +571,9 @@ S = pagecache.SITE_KEY
      (pagecache.user_key(2), pagecache.user_key(7))),
     ('INSERT INTO "games_notification" ("user_id") SELECT 1', [{"game": 3}], (S,)),
     ('INSERT INTO "games_absence" ("user_id") VALUES (%s)', [{"game": 3}], (S,)),
-    ('UPDATE "games_threadreadmark" SET "last_read_number" = %s WHERE x', [], ()),
+    ('UPDATE "games_threadreadmark" SET "last_read_number" = %s WHERE x', [], (pagecache.MARKS_KEY,)),
+    ('UPDATE "games_threadreadmark" SET "last_read_number" = %s WHERE x', [{"read_marks": 7}, {"thread": 5}],
+     (pagecache.marks_key(7),)),
     ('DELETE FROM "django_session" WHERE "session_key" = %s', [], ()),
     ('UPDATE "accounts_user" SET "last_login" = %s WHERE "accounts_user"."id" = %s', [], ()),
     ('UPDATE "accounts_user" SET "last_login" = %s, "is_staff" = %s WHERE "accounts_user"."id" = %s', [], (S,)),
