@@ -424,7 +424,8 @@ def _template_render(name: str):
     return get_template(name).render
 
 
-def _prepare_posts(request: HttpRequest, thread: Thread, game, posts: list[Post], *, moderator: bool, stamps) -> None:
+def _prepare_posts(request: HttpRequest, thread: Thread, game, posts: list[Post], *, moderator: bool, stamps,
+                   truth: bool = True) -> None:
     """What the post list's template reads of each post besides its row: its HTML as this viewer
     may see it, the names its author replaced, whether its body shows."""
     # The communication package imports the services: imported when a page needs it.
@@ -437,7 +438,6 @@ def _prepare_posts(request: HttpRequest, thread: Thread, game, posts: list[Post]
 
         # Replacements are the game's rows and the names users' rows: kept under those counters.
         replaced = pagecache.kept_value(f"replaced:{game.pk}", stamps, ("site", "game"), lambda: replaced_names(game))
-    truth = context.get("truth", True)
     for post in posts:
         # The author this viewer class is shown (permissions.shown_author; the list's key has `truth`).
         post.shown_user = post.shown_author if post.shown_author_id and not truth else post.author
@@ -448,7 +448,7 @@ def _prepare_posts(request: HttpRequest, thread: Thread, game, posts: list[Post]
 
 def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
                       moderator: bool, stamps) -> str:
-    _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps)
+    _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps, truth=context.get("truth", True))
     # Each post's <li> is kept by what it shows (games/caching/pagecache.py, "Layer 0"): only the posts
     # that changed since are rendered.
     return pagecache.render_fragments(posts, context, _template_render("games/_post_list.html"))
@@ -458,7 +458,7 @@ def _post_list_parts(request: HttpRequest, thread: Thread, game, posts: list[Pos
                      moderator: bool, stamps):
     """The post list of `posts` as (head, each post's <li>, tail), each <li> from its kept
     fragment when there is one; None when it cannot be cut apart (pagecache.fragment_pieces)."""
-    _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps)
+    _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps, truth=context.get("truth", True))
     return pagecache.fragment_pieces(posts, context, _template_render("games/_post_list.html"))
 
 
