@@ -239,3 +239,11 @@ def test_indicodes_are_unique_even_when_the_generator_repeats(db):
     users = [make_user(f"Игрок {n}") for n in range(3)]
     codes = [services.ensure_indicode(u, rng=random.Random(7)).code for u in users]
     assert len(set(codes)) == 3
+
+
+def test_the_desk_links_the_balance(db):
+    """The header has no room for a «Баланс» link at 1150 px (tests/browser/test_phone_layout.py): the
+    desk and the profile lead to it."""
+    owner = make_user("Владелец баланса")
+    page = client_for(owner).get(reverse("games:dashboard")).content.decode()
+    assert reverse("coins:balance_mine") in page
