@@ -130,11 +130,20 @@ def build_show_world() -> World:
 def show_secrets(world: World) -> tuple[dict[str, set[str]], set[str]]:
     """Every canary of the world with who may see it among the perspectives; and those that need not
     be found by every allowed perspective (a text several seats share)."""
-    game = world.game
-    key_of_seat = {s.pk: key for key, s in world.seats.items() if key in PERSPECTIVES}
     reptiloids = {key for key, role in PLAYERS.values() if role == "reptiloid" and key in PERSPECTIVES}
     secrets: dict[str, set[str]] = {S_SLAVES: {"vera"} | OBSERVERS, S_SLAVES_MEDIA: {"vera"} | OBSERVERS,
                                     S_TEAM: {"zina"} | GMS}
+    return game_secrets(world, PERSPECTIVES, reptiloids, secrets)
+
+
+def game_secrets(world: World, perspectives, reptiloids: set[str], secrets: dict[str, set[str]]
+                 ) -> tuple[dict[str, set[str]], set[str]]:
+    """show_secrets for any show world: `secrets` (the world's own canaries) and every secret the
+    show's site keeps, read from the database — the events that are not public, each hero's marks
+    (/fullstatus, panel, bets), part 2's ratings, grants and answers, the running vote's ballots.
+    `reptiloids`: the perspectives the Reptiloids' team events reach."""
+    game = world.game
+    key_of_seat = {s.pk: key for key, s in world.seats.items() if key in perspectives}
     shared: set[str] = set()
     for event in GameEvent.objects.filter(game=game).exclude(audience="public"):
         text = (event.text or "").strip().lower()

@@ -52,9 +52,11 @@ def _rules_texts() -> list[str]:
     return sorted((t.lower() for t in texts), key=len, reverse=True)
 
 
-def sweep(world, who: str, *, secrets: dict[str, set[str]], salt: str) -> tuple[dict[str, list[str]], list[str]]:
+def sweep(world, who: str, *, secrets: dict[str, set[str]], salt: str, scrub=None
+          ) -> tuple[dict[str, list[str]], list[str]]:
     """GET every URL as `who`. Returns ({canary: URLs where it was found}, problems): a problem is a
-    server error, or a non-GM shown another player's point of view."""
+    server error, or a non-GM shown another player's point of view. `scrub(text)`, if given, cuts
+    what may legitimately hold a canary out of each (lower-cased) response first."""
     client = world.client(who)
     rules = _rules_texts()
     found: dict[str, list[str]] = defaultdict(list)
@@ -68,6 +70,8 @@ def sweep(world, who: str, *, secrets: dict[str, set[str]], salt: str) -> tuple[
         text = (body.decode("utf-8", "replace") + " " + response.get("Location", "")).lower()
         if "&#" in text:  # a numeric character reference could spell a canary
             text = html.unescape(text)
+        if scrub is not None:
+            text = scrub(text)
         if "pov-banner" in text and who not in GMS:
             problems.append(f"{url}: a non-GM sees the page as another player")
         for canary in secrets:

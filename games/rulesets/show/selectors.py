@@ -14,6 +14,7 @@ from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.facts import in_coma, judge_today
 from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, REVOTE, parse_phase
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
+from games.rulesets.show.privileges_wording import UNKNOWN_ROLE
 from games.rulesets.show.services import VOTE, ledger_inputs
 from games.rulesets.show.wording import (
     ACTION_LABELS,
@@ -64,7 +65,7 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         "owed": [str(ACTION_LABELS.get(a, a)) for a in owed], "acted": acted, "pov": pov,
         # «Крот не знает свою Роль»: a role its holder does not know is not told (permissions.can_see_role_of)
         **({"role": role_name(me.role), "faction": str(FACTION_NAMES.get(me.faction, me.faction))}
-           if permissions.can_see_role_of(user, game, seat) else {"role": role_name(None), "faction": "—"}),
+           if permissions.can_see_role_of(user, game, seat) else {"role": str(UNKNOWN_ROLE), "faction": ""}),
         "owners": ", ".join(str(OWNER_NAMES.get(o, o)) for o in
                             ((state.memory.get("slaves") or {}).get(str(me.id)) or {}).get("owners", ())),
         "kind": kind, "number": number,
@@ -157,8 +158,11 @@ def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
         row["public_text"] = [key_label(k) for k in row["public"]]
         row["secret_text"] = [key_label(k) for k in row["secret"]]
         row["innate_text"] = [key_label(k) for k in row["innate"]]
-    status["role_text"] = role_name(status["role"])
-    status["faction_text"] = str(FACTION_NAMES.get(status["faction"], status["faction"]))
+    if status["role"] is None:  # the Крот's own, while the show runs (engine: own_role_view)
+        status["role_text"], status["faction_text"] = str(UNKNOWN_ROLE), ""
+    else:
+        status["role_text"] = role_name(status["role"])
+        status["faction_text"] = str(FACTION_NAMES.get(status["faction"], status["faction"]))
     status["name"] = seat.dealt_name
     # part 3: his privileges (permissions.can_see_privileges is the full status's own check)
     if permissions.can_see_privileges(user, game, seat):
