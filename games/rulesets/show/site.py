@@ -152,7 +152,7 @@ class ShowSite(SiteRuleset):
         "game.public": ("games/_show_panel.html", "games/_show_privileges_panel.html"),
         "gm.links": ("games/_show_gm_links.html",),
         "role.links": ("games/_show_role_links.html",),
-        "gm.decisions": ("games/_show_gm_stage.html",),
+        "gm.decisions": ("games/_show_gm_stage.html", "games/_show_gm_coins.html"),
         # Part 2: every fee shown before it is paid (the reply form's message fee, the entry fee at
         # the sign-up), and the results page's link once the show is over.
         "thread.reply": ("games/_show_reply_fee.html",),
@@ -165,9 +165,13 @@ class ShowSite(SiteRuleset):
         if place == "gm.decisions":  # the GM's page: whom the stage waits for, the judge's lot
             from games.rulesets.show.selectors import gm_stage  # the selectors load the models: at a page
 
+            # part 2, the show's coins; the selectors load the models: imported at a page
+            from games.rulesets.show.selectors_coins import gm_books
+
             game, request = context.get("game"), context.get("request")
             user = getattr(request, "user", None)
-            return {"show_gm": gm_stage(game=game, user=user) if game is not None else None}
+            return {"show_gm": gm_stage(game=game, user=user) if game is not None else None,
+                    "show_gm_books": gm_books(game=game, user=user) if game is not None else None}
         if place == "thread.reply":
             from games.rulesets.show.selectors_coins import reply_fee  # the selectors load the models: at a page
 
