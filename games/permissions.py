@@ -400,6 +400,14 @@ def can_see_ratings(user, game: Game) -> bool:
     return game.status == Game.Status.RUNNING and is_game_master(user, game)
 
 
+def can_see_show_books(user, game: Game) -> bool:
+    """A show's own accounts (its bank, its winners' pot, the Demon's escrows) and every hero's net
+    in it so far, while it runs: the GMs only. An escrow tells whose slave pays the Demon, a net
+    tells a burden paid to a Reptiloid or a grant's share: secrets the results page publishes only
+    once the show is over (can_see_ratings)."""
+    return game.status in (Game.Status.RUNNING, Game.Status.FINISHED) and is_game_master(user, game)
+
+
 def check_see_full_status(user, game: Game, seat) -> None:
     if not can_see_full_status(user, game, seat):
         raise Http404

@@ -258,6 +258,9 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
     seat_name = {s.pk: s for s in game.seats.select_related("user")}
     scenario_name = {s.pk: (s.aliases[0] if s.aliases else s.user.display_name) for s in seat_name.values()}
     by_scenario = {scenario_name[pk]: s for pk, s in seat_name.items()}
+    # A seat's place in the file's players (signed up in that order): the engine player's seat ids.
+    seat_number = {pk: place for place, pk in enumerate(
+        sorted(seat_name, key=lambda pk: seat_name[pk].number), start=1)}
     reports = []
     for index, phase_spec in enumerate(phases):
         name = phase_spec.get("phase")
@@ -304,7 +307,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         clock = max(clock, current.deadline_at)
         phase_close(phase_id=current.pk, now=current.deadline_at, only_if_due=True)
         current.refresh_from_db()
-        outcome = _rename(dict(current.outcome or {}), scenario_name, seat_name)
+        outcome = _rename(adapter.scenario_outcome(dict(current.outcome or {}), seat_number), scenario_name, seat_name)
         refused: dict[str, int] = dict(posts_refused)
         for voter_id in VoteRecord.objects.filter(phase=current, valid=False).values_list("voter_id", flat=True):
             refused[scenario_name[voter_id]] = refused.get(scenario_name[voter_id], 0) + 1

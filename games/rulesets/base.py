@@ -403,6 +403,14 @@ class SiteRuleset:
         the malformed file's message), or None."""
         return None
 
+    def scenario_outcome(self, outcome: dict, seat_numbers: dict[int, int]) -> dict:
+        """A phase's outcome as a scenario file states it, where the outcome names seats by id in
+        its own values (not by a name games.scenarios renames): `seat_numbers` maps each seat id to
+        the seat's place in the file's `players` (1, 2, ...), the ids the engine's own player
+        gives. Seat ids differ between databases (PostgreSQL's sequences are not rolled back
+        between tests); the plain game names seats only by name."""
+        return outcome
+
     def scenario_play_inputs(self, *, game, phase_spec: dict, user_of: Callable[[str], Any],
                              seat_of: Callable[[str | None], int | None], now) -> None:
         """Play a scenario phase's own inputs (the keys of `scenario.inputs`) through the services

@@ -35,7 +35,7 @@ def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: 
     if deadline_at is not None and deadline_at <= now:
         raise ActionRefused(_("The deadline must be in the future."), code="in_past")
     with transaction.atomic():
-        Game.objects.select_for_update().filter(pk=game.pk).first()
+        Game.objects.select_for_update(no_key=True).filter(pk=game.pk).first()  # as phase_close locks it
         if game.phases.filter(closed_at__isnull=True).exists():
             raise ActionRefused(_("Close the current phase first."), code="phase_open")
         number = (game.phases.filter(kind=kind).aggregate(m=Max("number"))["m"] or 0) + 1

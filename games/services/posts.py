@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from games import permissions, selectors
 from games.caching import pagecache
 from games.caching.live import thread_state_remember
-from games.models import Post, PostRevision, Thread
+from games.models import Game, Post, PostRevision, Thread
 from games.services import ActionRefused
 from games.text import bbcode
 
@@ -124,6 +124,13 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
     # The game is joined into the locking read (only the thread row is locked): can_post, the
     # vote reading and the page that answers the post then share one game instance and its
     # caches (co-GMs, bans, the roster) instead of reading each again.
+    if thread.kind == Thread.Kind.GAME:
+        # The game's row before its thread's, the order a close takes them in (it holds the game
+        # while it writes its results into the thread), and a post in the game thread may lock
+        # the game later (a vote that closes the day, the Show's message fee): one order, no
+        # deadlock on PostgreSQL. NO KEY UPDATE, as every writer of a game takes it: rows that only
+        # reference the game (ledger lines, an anonymous message) are not held up by it.
+        Game.objects.select_for_update(no_key=True).filter(game_thread_id=thread.pk).values_list("pk").first()
     locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
     if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
         permissions.seats_with_users(author, joined)

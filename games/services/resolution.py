@@ -94,8 +94,19 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
     a late ETA task and the GM's button may all call this at once."""
     now = now or timezone.now()
     with transaction.atomic():
-        # The claim: a row lock on PostgreSQL; the IMMEDIATE transaction serialises on SQLite.
-        phase = Phase.objects.select_for_update().select_related("game").filter(pk=phase_id).first()
+        # The claim: row locks on PostgreSQL; the IMMEDIATE transaction serialises on SQLite. The
+        # game's row first, then the phase's, then (the results) its thread's: the order every
+        # writer of a game takes them in (a hero's input that ends the stage early holds the game
+        # when it closes the phase; a post in the game thread locks the game before the thread).
+        # NO KEY UPDATE: rows that only reference the game or the phase (an order, a ledger line,
+        # an anonymous message) are written meanwhile, and a writer that inserted one may still
+        # lock the game after it without a lock upgrade's deadlock.
+        game_id = Phase.objects.filter(pk=phase_id).values_list("game_id", flat=True).first()
+        if game_id is None:
+            return False
+        Game.objects.select_for_update(no_key=True).filter(pk=game_id).values_list("pk").first()
+        phase = (Phase.objects.select_for_update(no_key=True, of=("self",)).select_related("game")
+                 .filter(pk=phase_id).first())
         if phase is None or phase.closed_at is not None:
             return False
         if only_if_due and (phase.deadline_at is None or phase.deadline_at > now):
@@ -108,7 +119,7 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
         rooms_close(phase=phase)
         for adapter in registry.adapters():  # what each rule set queued for the phase (cards: card messages)
             adapter.deliver_queued(phase=phase, now=now)
-        game = Game.objects.select_for_update().get(pk=phase.game_id)
+        game = Game.objects.select_for_update(no_key=True).get(pk=phase.game_id)  # held already: a fresh read
         if by is not None:
             gm_log(game=game, user=by, action="close_now", data={"phase": phase.pk}, now=now)
         if game.state and game.status == Game.Status.RUNNING:

@@ -177,3 +177,38 @@ def results_rows(*, game: Game, user) -> dict[str, Any]:
         "bank": sorted((data.get("bank_shares") or {}).items()), "pot": sorted((data.get("pot_shares") or {}).items()),
         "alliances": data.get("alliances") or [], "fines": fines, "has_results": event is not None,
     }
+
+
+# --- The GM's dashboard ---------------------------------------------------------------------------
+def gm_books(*, game: Game, user) -> dict[str, Any] | None:
+    """The GM's card of the show's coins (the «gm.decisions» place): the bank, the winners' pot and
+    each escrow (the burdens held for the Demon until the end, named by his seat) as the ledger has
+    them now, and each hero's net in this show so far (every line of his account naming the game;
+    fines are the GMs', not the show's, as in the results). None for anyone
+    games.permissions.can_see_show_books refuses."""
+    if user is None or not permissions.can_see_show_books(user, game):
+        return None
+    seats = list(game.seats.order_by("number").values_list("pk", "user_id", "dealt_name"))
+    names = {pk: name for pk, _user, name in seats}
+    prefix = f"game:{game.pk}:"
+    own = dict(Account.objects.filter(key__startswith=prefix).values_list("key", "balance"))
+    escrows = []
+    for key, balance in sorted(own.items()):
+        name = key[len(prefix):]
+        if name.startswith("escrow:") and name[len("escrow:"):].isdigit():
+            escrows.append({"name": names.get(int(name[len("escrow:"):]), "?"), "balance": balance})
+    by_user = {user_id: name for _pk, user_id, name in seats}
+    nets = dict.fromkeys(by_user.values(), 0)
+    keys = {user_key(user_id): name for user_id, name in by_user.items()}
+    lines = Entry.objects.filter(game=game).exclude(reason="fine").values_list("debit__key", "credit__key", "amount")
+    for debit, credit, amount in lines:
+        if debit in keys:
+            nets[keys[debit]] -= amount
+        if credit in keys:
+            nets[keys[credit]] += amount
+    return {
+        "bank": own.get(f"{prefix}bank", 0),
+        "pot": own.get(f"{prefix}pot", 0),
+        "escrows": escrows,
+        "nets": [{"name": name, "net": nets[name]} for _pk, _user, name in seats],
+    }

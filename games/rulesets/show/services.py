@@ -269,7 +269,9 @@ class _Stage:
 
 def _open(*, game: Game, user) -> tuple[_Stage | None, str]:
     """The game locked, its open stage and the hero: (stage, "") or (None, reason)."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    # NO KEY UPDATE, as games.services.resolution.phase_close takes it: rows that only reference the
+    # game (a ledger line, an anonymous message) do not wait, nor make a lock upgrade deadlock.
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     if game.status != Game.Status.RUNNING or not game.state:
         return None, "not_running"
     phase = game.current_phase

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rulesets.base import ScenarioSpec, SiteRuleset
 from games.rulesets.show import forms
 from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.coins import seat_of
 from games.rulesets.show.engine.privileges import is_mole
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS
 from games.rulesets.show.wording import WORDING
@@ -151,7 +152,7 @@ class ShowSite(SiteRuleset):
         "game.public": ("games/_show_panel.html", "games/_show_privileges_panel.html"),
         "gm.links": ("games/_show_gm_links.html",),
         "role.links": ("games/_show_role_links.html",),
-        "gm.decisions": ("games/_show_gm_stage.html",),
+        "gm.decisions": ("games/_show_gm_stage.html", "games/_show_gm_coins.html"),
         # Part 2: every fee shown before it is paid (the reply form's message fee, the entry fee at
         # the sign-up), and the results page's link once the show is over.
         "thread.reply": ("games/_show_reply_fee.html",),
@@ -164,9 +165,13 @@ class ShowSite(SiteRuleset):
         if place == "gm.decisions":  # the GM's page: whom the stage waits for, the judge's lot
             from games.rulesets.show.selectors import gm_stage  # the selectors load the models: at a page
 
+            # part 2, the show's coins; the selectors load the models: imported at a page
+            from games.rulesets.show.selectors_coins import gm_books
+
             game, request = context.get("game"), context.get("request")
             user = getattr(request, "user", None)
-            return {"show_gm": gm_stage(game=game, user=user) if game is not None else None}
+            return {"show_gm": gm_stage(game=game, user=user) if game is not None else None,
+                    "show_gm_books": gm_books(game=game, user=user) if game is not None else None}
         if place == "thread.reply":
             from games.rulesets.show.selectors_coins import reply_fee  # the selectors load the models: at a page
 
@@ -248,6 +253,25 @@ class ShowSite(SiteRuleset):
         from games.rulesets.show.scenario_inputs import check  # it loads the services and models: at a file's check
 
         return check(key, value)
+
+    def scenario_outcome(self, outcome: dict, seat_numbers: dict[int, int]) -> dict:
+        """The close's transfers name accounts by seat id (`hero:<seat>`, `escrow:<seat>`) and its
+        rating changes name their seat by id; the files name them by the player's place, as the
+        engine's player does."""
+        def account(reference):
+            seat = seat_of(reference) if isinstance(reference, str) else None
+            if seat is None or seat not in seat_numbers:
+                return reference
+            return f"{reference.partition(':')[0]}:{seat_numbers[seat]}"
+
+        outcome = dict(outcome)
+        if isinstance(outcome.get("transfers"), list):
+            outcome["transfers"] = [{**t, "debit": account(t.get("debit")), "credit": account(t.get("credit"))}
+                                    if isinstance(t, dict) else t for t in outcome["transfers"]]
+        if isinstance(outcome.get("ratings"), list):
+            outcome["ratings"] = [{**r, "seat": seat_numbers.get(r.get("seat"), r.get("seat"))}
+                                  if isinstance(r, dict) else r for r in outcome["ratings"]]
+        return outcome
 
     def scenario_play_inputs(self, **kwargs) -> None:
         from games.rulesets.show.scenario_inputs import play_inputs  # the services load the models
