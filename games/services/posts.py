@@ -124,14 +124,22 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
     # The game is joined into the locking read (only the thread row is locked): can_post, the
     # vote reading and the page that answers the post then share one game instance and its
     # caches (co-GMs, bans, the roster) instead of reading each again.
+    locked = None
     if thread.kind == Thread.Kind.GAME:
         # The game's row before its thread's, the order a close takes them in (it holds the game
         # while it writes its results into the thread), and a post in the game thread may lock
         # the game later (a vote that closes the day, the Show's message fee): one order, no
-        # deadlock on PostgreSQL. NO KEY UPDATE, as every writer of a game takes it: rows that only
-        # reference the game (ledger lines, an anonymous message) are not held up by it.
-        Game.objects.select_for_update(no_key=True).filter(game_thread_id=thread.pk).values_list("pk").first()
-    locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
+        # deadlock on PostgreSQL. Both in one statement, read from the game: PostgreSQL locks the
+        # rows of `FOR ... OF games_game, games_thread` in that order. NO KEY UPDATE, as every
+        # writer of a game takes it: rows that only reference the game (ledger lines, an anonymous
+        # message) are not held up by it, while posts to the thread still queue one by one.
+        game = (Game.objects.select_related("game_thread", "gm", "current_phase")
+                .select_for_update(no_key=True, of=("self", "game_thread")).filter(game_thread_id=thread.pk).first())
+        if game is not None:
+            locked = game.game_thread
+            locked._game_cache = game  # what permissions.with_game's join gives (game_of costs nothing)
+    if locked is None:
+        locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
     if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
         permissions.seats_with_users(author, joined)
     verdict = permissions.can_post(author, locked, now=now)
