@@ -304,3 +304,28 @@ def test_a_carousel_theft_ordered_after_the_day_vote_is_resolved_as_the_night_be
     held = game.state["memory"]["privileges"]
     assert held.get(str(seats["Боря"].pk)) == ["bouncer", "lawyer"] and not held.get(str(seats["Вера"].pk))
     assert GameEvent.objects.filter(game=game, kind="privilege_stolen", audience=f"seat:{seats['Боря'].pk}").exists()
+
+
+def test_the_talkers_paid_messages_cost_him_nothing_but_his_anonymous_ones_do(show):
+    """«Любые платные сообщения (кроме анонимных) НЕ отбирают в Банк монеты у обладателя» (Говорун):
+    the site charges its message fees through the engine's one rule (privileges.adjust_transfers):
+    past the free limit the Говорун (Аня) pays nothing and his reply form says so, another hero pays;
+    an anonymous message costs him its fee as it costs anyone."""
+    from coins import services as coins
+    from games.communication.anonymous import anonymous_send
+    from games.rulesets.show.services_coins import next_message_fee
+
+    game, _gm, users, seats = show
+    _greet_all(game, users)
+    game.refresh_from_db()
+    game.state["options"] = {**game.state["options"], "free_messages": 0, "message_fee": 3}  # the GM's numbers
+    game.save(update_fields=["state"])
+    talker, other = users["Аня"], users["Миша"]
+    before = {u: coins.balance_of(u) for u in (talker, other)}
+    assert next_message_fee(game=game, user=talker) == 0 and next_message_fee(game=game, user=other) == 3
+    post_submit(thread=game.game_thread, author=talker, body="Я говорю бесплатно")
+    post_submit(thread=game.game_thread, author=other, body="А я плачу")
+    assert coins.balance_of(talker) == before[talker]
+    assert coins.balance_of(other) == before[other] - 3
+    anonymous_send(game=game, user=talker, recipient=seats["Боря"], text="Аноним")
+    assert coins.balance_of(talker) == before[talker] - 5

@@ -31,7 +31,9 @@ from games.engine.orders import Order as EngineOrder
 from games.engine.orders import PhaseInputs
 from games.models import Game, Order, Phase, Post, Seat
 from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.coins import BANK, Transfer, hero
 from games.rulesets.show.engine.economy import message_fee
+from games.rulesets.show.engine.privileges import adjust_transfers
 from games.rulesets.show.engine.facts import in_coma
 from games.rulesets.show.engine.roles import ENSLAVE, RELIEVE, SAVE, SUSPECT
 from games.rulesets.show.money import post_transfers
@@ -510,6 +512,15 @@ def messages_in_stage(*, game: Game, phase, user, exclude: int | None = None) ->
     return sum(1 for pk, body in posts.values_list("pk", "body") if pk not in media and not _is_private_only(body))
 
 
+def site_fee(state, seat: int, amount: int, reason: str) -> int:
+    """What a fee the site charges itself (a message's) comes to for this hero once the privileges
+    change it, by the engine's one rule (privileges.adjust_transfers: «Любые платные сообщения
+    (кроме анонимных) НЕ отбирают в Банк монеты у обладателя» — the Говорун's cost him nothing)."""
+    if amount <= 0:
+        return 0
+    return sum(t.amount for t in adjust_transfers(state, [Transfer(hero(seat), BANK, amount, reason)]))
+
+
 def charge_message(stage: _Stage, post: Post, now: datetime) -> int:
     """In the post's transaction (SiteRuleset.post_stored): «превышая который участник начинает
     платить в Банк за каждое новое сообщение в общий чат»: past the free limit of the stage, the
@@ -518,7 +529,7 @@ def charge_message(stage: _Stage, post: Post, now: datetime) -> int:
     if _is_private_only(post.body):
         return 0
     sent = messages_in_stage(game=stage.game, phase=stage.phase, user=post.author, exclude=post.pk)
-    fee = message_fee(stage.state.options, sent)
+    fee = site_fee(stage.state, stage.seat.pk, message_fee(stage.state.options, sent), MESSAGE_FEE)
     if fee <= 0:
         return 0
     coins.post([coins.Line(coins.user_key(post.author), coins.game_key(stage.game, "bank"), fee, MESSAGE_FEE)],

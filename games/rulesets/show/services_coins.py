@@ -41,7 +41,9 @@ from games.rulesets.show.services import (
     _write,
     messages_in_stage,
     phase_stage_name,
+    site_fee,
 )
+from games.rulesets.show.engine.privileges import ANONYMOUS_FEE
 from games.selectors.state import game_state
 from games.services.media import media_check, media_store
 from games.services.posts import post_create
@@ -114,7 +116,8 @@ def next_message_fee(*, game: Game, user) -> int | None:
     state = game_state(game)
     if state is None or not state.has_seat(seat.pk) or not state.seat(seat.pk).is_active:
         return None
-    return message_fee(state.options, messages_in_stage(game=game, phase=phase, user=user))
+    return site_fee(state, seat.pk, message_fee(state.options, messages_in_stage(game=game, phase=phase, user=user)),
+                    MESSAGE_FEE)
 
 
 # --- Writing ------------------------------------------------------------------------------------
@@ -267,6 +270,8 @@ def charge_anonymous(*, game: Game, message, now: datetime) -> int:
     sender's balance to the show's bank, and the row the close reads (`extra["message_fees"]`)."""
     stage, _code = _open(game=game, user=message.sender.user)
     fee = anonymous_fee(game) if stage is not None else None
+    if fee and stage.state is not None and stage.state.has_seat(stage.seat.pk):
+        fee = site_fee(stage.state, stage.seat.pk, fee, ANONYMOUS_FEE)  # the privileges' rule (the Говорун pays it)
     if not fee:
         return 0
     coins.post([coins.Line(coins.user_key(message.sender.user_id), coins.game_key(game, "bank"), fee, MESSAGE_FEE)],
