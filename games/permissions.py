@@ -534,7 +534,7 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         if thread.kind == Thread.Kind.LOUNGE and not lounge_reader(game, seat):
             return Verdict(False, _("Living players do not write in the lounge."))
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
-        if game.status != Game.Status.FINISHED and not is_seated(user, game):
+        if game.status != Game.Status.FINISHED and not is_seated(user, game) and not _observers_post(game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))
     if game is not None and not moderator and game.status == Game.Status.RUNNING:
         verdict = _ruleset_talk(user, thread, game, now)
@@ -544,6 +544,12 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
             return Verdict(False, _("It is night: the table is silent, and the players in play do not post in the "
                                     "game thread until the day begins."))
     return ALLOWED
+
+
+def _observers_post(game: Game) -> bool:
+    """Whether observers write in this running game's thread: its rule set says (SiteRuleset.observers_post)."""
+    adapter = registry.find(game.ruleset)
+    return game.status == Game.Status.RUNNING and adapter is not None and adapter.observers_post
 
 
 def night_silence(game: Game) -> bool:

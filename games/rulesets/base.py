@@ -267,6 +267,11 @@ class SiteRuleset:
         slave stays in play)."""
         return not self.in_play(seat)
 
+    # Whether observers (logged-in users without a seat) write in the running game's thread (the
+    # Show: «Наблюдатели во время Шоу могут писать в общий чат за плату», its post_stored charges the
+    # fee); False: only the players and the GMs post there while it runs.
+    observers_post: ClassVar[bool] = False
+
     def talk_refusal(self, seat, thread_kind: str) -> Any:
         """Why this seat, in play, may not post in a thread of this kind while the game runs (a
         lazy text), or None (the Show: a slave talks only in the slaves' chat)."""

@@ -21,6 +21,7 @@ from games.rulesets.show import services
 from games.rulesets.show.scenario_inputs import TINY_PNG
 from games.rulesets.show.services_coins import open_answers
 from games.selectors.state import game_state
+from games.services import ActionRefused
 from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
@@ -255,3 +256,44 @@ def test_about_me_and_the_results_are_hidden_until_the_end(tmp_path):
     assert client_for(users["Аня"]).get(results).status_code == 404
     assert client_for(None).get(results).status_code == 404
     assert client_for(game.gm).get(results).status_code == 200
+
+
+def test_an_observer_writes_in_the_common_thread_for_a_fee_shown_before_and_counted_in_the_bank(db):
+    """«Наблюдатели во время Шоу могут писать в общий чат за плату» (every message, no free limit):
+    the reply form tells the observer the fee first, the post charges it to the show's bank, the close
+    counts it in the bank as the ledger does; another rule set's running thread stays the players'."""
+    from games.services.lifecycle import game_signup, game_start
+    from tests.games.test_show_site import NAMES, ROLES, _create
+
+    gm = make_user("Ведущий")
+    game = _create(gm)
+    users = {n: make_user(n) for n in NAMES}
+    for name in NAMES:
+        game_signup(game=game, user=users[name])
+    game_start(game=game, by=gm, seed=7, roles_in_seat_order=ROLES)
+    game.refresh_from_db()
+    watcher = make_user("Наблюдатель")
+    before = coins.balance_of(watcher)
+    page = client_for(watcher).get(game.game_thread.get_absolute_url()).content.decode()
+    assert 'data-message-fee="5"' in page and 'name="body"' in page  # the observer's fee, before he pays
+    gm_page = client_for(gm).get(game.game_thread.get_absolute_url()).content.decode()
+    assert "data-message-fee" not in gm_page  # the GM runs the show: nothing to pay
+    post_submit(thread=game.game_thread, author=watcher, body="Болею за Аню!")
+    post_submit(thread=game.game_thread, author=watcher, body="И ещё раз")
+    assert coins.balance_of(watcher) == before - 10
+    lines = Entry.objects.filter(reason="observer_fee", game=game)
+    assert [(line.amount, line.stage) for line in lines] == [(5, "greetings"), (5, "greetings")]
+    assert services.ledger_inputs(game.current_phase).extra["observer_fees"] == 10
+    post_submit(thread=game.game_thread, author=gm, body="Ведущий напоминает о правилах")
+    for name in NAMES:
+        post_submit(thread=game.game_thread, author=users[name], body=f"Привет от {name}")
+    game.refresh_from_db()
+    assert (game.current_phase.kind, game.current_phase.number) == ("day", 1)
+    bank = Account.objects.get(key=coins.game_key(game, "bank")).balance
+    assert game_state(game).memory["coins"]["accounts"]["bank"] == bank  # the engine's bank counts the observer's fees
+    # Another rule set's game thread is still the players' and the GM's (SiteRuleset.observers_post).
+    from games.services.games import game_create
+
+    forum = game_create(title="Обычная игра", gm=gm, ruleset="forum", size=7)
+    with pytest.raises(ActionRefused):
+        post_submit(thread=forum.game_thread, author=watcher, body="Можно мне?")

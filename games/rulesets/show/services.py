@@ -122,6 +122,7 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
 # Part 2's rows (services_coins.py): the names are repeated here, the reader's side of the ledger.
 BET, RAISE, SYMPATHY, PICK_ALLY = "bet", "raise", "sympathy", "pick_ally"
 TRIAL_ANSWER, GRANT, GRANT_PASS, MESSAGE_FEE = "trial_answer", "grant", "grant_pass", "message_fee"
+OBSERVER_FEE = "observer_fee"  # a ledger reason only: an observer has no seat for an order row
 # The rows that are a stage's own action: the time of a hero's last one is when he acted (the stage fee).
 ACTION_ROWS = frozenset({VOTE, POST, PICK_ALLY}) | NIGHT_ACTIONS | JUDGE_ACTIONS
 
@@ -174,6 +175,10 @@ def _coins_inputs(phase: Phase, rows: list[Order]) -> dict[str, Any]:
                        ("trial_answers", answers), ("grants", grants), ("message_fees", fees), ("acted_at", acted_at)):
         if value:
             extra[key] = value
+    observers = sum(Entry.objects.filter(game_id=phase.game_id, stage=phase_stage_name(phase), reason=OBSERVER_FEE)
+                    .values_list("amount", flat=True))
+    if observers:
+        extra["observer_fees"] = observers
     return extra
 
 
@@ -471,6 +476,9 @@ def show_post_stored(*, game: Game, post: Post, now: datetime) -> bool:
     """A player's post in the game thread (SiteRuleset.post_stored, in the post's transaction): it
     wakes him, and may stand in for his media post; True when it ended the stage."""
     with transaction.atomic():
+        if post.thread_id == game.game_thread_id and not Seat.objects.filter(game=game, user=post.author).exists():
+            charge_observer(game=game, post=post)
+            return False
         stage, _code = _open(game=game, user=post.author)
         if stage is None or stage.state is None or not stage.state.has_seat(stage.seat.pk):
             return False
@@ -535,6 +543,30 @@ def charge_message(stage: _Stage, post: Post, now: datetime) -> int:
     coins.post([coins.Line(coins.user_key(post.author), coins.game_key(stage.game, "bank"), fee, MESSAGE_FEE)],
                game=stage.game, stage=phase_stage_name(stage.phase), action="message")
     _write(stage, action=MESSAGE_FEE, now=now, detail={"amount": fee, "post": post.pk})
+    return fee
+
+
+def observer_fee(game: Game, user) -> int | None:
+    """What an observer's (a logged-in user without a seat) next post in the running show's common
+    thread costs: «Наблюдатели во время Шоу могут писать в общий чат за плату» (every post, no free
+    limit); None for a seated user, the GMs (they run the show) and outside a running show."""
+    if game.status != Game.Status.RUNNING or not game.state or not getattr(user, "is_authenticated", False):
+        return None
+    if game.gm_id == user.pk or game.co_gms.filter(pk=user.pk).exists() or Seat.objects.filter(game=game, user=user).exists():
+        return None
+    state = game_state(game)
+    return message_fee(state.options, 0, observer=True) if state is not None else None
+
+
+def charge_observer(*, game: Game, post: Post) -> int:
+    """In the post's transaction: the observer's fee from his balance to the show's bank, one ledger
+    line with the game and the stage on it; the close counts the stage's observer lines in the bank
+    (`extra["observer_fees"]`, read from the ledger: an observer has no seat for an order row)."""
+    fee = observer_fee(game, post.author)
+    if not fee or game.current_phase is None:
+        return 0
+    coins.post([coins.Line(coins.user_key(post.author), coins.game_key(game, "bank"), fee, OBSERVER_FEE)],
+               game=game, stage=phase_stage_name(game.current_phase), action="observer")
     return fee
 
 

@@ -40,6 +40,7 @@ from games.rulesets.show.services import (
     _Stage,
     _write,
     messages_in_stage,
+    observer_fee,
     phase_stage_name,
     site_fee,
 )
@@ -111,7 +112,9 @@ def next_message_fee(*, game: Game, user) -> int | None:
         return None
     phase = game.current_phase
     seat = Seat.objects.filter(game=game, user=user).first()
-    if phase is None or phase.closed_at is not None or seat is None:
+    if seat is None:
+        return observer_fee(game, user)  # an observer pays for every post (None for the GMs)
+    if phase is None or phase.closed_at is not None:
         return None
     state = game_state(game)
     if state is None or not state.has_seat(seat.pk) or not state.seat(seat.pk).is_active:

@@ -86,6 +86,10 @@ class ShowSite(SiteRuleset):
     def lounge_reader(self, seat) -> bool:
         return getattr(seat, "status", None) == "enslaved" or not self.in_play(seat)
 
+    # «Наблюдатели во время Шоу могут писать в общий чат за плату»: the fee is charged when the post
+    # is stored (services.show_post_stored, economy.message_fee(observer=True)).
+    observers_post = True
+
     def talk_refusal(self, seat, thread_kind: str):
         if getattr(seat, "status", None) == "enslaved":
             return _("A slave talks only in the slaves' chat (the game's lounge).")
@@ -174,10 +178,12 @@ class ShowSite(SiteRuleset):
                     "show_gm_books": gm_books(game=game, user=user) if game is not None else None}
         if place == "thread.reply":
             from games.rulesets.show.selectors_coins import reply_fee  # the selectors load the models: at a page
+            from games.rulesets.show.services import observer_fee  # the services load the models: at a page
 
             request = context.get("request")
-            return {"show_message_fee": reply_fee(game=context.get("game"), thread=context.get("thread"),
-                                                  user=getattr(request, "user", None))}
+            game, user = context.get("game"), getattr(request, "user", None)
+            fee = reply_fee(game=game, thread=context.get("thread"), user=user)
+            return {"show_message_fee": fee, "show_observer": fee is not None and observer_fee(game, user) is not None}
         if place == "role.anonymous":
             from games.rulesets.show.services_coins import anonymous_fee  # the services load the models: at a page
 
