@@ -11,6 +11,9 @@ import pytest
 import yaml
 
 from games.rulesets.show.engine import SHOW
+from games.rulesets.show.engine.coins import BANK, Transfer, hero
+from games.rulesets.show.engine.economy import message_fee
+from games.rulesets.show.engine.privileges import adjust_transfers
 from tests.engine.show_helpers import NOW, inputs, sid
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "show").glob("*.yaml"))
@@ -20,7 +23,10 @@ PHASE_KEYS = {"phase", "greetings", "defences", "opinions", "posted", "votes", "
               # part 2 (docs/rulesets/show.md, "Scenario keys"); the site's player does not play them yet
               "acted_at", "message_fees", "bets", "raise", "trial_answers", "grants", "sympathies", "ally_picks",
               # part 3, the privileges (docs/rulesets/show.md, "Scenario keys")
-              "stun", "exclude", "extra_votes", "intercept", "mole", "steal"}
+              "stun", "exclude", "extra_votes", "intercept", "mole", "steal",
+              # common (FORMAT.md): plain posts in the common thread, [{name: text}]; the engine charges
+              # them as the site does (message_fees, below)
+              "posts"}
 # Part 2's inputs: {name: value} maps, [names] lists; a value that is a name becomes a seat id.
 MONEY_INPUTS = ("acted_at", "message_fees", "bets", "raise", "trial_answers", "grants", "sympathies", "ally_picks")
 PRIVILEGE_INPUTS = ("stun", "exclude", "extra_votes", "intercept", "steal")
@@ -48,6 +54,23 @@ def seat_ids(state, value):
     if isinstance(value, dict):
         return {(sid(state, k) if state.by_name(k) else k): seat_ids(state, v) for k, v in value.items()}
     return value
+
+
+def posts_fees(state, posts) -> dict[int, int]:
+    """The message fees of a phase's plain posts, as the site charges them when it stores each one
+    (services.charge_message): the n-th post of a hero in the stage costs `message_fee(options, n)`
+    (past the free limit), changed by the privileges' one rule as the site's `services.site_fee` does
+    (privileges.adjust_transfers: the Говорун's cost nothing)."""
+    sent: dict[int, int] = {}
+    fees: dict[int, int] = {}
+    for item in posts:
+        (name, _text), = item.items()
+        seat = sid(state, name)
+        fee = message_fee(state.options, sent.get(seat, 0))
+        fees[seat] = fees.get(seat, 0) + sum(t.amount for t in adjust_transfers(
+            state, [Transfer(hero(seat), BANK, fee, "message_fee")] if fee else []))
+        sent[seat] = sent.get(seat, 0) + 1
+    return {seat: fee for seat, fee in fees.items() if fee}
 
 
 def play(path: Path):
@@ -83,6 +106,9 @@ def play(path: Path):
                               active=phase.get("active") or (), ratings=phase.get("ratings"),
                               **{k: phase[k] for k in PRIVILEGE_INPUTS if phase.get(k)})
         money = {key: seat_ids(state, phase[key]) for key in MONEY_INPUTS if key in phase}
+        if phase.get("posts"):
+            assert "message_fees" not in money, "posts and message_fees both charge the stage's messages"
+            money["message_fees"] = posts_fees(state, phase["posts"])
         phase_inputs = replace(phase_inputs, extra={**phase_inputs.extra, **money})
         resolution = SHOW.resolve(state, phase_inputs, seed=data["rng_seed"], now=NOW)
         for key, expected in (phase.get("expect") or {}).items():
