@@ -24,7 +24,8 @@ QUIET = {"entry_fee": 0, "stage_fee_min": 0, "stage_fee_max": 0, "coma_fee": 0, 
 NAMES = [name for name, _role in ROSTER]  # seats 1..10; Жора the Saviour, Зина and Илья Reptiloids, Кира the Demon
 
 
-def finale(*, free, bank=0, pot=0, bets=None, ratings=None, allies=(), net=None, escrow_from=None, revealed=()):
+def finale(*, free, bank=0, pot=0, bets=None, ratings=None, allies=(), net=None, escrow_from=None, revealed=(),
+           privileges=None):
     """The show at day 1 with only `free` heroes free (the others public slaves), the given accounts
     and memory; returns the close that ends it. `bets` {name: (pick, stake)}, `ratings` {name: n},
     `allies` [(a, b)], `net` {name: coins this show so far}, `escrow_from` {slave: coins paid to the
@@ -50,6 +51,8 @@ def finale(*, free, bank=0, pot=0, bets=None, ratings=None, allies=(), net=None,
     for a, b in allies:
         memory["allies"][str(sid(state, a))], memory["allies"][str(sid(state, b))] = sid(state, b), sid(state, a)
     memory["revealed"] = [*memory["revealed"], *[sid(state, n) for n in revealed]]
+    if privileges:
+        memory["privileges"] = {str(sid(state, n)): list(keys) for n, keys in privileges.items()}
     state = replace(state, memory=memory)
     result = SHOW.resolve(state, inputs(state), seed=0, now=NOW)
     assert result.state.over
@@ -290,3 +293,20 @@ def test_stage_fee_is_exact(elapsed, length, fee):
     3000 is 58 (floats gave 57), 100 × 6960 / 24000 is 29 (floats gave 28)."""
     options = options_with_defaults({"stage_fee_min": 0, "stage_fee_max": 100})
     assert stage_fee(options, elapsed, length) == fee
+
+
+def test_a_losing_bingos_doubled_result_counts_his_pot_share():
+    """Бинго: «Если же нет, то удваивается его общий результат (до Судного Дня), в том числе и
+    отрицательный»; the results before the Судный День are the bank's split, the pot's and the
+    alliances' («Далее объявляются подробные результаты ..., делится Банк, распределяется Куш
+    Победителей, подводятся итоги сотрудничества Альянсов, а затем наступает заключительный этап:
+    Судный День»). So the pot is split before the bank: Вера (Бинго, a slave: no bank share) lost
+    100 so far and wins the whole pot of 30 (the only right pick) → her result −70 is paid once more
+    into the bank (300 + 70 = 370), which the three free Masons split by rating 1:1:1 → 124/123/123."""
+    bets = {"Вера": ("Аня", 25), "Гоша": ("Зина", 25)}
+    result = finale(free=MASONS_FREE, bank=300, pot=30, bets=bets, ratings={"Аня": 1, "Боря": 1, "Жора": 1},
+                    net={"Вера": -100}, privileges={"Вера": ["bingo"]})
+    assert paid(result, "pot_share") == {"Вера": 30}
+    lost = [Transfer.from_dict(t) for t in result.outcome["transfers"] if t["reason"] == "bingo"]
+    assert [(t.debit, t.amount) for t in lost] == [(f"hero:{NAMES.index('Вера') + 1}", 70)]
+    assert sorted(paid(result, "bank_share").values()) == [123, 123, 124]

@@ -51,20 +51,12 @@ def settle(close: StageClose, book: Book) -> dict[str, Any]:
             held = book.balance(escrow(demons[0]))
             book.move(escrow(demons[0]), hero(demons[0]), held, "demon_burdens")
         book.coins["escrow_from"] = {}
-    # 2. The bank: «победившая команда делит между собой Банк пропорционально заработанным Рейтингам».
-    # part 3: a winning Змеёныш takes it alone; the Бинго's share or result doubles (privileges.py)
-    winners = privileged_bank_winners(close.current(), bank_winners(close)) or seats
-    bank = book.balance(BANK)
-    shares = split(bank, weights({h: ratings[h] for h in winners}))
-    moves = adjust_settlement(close.current(), [Transfer(BANK, hero(s), shares[s], "bank_share") for s in sorted(shares)],
-                              net={h: book.net(h) for h in seats})
-    for move in moves:
-        book.move(move.debit, move.credit, move.amount, move.reason)
-    result["bank_shares"] = {close.name(seat_of(m.credit)): m.amount for m in moves if m.reason == "bank_share"}
-    # 3. The pot: «все герои, сделавшие Ставки на реальных Победителей, делят между собой Куш
-    # пропорционально размеру своих Ставок. Если оказывается, что никто из героев не поставил ни на
-    # одного из Победителей, то весь Куш делится поровну между ними (A20: the Winners). Если
-    # Победителей нет, то Ставки возвращаются назад.»
+    # 2. The pot (before the bank: the Бинго's «общий результат (до Судного Дня)» that the bank's
+    # split settles counts his pot share; the two splits do not depend on each other): «все герои,
+    # сделавшие Ставки на реальных Победителей, делят между собой Куш пропорционально размеру своих
+    # Ставок. Если оказывается, что никто из героев не поставил ни на одного из Победителей, то
+    # весь Куш делится поровну между ними (A20: the Winners). Если Победителей нет, то Ставки
+    # возвращаются назад.»
     bets = memory.get("bets") or {}
     pot = book.balance(POT)
     free_winners = pot_winners(close)
@@ -79,6 +71,16 @@ def settle(close: StageClose, book: Book) -> dict[str, Any]:
         for seat in sorted(pot_shares):
             book.move(POT, hero(seat), pot_shares[seat], reason)
         result["pot_shares"] = {close.name(h): v for h, v in pot_shares.items()}
+    # 3. The bank: «победившая команда делит между собой Банк пропорционально заработанным Рейтингам».
+    # part 3: a winning Змеёныш takes it alone; the Бинго's share or result doubles (privileges.py)
+    winners = privileged_bank_winners(close.current(), bank_winners(close)) or seats
+    bank = book.balance(BANK)
+    shares = split(bank, weights({h: ratings[h] for h in winners}))
+    moves = adjust_settlement(close.current(), [Transfer(BANK, hero(s), shares[s], "bank_share") for s in sorted(shares)],
+                              net={h: book.net(h) for h in seats})
+    for move in moves:
+        book.move(move.debit, move.credit, move.amount, move.reason)
+    result["bank_shares"] = {close.name(seat_of(m.credit)): m.amount for m in moves if m.reason == "bank_share"}
     # 4. The alliances: «все Союзники делят между собой заработанные монеты (в том числе и убытки)
     # пропорционально заработанным Рейтингам» — the pair's net of the whole show, split by their
     # ratings' weights (a loss too: A35); the one above his share pays the other the difference.
