@@ -14,8 +14,9 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.alliances import choose as choose_allies
-from games.rulesets.show.engine.facts import SLAVE, coma_missed, id_map, ids, judge_today
+from games.rulesets.show.engine.facts import SLAVE, coma_missed, holders, id_map, ids, judge_today
 from games.rulesets.show.engine import privileges as priv
+from games.rulesets.show.engine.privilege_keys import SECRETARY
 from games.rulesets.show.engine.keys import add_public_key, give_secret_key, reveal
 from games.rulesets.show.engine.roles import (
     DEMON,
@@ -562,6 +563,26 @@ class StageClose:
 
     # -- the result -----------------------------------------------------------------------------
 
+    def secretary_saw(self) -> dict[str, Any] | None:
+        """What the Секретарь saw of this stage's vote at its end (privileges.secretary_ballots, the
+        live view the site shows him): every ballot by name, and the Авторитет's extra votes' targets
+        without their owners; None when nobody holds the privilege or the stage is no vote."""
+        secretaries = holders(self.start, SECRETARY)
+        seen = priv.secretary_ballots(self.start, self.inputs.votes, self.inputs.extra.get("extra_votes"),
+                                      viewer=secretaries[0]) if secretaries else None
+        if seen is None:
+            return None
+
+        def shown(value: Any) -> Any:
+            """A hero's name, a ballot word as it is; None for what names nobody (a ballot that does not stand)."""
+            if isinstance(value, int) and not isinstance(value, bool):
+                return self.name(value) if self.start.has_seat(value) else None
+            return value if isinstance(value, str) else None
+
+        ballots = {shown(voter): shown(target) for voter, target in seen["ballots"].items()}
+        return {"ballots": {v: t for v, t in ballots.items() if v is not None and t is not None},
+                "extra": sorted((t for t in map(shown, seen["extra"]) if t is not None), key=str)}
+
     def finish(self) -> Resolution:
         seats = self.seats_now()
         state = replace(self.start, seats=seats, phase=self.next_phase, over=self.over, winner=self.winner,
@@ -592,6 +613,7 @@ class StageClose:
         self.outcome.setdefault("votes", {})
         self.outcome.setdefault("tally", {})
         self.outcome.setdefault("bench", [])
+        self.outcome["secretary"] = self.secretary_saw()
         for key, empty in (("stunned", []), ("excluded", []), ("turned", None), ("taxed", None),
                            ("intercepted", {}), ("thefts", {}), ("extra_vote", None)):
             self.outcome.setdefault(key, empty)

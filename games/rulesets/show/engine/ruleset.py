@@ -177,7 +177,7 @@ OUTCOME_KEYS: tuple[str, ...] = (
     "transfers", "ratings", "rating", "bank", "pot", "balances", "burdens", "grants", "talents", "raised",
     "alliances", "settlement",
     # part 3
-    "privileges", "stunned", "excluded", "turned", "taxed", "intercepted", "thefts", "extra_vote",
+    "privileges", "stunned", "excluded", "turned", "taxed", "intercepted", "thefts", "extra_vote", "secretary",
 )
 
 
