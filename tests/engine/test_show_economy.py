@@ -204,7 +204,6 @@ def test_everyone_bets_the_base_stake_on_a_random_pick_changeable_until_morning(
 def test_the_pot_goes_to_those_who_picked_a_winner_by_stake():
     """«все герои, сделавшие Ставки на реальных Победителей, делят между собой Куш пропорционально
     размеру своих Ставок»."""
-    from games.rulesets.show.engine.settlement import settle  # noqa: F401 - the function under test, used via close
     state = to_night1(**quiet())
     result = run(state, orders=night_orders(state), extra={"bets": {n: "Аня" if n == "Аня" else "Боря"
                                                                     for n in names(state)}})

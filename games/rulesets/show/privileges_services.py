@@ -46,7 +46,6 @@ from games.rulesets.show.services import (
     _refused,
     _save_state,
     _seat_pk,
-    _Stage,
     _touch,
     _write,
 )
