@@ -20,8 +20,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
-from django.utils import timezone
 
 from games.models import Game, Order, Phase, Seat
 from games.rulesets.show.engine import SHOW
@@ -41,55 +39,26 @@ from games.rulesets.show.privileges_ledger import GUESS_FIELDS, fakes_in_stage
 from games.rulesets.show.services import (
     VOTE,
     ShowResult,
-    _accepted,
-    _open,
-    _refused,
-    _save_state,
-    _seat_pk,
-    _touch,
-    _write,
+    show_input,
 )
 from games.rulesets.show.wording import WORDING
 from games.selectors.state import game_state, stored_state
 
 
 
-# --- Writing -------------------------------------------------------------------------------------
-def _run(game: Game, user, action: str, target, now: datetime | None, check, *, detail: dict | None = None,
-         at_once=None, early_close: bool = True) -> ShowResult:
-    """One privilege input: the game locked, the engine's check (`check(stage, target)` -> a code or
-    None), then either applied at once (`at_once(stage, target)` -> (state, events)) or left in
-    the ledger for the stage's close."""
-    now = now or timezone.now()
-    target = _seat_pk(target)
-    with transaction.atomic():
-        stage, code = _open(game=game, user=user)
-        if stage is None:
-            return ShowResult(False, code)
-        code = check(stage, target)
-        if code is not None:
-            return _refused(stage, code, action=action, now=now, target=target, detail=detail)
-        if at_once is None:
-            return _accepted(stage, action=action, now=now, target=target, detail=detail, early_close=early_close)
-        _touch(stage, now)
-        _write(stage, action=action, now=now, target=target, detail=detail)
-        state, events = at_once(stage, target)
-        _save_state(stage, state, events, now)
-        return ShowResult(True)
-
-
+# --- Writing (each through services.show_input) -------------------------------------------------
 def show_stun(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
     """«Каждую ночь Вышибала ... получает дополнительный приватный вопрос, кого он желает
     "оглушить"»: one hero a night (the engine's check refuses a second one), applied at once (no
     message from him until the night ends)."""
-    return _run(game, user, STUN, target, now, lambda stage, t: SHOW.check_stun(stage.state, stage.seat.pk, t),
+    return show_input(game, user, STUN, target, now, lambda stage, t: SHOW.check_stun(stage.state, stage.seat.pk, t),
                 at_once=lambda stage, target: SHOW.stun(stage.state, stage.seat.pk, target))
 
 
 def show_exclude(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
     """«По ночам Адвокат ... может выбрать одного из других героев и тот будет исключён из списка
     Дневного Голосования следующего дня»: the last choice of the night stands."""
-    return _run(game, user, EXCLUDE, target, now, lambda stage, t: SHOW.check_exclude(stage.state, stage.seat.pk, t),
+    return show_input(game, user, EXCLUDE, target, now, lambda stage, t: SHOW.check_exclude(stage.state, stage.seat.pk, t),
                 early_close=early_close)
 
 
@@ -108,7 +77,7 @@ def show_extra_vote(*, game: Game, user, target=None, ballot: str | None = None,
             return "missing_target"
         return SHOW.check_extra_vote(stage.state, stage.seat.pk, value)
 
-    return _run(game, user, EXTRA_VOTE, None if ballot else target, now, check,
+    return show_input(game, user, EXTRA_VOTE, None if ballot else target, now, check,
                 detail={"ballot": ballot} if ballot else None, early_close=early_close)
 
 
@@ -130,13 +99,13 @@ def show_intercept(*, game: Game, user, number, field: str, target, now: datetim
             return "guessed_before"
         return SHOW.check_intercept(stage.state, stage.seat.pk, {"number": number, field: target})
 
-    return _run(game, user, INTERCEPT, target, now, check, detail=detail, early_close=False)
+    return show_input(game, user, INTERCEPT, target, now, check, detail=detail, early_close=False)
 
 
 def show_mole(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
     """/mole: «Крот может единолично "закапывать" ... любого героя на свободе один раз за Этап»,
     applied at once like /lull (the thread hears who fell asleep)."""
-    return _run(game, user, MOLE_COMA, target, now, lambda stage, t: SHOW.check_mole(stage.state, stage.seat.pk, t),
+    return show_input(game, user, MOLE_COMA, target, now, lambda stage, t: SHOW.check_mole(stage.state, stage.seat.pk, t),
                 at_once=lambda stage, target: SHOW.mole(stage.state, stage.seat.pk, target))
 
 
@@ -153,7 +122,7 @@ def show_steal(*, game: Game, user, target, now: datetime | None = None) -> Show
             return "not_after_vote"
         return None
 
-    return _run(game, user, STEAL, target, now, check, early_close=False)
+    return show_input(game, user, STEAL, target, now, check, early_close=False)
 
 
 # --- The Говорун's /fake (the core's SiteRuleset.post_sender_* hooks) ------------------------------

@@ -348,6 +348,39 @@ def _seat_pk(seat) -> int | None:
     return None if seat is None else getattr(seat, "pk", seat)
 
 
+def input_pk(value) -> int | None:
+    """A seat (or post) given as a model, an id or a form's text, as an id; None for what is none."""
+    value = None if value is None else getattr(value, "pk", value)
+    try:
+        return None if value is None else int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def show_input(game: Game, user, action: str, target, now: datetime | None, check, *, detail: dict | None = None,
+               at_once=None, early_close: bool = True) -> ShowResult:
+    """One input of a hero's panel that needs no more than a check: the game locked, the engine's
+    check (`check(stage, target)` -> a reason code or None), then either applied at once
+    (`at_once(stage, target)` -> (state, events)) or left in the ledger for the stage's close (which
+    it may end now, `early_close`). A refusal is recorded and changes nothing else."""
+    now = now or timezone.now()
+    target = input_pk(target)
+    with transaction.atomic():
+        stage, code = _open(game=game, user=user)
+        if stage is None:
+            return ShowResult(False, code)
+        code = check(stage, target)
+        if code is not None:
+            return _refused(stage, code, action=action, now=now, target=target, detail=detail)
+        if at_once is None:
+            return _accepted(stage, action=action, now=now, target=target, detail=detail, early_close=early_close)
+        _touch(stage, now)
+        _write(stage, action=action, now=now, target=target, detail=detail)
+        state, events = at_once(stage, target)
+        _save_state(stage, state, events, now)
+        return ShowResult(True)
+
+
 def show_vote(*, game: Game, user, target=None, ballot: str | None = None, now: datetime | None = None,
               early_close: bool = True) -> ShowResult:
     """A day vote or a re-vote ballot: a hero (target), or «В рабство» / «Пощадить» (ballot) with one

@@ -41,7 +41,9 @@ from games.rulesets.show.services import (
     _write,
     messages_in_stage,
     observer_fee,
+    input_pk,
     phase_stage_name,
+    show_input,
     site_fee,
 )
 from games.rulesets.show.engine.privileges import ANONYMOUS_FEE
@@ -124,82 +126,56 @@ def next_message_fee(*, game: Game, user) -> int | None:
 
 
 # --- Writing ------------------------------------------------------------------------------------
-def _target(stage: _Stage, target) -> int | None:
-    target = None if target is None else getattr(target, "pk", target)
-    try:
-        return None if target is None else int(target)
-    except (TypeError, ValueError):
-        return None
-
-
 def _free_hero(stage: _Stage, target: int | None) -> bool:
     status = {s.id: s.status for s in stage.state.seats}
     return target is not None and valid_pick(stage.state, status, target) is not None
 
 
+def _bet_check(stage: _Stage, target: int | None) -> str | None:
+    if not bets_open(stage.state) or str(stage.seat.pk) not in (stage.state.memory.get("bets") or {}):
+        return "not_your_action"
+    return None if _free_hero(stage, target) else "bad_target"
+
+
 def show_bet(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
     """«в первую ночь каждый герой автоматически делает Ставку на случайно выбранного героя, но
     может до утра поменять свою Ставку на другого героя»: a free hero (himself allowed)."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        stage, code = _open(game=game, user=user)
-        if stage is None:
-            return ShowResult(False, code)
-        target = _target(stage, target)
-        if not bets_open(stage.state) or str(stage.seat.pk) not in (stage.state.memory.get("bets") or {}):
-            return _refused(stage, "not_your_action", action=BET, now=now, target=target)
-        if not _free_hero(stage, target):
-            return _refused(stage, "bad_target", action=BET, now=now, target=target)
-        return _accepted(stage, action=BET, now=now, target=target, early_close=False)
+    return show_input(game, user, BET, target, now, _bet_check, early_close=False)
+
+
+def _raise_check(stage: _Stage, target: int | None) -> str | None:
+    if not may_raise(stage.state, stage.seat.pk):
+        return "not_your_action"
+    if target is not None and not _free_hero(stage, target):
+        return "bad_target"
+    if stage.phase.orders.filter(valid=True, action=RAISE, actor=stage.seat).exists():
+        return "already_raised"
+    return None
 
 
 def show_raise(*, game: Game, user, target=None, now: datetime | None = None) -> ShowResult:
     """A Talent raises every slave's stake by the base in the defence, and may change his pick."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        stage, code = _open(game=game, user=user)
-        if stage is None:
-            return ShowResult(False, code)
-        target = _target(stage, target)
-        if not may_raise(stage.state, stage.seat.pk):
-            return _refused(stage, "not_your_action", action=RAISE, now=now, target=target)
-        if target is not None and not _free_hero(stage, target):
-            return _refused(stage, "bad_target", action=RAISE, now=now, target=target)
-        if stage.phase.orders.filter(valid=True, action=RAISE, actor=stage.seat).exists():
-            return _refused(stage, "already_raised", action=RAISE, now=now, target=target)
-        return _accepted(stage, action=RAISE, now=now, target=target, early_close=False)
+    return show_input(game, user, RAISE, target, now, _raise_check, early_close=False)
+
+
+def _sympathy_check(stage: _Stage, target: int | None) -> str | None:
+    if not sympathy_open(stage.state) or not stage.state.options.get("alliances", True):
+        return "not_your_action"
+    if target is None or not stage.state.has_seat(target):
+        return "bad_target"
+    return "self_forbidden" if target == stage.seat.pk else None
 
 
 def show_sympathy(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
     """A sympathy (a deferred message to the chosen hero, delivered at the «Выбор Союзника» stage):
     any hero, never to himself; the last one in its window stands."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        stage, code = _open(game=game, user=user)
-        if stage is None:
-            return ShowResult(False, code)
-        target = _target(stage, target)
-        if not sympathy_open(stage.state) or not stage.state.options.get("alliances", True):
-            return _refused(stage, "not_your_action", action=SYMPATHY, now=now, target=target)
-        if target is None or not stage.state.has_seat(target):
-            return _refused(stage, "bad_target", action=SYMPATHY, now=now, target=target)
-        if target == stage.seat.pk:
-            return _refused(stage, "self_forbidden", action=SYMPATHY, now=now, target=target)
-        return _accepted(stage, action=SYMPATHY, now=now, target=target, early_close=False)
+    return show_input(game, user, SYMPATHY, target, now, _sympathy_check, early_close=False)
 
 
 def show_pick_ally(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
     """«Выбор Союзника»: one name from those he sent a sympathy to and those who sent him one."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        stage, code = _open(game=game, user=user)
-        if stage is None:
-            return ShowResult(False, code)
-        target = _target(stage, target)
-        code = SHOW.check_ally_pick(stage.state, stage.seat.pk, target)
-        if code is not None:
-            return _refused(stage, code, action=PICK_ALLY, now=now, target=target)
-        return _accepted(stage, action=PICK_ALLY, now=now, target=target, early_close=early_close)
+    return show_input(game, user, PICK_ALLY, target, now,
+                      lambda stage, t: SHOW.check_ally_pick(stage.state, stage.seat.pk, t), early_close=early_close)
 
 
 def show_trial_answer(*, game: Game, user, upload, now: datetime | None = None) -> ShowResult:
@@ -241,7 +217,7 @@ def show_grant(*, game: Game, user, post, amount=None, now: datetime | None = No
             return _refused(stage, "not_your_action", action=GRANT, now=now)
         if post is None and amount is None:
             return _accepted(stage, action=GRANT_PASS, now=now, early_close=False)
-        post = _target(stage, post)
+        post = input_pk(post)
         if post not in answers:
             return _refused(stage, "bad_target", action=GRANT, now=now, detail={"post": post})
         if answers[post] == stage.seat.pk:
