@@ -3,15 +3,12 @@ games.rulesets.show.privileges_services (docs/rulesets/show.md, "Part 3 on the s
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from games.rulesets.show import privileges_services as services
-from games.rulesets.show.services import accepted_text
-from games.rulesets.show.views import _seat, _show_game
+from games.rulesets.show.views import _seat, _show_game, answered
 
 
 @login_required
@@ -38,8 +35,4 @@ def show_privilege(request: HttpRequest, pk: int) -> HttpResponse:
         result = services.show_steal(**kwargs, target=target)
     else:
         raise Http404
-    if result.accepted:
-        messages.success(request, accepted_text(act, closed=result.closed))
-    else:
-        messages.error(request, result.message)
-    return redirect(game.get_absolute_url())
+    return answered(request, game, act, result)

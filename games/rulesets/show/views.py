@@ -34,13 +34,18 @@ def show_status(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/show_status.html", {"game": game, "status": status_rows(game), "my_seat": mine})
 
 
-@require_GET
-def show_fullstatus_mine(request: HttpRequest, pk: int) -> HttpResponse:
+def _to_my_seat(request: HttpRequest, pk: int, page: str) -> HttpResponse:
+    """One's own page of a seat's pages (/fullstatus, «Обо мне»); 404 for whoever has no seat."""
     game = _show_game(pk)
     mine = permissions.seat_of(request.user, game)
     if mine is None:
         raise Http404
-    return redirect("games:show_fullstatus", pk=game.pk, seat_pk=mine.pk)
+    return redirect(page, pk=game.pk, seat_pk=mine.pk)
+
+
+@require_GET
+def show_fullstatus_mine(request: HttpRequest, pk: int) -> HttpResponse:
+    return _to_my_seat(request, pk, "games:show_fullstatus")
 
 
 @require_GET
@@ -79,11 +84,7 @@ def _coins_act(act: str, data, files, kwargs: dict, target: Seat | None):
 
 @require_GET
 def show_about_mine(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _show_game(pk)
-    mine = permissions.seat_of(request.user, game)
-    if mine is None:
-        raise Http404
-    return redirect("games:show_about", pk=game.pk, seat_pk=mine.pk)
+    return _to_my_seat(request, pk, "games:show_about")
 
 
 @require_GET
@@ -143,6 +144,11 @@ def show_act(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(game.get_absolute_url())
     else:
         raise Http404
+    return answered(request, game, act, result)
+
+
+def answered(request: HttpRequest, game: Game, act: str, result) -> HttpResponse:
+    """A panel form's answer: the service's word as a message, back to the game's page."""
     if result.accepted:
         messages.success(request, services.accepted_text(act, closed=result.closed))
     else:
