@@ -200,6 +200,11 @@ def test_the_message_fee_is_shown_before_and_charged_past_the_free_limit(db):
     assert coins.balance_of(users["Аня"]) == before
     post_submit(thread=game.game_thread, author=users["Аня"], body="И ещё")
     assert coins.balance_of(users["Аня"]) == before - 3
+    # «Приватные персональные сообщения всегда бесплатны»: a post of [private] messages alone is free,
+    # one with a public word beside it is not (read by the BBCode parser, not by a pattern).
+    assert services._is_private_only('[private="Боря"]тайна[/private]')
+    assert not services._is_private_only('Всем привет. [private="Боря"]тайна[/private]')
+    assert not services._is_private_only('[quote]цитата[/quote]')
     line = Entry.objects.get(reason="message_fee")
     assert (line.game_id, line.stage, line.amount) == (game.pk, "greetings", 3)
     assert services.ledger_inputs(game.current_phase).extra["message_fees"] == {game.seats.get(user=users["Аня"]).pk: 3}

@@ -16,7 +16,6 @@ ballot stays hidden until the stage's close publishes them all.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,6 +29,7 @@ from coins.models import Account, Entry
 from games.engine.orders import Order as EngineOrder
 from games.engine.orders import PhaseInputs
 from games.models import Game, Order, Phase, Post, Seat
+from games import permissions
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.coins import BANK, Transfer, hero
 from games.rulesets.show.engine.economy import message_fee
@@ -54,6 +54,7 @@ from games.rulesets.show.engine.stages import (
 from games.rulesets.show.privileges_ledger import PRIVILEGE_ROWS, privilege_inputs, privilege_row_text
 from games.rulesets.show.wording import ACTION_LABELS, DETAIL_LABELS, WORDING
 from games.selectors.state import game_state, stored_state
+from games.text import bbcode
 from games.services.resolution import phase_close, state_apply_now
 
 VOTE, REQUEST, POST, KNOWLEDGE, LULL, WAKE = "vote", "request_opinion", "post", "use_knowledge", "lull", "wake"
@@ -530,11 +531,10 @@ def show_post_stored(*, game: Game, post: Post, now: datetime) -> bool:
 
 
 # --- Message fees (part 2: docs/rulesets/show.md, "Part 2 on the site") ----------------------------
-PRIVATE_RE = re.compile(r"\[private[^\]]*\].*?\[/private\]", re.IGNORECASE | re.DOTALL)
-
-
 def _is_private_only(body: str) -> bool:
-    return bool(PRIVATE_RE.search(body or "")) and not PRIVATE_RE.sub("", body or "").strip()
+    """A post of [private] messages alone: it has the tag and no public word, read by the one BBCode
+    parser (bbcode.searchable_text leaves the [private] texts out)."""
+    return permissions.has_private_messages(body) and not bbcode.searchable_text(body or "")
 
 
 def _media_post_ids(phase) -> set[int]:
