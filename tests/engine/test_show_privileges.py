@@ -423,6 +423,27 @@ def test_hacker_2_intercepts_knowledge_by_guessing_its_receiver_or_its_hero():
     assert SHOW.check_intercept(wrong.state, anya, {"number": 1, "receiver": "Боря"}) is not None
 
 
+def test_hacker_2_a_guess_is_answered_at_once():
+    """«Как только кто-то получает Тайное Знание, Хакер имеет возможность перехватить его себе если
+    угадает ... (за ограниченное время)»: the site's button answers at once (`SHOW.intercept`); the
+    key is his from then on, the guess is spent, and the stage's close reports it."""
+    state = knowledge_given()
+    anya = sid(state, "Аня")
+    key = state.memory["secret_keys"][str(sid(state, "Боря"))][0]["key"]
+    now, told = SHOW.intercept(state, anya, {"number": 1, "receiver": sid(state, "Боря")})
+    assert [i["key"] for i in intercepted(now, anya)] == [key] and not intercepted(state, anya)
+    assert [e.kind for e in told] == ["intercept_result", "intercept_gm"]
+    assert told[0].audience == seat_audience(anya) and told[0].data["right"] is True
+    assert SHOW.check_intercept(now, anya, {"number": 1, "about": sid(state, "Кира")}) == "guessed_before"
+    assert SHOW.intercept(now, anya, {"number": 1, "about": sid(state, "Кира")}) == (now, ())
+    assert close(now).outcome["intercepted"] == {"Аня": {"Кира": key}}
+    wrong, told = SHOW.intercept(state, anya, {"number": 1, "receiver": sid(state, "Вера")})
+    assert told[0].data["right"] is False and not intercepted(wrong, anya)
+    assert close(wrong).outcome.get("intercepted") in (None, {})
+    # the state it was given is untouched (the engine is pure)
+    assert SHOW.check_intercept(state, anya, {"number": 1, "about": sid(state, "Кира")}) is None
+
+
 def test_hacker_2_the_time_is_the_stage_after_the_knowledge():
     """«(за ограниченное время)»: until the end of the stage after the one it was given in (A33)."""
     state = knowledge_given()

@@ -329,3 +329,64 @@ def test_the_talkers_paid_messages_cost_him_nothing_but_his_anonymous_ones_do(sh
     assert coins.balance_of(other) == before[other] - 3
     anonymous_send(game=game, user=talker, recipient=seats["Боря"], text="Аноним")
     assert coins.balance_of(talker) == before[talker] - 5
+
+
+def test_the_hackers_guess_is_answered_at_once_and_shown_only_to_him(show):
+    """«Как только кто-то получает Тайное Знание, Хакер имеет возможность перехватить его себе если
+    угадает, НА КОГО или КЕМ оно было получено (за ограниченное время).» The site answers the guess
+    at once: the key is his from that moment (and the stage's close reports it)."""
+    game, gm, users, seats = show
+    _greet_all(game, users)
+    for name in NAMES:
+        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
+    assert _phase(game) == ("defence", 1)
+    game.refresh_from_db()
+    rights = {int(k): v for k, v in game.state["memory"]["knowledge_rights"].items() if v}
+    (winner_pk,) = rights
+    winner = next(n for n in NAMES if seats[n].pk == winner_pk)
+    about = next(n for n in NAMES if n not in (winner, "Кира"))
+    assert services.show_use_knowledge(game=game, user=users[winner], target=seats[about]).accepted
+    hacker_page = client_for(users["Кира"]).get(game.get_absolute_url()).content.decode()
+    assert 'name="act" value="intercept"' in hacker_page and "№ 1" in hacker_page
+    # somebody else may not guess; a guess about nobody is refused and changes nothing
+    assert privs.show_intercept(game=game, user=users["Аня"], number=1, field="about", target=seats[about]).code \
+        == "not_your_action"
+    assert privs.show_intercept(game=game, user=users["Кира"], number=7, field="about", target=seats[about]).code \
+        == "no_open_knowledge"
+    url = reverse("games:show_privilege", args=[game.pk])
+    client_for(users["Кира"]).post(url, {"act": "intercept", "number": 1, "field": "receiver", "target": seats[winner].pk})
+    game.refresh_from_db()
+    kira = str(seats["Кира"].pk)
+    caught = [i for i in game.state["memory"]["secret_keys"].get(kira, ()) if i.get("source") == "hacked"]
+    assert [int(i["about"]) for i in caught] == [seats[about].pk]
+    told = GameEvent.objects.get(game=game, kind="intercept_result")
+    assert told.audience == f"seat:{seats['Кира'].pk}" and told.data["right"] is True
+    assert GameEvent.objects.get(game=game, kind="intercept_gm").audience == "gm"
+    # his panel shows what he caught; nobody else's does, and the number is spent for him
+    hacker_page = client_for(users["Кира"]).get(game.get_absolute_url()).content.decode()
+    assert "Перехвачено" in hacker_page and 'value="intercept"' not in hacker_page
+    for name in ("Аня", winner, about):
+        assert "Перехвачено" not in client_for(users[name]).get(game.get_absolute_url()).content.decode()
+    again = privs.show_intercept(game=game, user=users["Кира"], number=1, field="about", target=seats[about])
+    assert not again.accepted and again.code == "guessed_before"
+    # the close reports it in its outcome
+    post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
+    game.refresh_from_db()
+    defence = game.phases.get(kind="defence", number=1)
+    assert defence.outcome["intercepted"] == {"Кира": {about: caught[0]["key"]}}
+
+
+def test_the_genius_reads_on_his_panel_who_became_judge_this_morning():
+    """«По утрам знает, кто стал Судьёй.» (the judge is not public in this show)"""
+    game, gm, users, seats = _start(held={"Аня": ["genius"]}, show_privileges=["genius"], show_judge_private="on")
+    _to_night(game, users, seats)
+    for name, action, target in (("Аня", "suspect", "Вера"), ("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"),
+                                 ("Кира", "enslave", "Жора"), ("Вера", "enslave", "Жора"), ("Лёва", "enslave", "Жора")):
+        services.show_order(game=game, user=users[name], action=action, target=seats[target])
+    assert _phase(game) == ("day", 2)
+    judge_pk = int(game.state["memory"]["judge"])
+    judge = next(n for n in NAMES if seats[n].pk == judge_pk)
+    page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert f"Судья сегодня: <strong>{judge}</strong>" in page
+    for name in ("Боря", "Вера"):
+        assert "Судья сегодня" not in client_for(users[name]).get(game.get_absolute_url()).content.decode()

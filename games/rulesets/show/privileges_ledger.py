@@ -25,11 +25,11 @@ GUESS_FIELDS = ("receiver", "about")
 
 
 def privilege_inputs(rows) -> dict[str, Any]:
-    """The privileges' part of a stage's PhaseInputs.extra from its accepted rows (in order)."""
+    """The privileges' part of a stage's PhaseInputs.extra from its accepted rows (in order). The
+    at-once rows (the stun, /mole, the Хакер's guesses) are in the state already: not read here."""
     excludes: dict[int, int] = {}
     extra_votes: dict[int, Any] = {}
     steals: dict[int, int] = {}
-    guesses: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         detail = dict(row.detail or {})
         if row.action == EXCLUDE:
@@ -38,12 +38,8 @@ def privilege_inputs(rows) -> dict[str, Any]:
             extra_votes[row.actor_id] = detail.get("ballot") or row.target_id
         elif row.action == STEAL:
             steals[row.actor_id] = row.target_id
-        elif row.action == INTERCEPT and detail.get("field") in GUESS_FIELDS:
-            guesses.setdefault(row.actor_id, []).append({"number": detail.get("number"),
-                                                         detail["field"]: row.target_id})
     extra: dict[str, Any] = {}
-    for key, value in (("exclude", excludes), ("extra_votes", extra_votes), ("steal", steals),
-                       ("intercept", guesses)):
+    for key, value in (("exclude", excludes), ("extra_votes", extra_votes), ("steal", steals)):
         if value:
             extra[key] = value
     return extra

@@ -16,16 +16,19 @@ from games.rulesets.show.engine.privilege_keys import (
     EXTRA_VOTE,
     FAKE,
     FAKES_PER_STAGE,
+    GENIUS,
+    HACKER,
     INTERCEPT,
     MOLE_COMA,
     STEAL,
     STUN,
 )
+from games.rulesets.show.engine.facts import holds, judge_today, priv_memory
 from games.rulesets.show.engine.stages import REVOTE, SPARE, TO_SLAVERY, parse_phase
 from games.rulesets.show.privileges_ledger import fakes_in_stage, privilege_inputs
 from games.rulesets.show.privileges_wording import PRIVILEGE_HELP
 from games.rulesets.show.services import VOTE, ledger_inputs
-from games.rulesets.show.wording import ACTION_LABELS, PRIVILEGE_NAMES
+from games.rulesets.show.wording import ACTION_LABELS, PRIVILEGE_NAMES, key_label, stage_label
 from games.selectors.state import game_state
 
 
@@ -84,12 +87,21 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
         else:
             panel["extra_vote_targets"] = pick(lambda h: SHOW.check_extra_vote(state, me, h))
     if INTERCEPT in allowed:
-        guessed = {(r.detail or {}).get("number") for r in rows if r.action == INTERCEPT}
-        numbers = [int(i["number"]) for i in (state.memory.get("priv") or {}).get("hack_open") or ()
-                   if me not in (i.get("guessed") or ()) and int(i["number"]) not in guessed]
+        # the Secret Knowledge he may still guess, with the stage it was given in (its public count
+        # is the number the thread told: «Тайное Знание получено (№ n)»)
+        numbers = [(int(i["number"]), stage_label(i["phase"])) for i in priv_memory(state).get("hack_open") or ()
+                   if me not in (i.get("guessed") or ())]
         if numbers:
             panel["intercept_numbers"] = numbers
             panel["intercept_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
+    if holds(state, me, HACKER):
+        panel["intercepted"] = [(names.get(int(i["about"]), "?"), key_label(i["key"]), stage_label(i["phase"]))
+                                for i in priv.intercepted(state, me)]
+    if holds(state, me, GENIUS):
+        # «По утрам знает, кто стал Судьёй»: the judge of today, told him this morning
+        judge = judge_today(state)
+        if judge is not None:
+            panel["genius_judge"] = names.get(judge, "?")
     if MOLE_COMA in allowed:
         panel["mole_targets"] = pick(lambda h: SHOW.check_mole(state, me, h))
     if STEAL in allowed:

@@ -7,7 +7,7 @@ The ledger's rows (action, target, detail):
   night ends; the night's close voids his action);
 - "exclude" (target): the Адвокат's exclusion from the next day's vote list (read at the close);
 - "extra_vote" (target, or {"ballot": "enslave" | "spare"}): the Авторитет's extra vote;
-- "intercept" (target, {"number": n, "field": "receiver" | "about"}): a Хакер's guess;
+- "intercept" (target, {"number": n, "field": "receiver" | "about"}): a Хакер's guess, answered at once;
 - "mole_coma" (target): the Крот's /mole, applied at once;
 - "steal" (target): a carousel theft ordered after the day vote (resolved as the night begins);
 - "fake" (target: the hero shown, {"post": id}): a post of the Говорун signed as another hero.
@@ -82,8 +82,9 @@ def show_extra_vote(*, game: Game, user, target=None, ballot: str | None = None,
 
 
 def show_intercept(*, game: Game, user, number, field: str, target, now: datetime | None = None) -> ShowResult:
-    """A Хакер's guess: «перехватить его себе если угадает, НА КОГО или КЕМ оно было получено»;
-    one guess per Secret Knowledge (read at the stage's close)."""
+    """A Хакер's guess: «перехватить его себе если угадает, НА КОГО или КЕМ оно было получено (за
+    ограниченное время)»; one guess per Secret Knowledge, answered at once (a right guess is his key
+    from now on; the stage's close reports it)."""
     try:
         number = int(number)
     except (TypeError, ValueError):
@@ -99,7 +100,8 @@ def show_intercept(*, game: Game, user, number, field: str, target, now: datetim
             return "guessed_before"
         return SHOW.check_intercept(stage.state, stage.seat.pk, {"number": number, field: target})
 
-    return show_input(game, user, INTERCEPT, target, now, check, detail=detail, early_close=False)
+    return show_input(game, user, INTERCEPT, target, now, check, detail=detail,
+                      at_once=lambda stage, target: SHOW.intercept(stage.state, stage.seat.pk, {"number": number, field: target}))
 
 
 def show_mole(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:

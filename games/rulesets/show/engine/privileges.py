@@ -11,7 +11,9 @@ readings chosen where the seed is unclear. Who holds what lives in `memory["priv
 - `turned` seat | null: the Змеёныш who became a Reptiloid; `old_role` his role before;
 - `hare_spent` bool: the Заяц became a slave «за неуплату налогов»;
 - `hack_open` [{number, holder, about, key, phase, guessed}]: Secret Knowledge the Хакер may still
-  intercept; `mole_used` {seat: phase}; `first_lot_done` bool (the Гений's first knowledge);
+  intercept; `intercepted_now` {"phase", "seats": {hacker: {about: key}}}: his right guesses answered
+  at once in the running stage (its close reports them); `mole_used` {seat: phase}; `first_lot_done`
+  bool (the Гений's first knowledge);
 - `thefts` {thief: victim} ordered in the day vote for the coming night (the carousel).
 """
 
@@ -454,36 +456,75 @@ def record_knowledge(state: GameState, memory: dict[str, Any], holder: int, abou
                                              "about": about, "key": key, "phase": phase, "guessed": []})
 
 
+def intercept_one(state: GameState, memory: dict[str, Any], hacker: int, guess: Mapping[str, Any], phase: str,
+                  events: list[Event]) -> tuple[int, str] | None:
+    """One Хакер's guess, checked (`check_intercept`) and applied to `memory` (a copy the caller
+    keeps): a right guess gives him the same key (the receiver has read it already, so he keeps
+    it); a guess, right or wrong, spends that knowledge for him. Returns (about, key) when right."""
+    if check_intercept(state, hacker, guess) is not None:
+        return None
+    priv = memory.setdefault("priv", {})
+    priv["hack_open"] = [dict(i, guessed=list(i.get("guessed") or ())) for i in priv.get("hack_open") or ()]
+    item = next(i for i in priv["hack_open"] if int(i["number"]) == int(guess["number"]))
+    item["guessed"].append(hacker)
+    field = "receiver" if "receiver" in guess else "about"
+    right = seat_id(guess[field]) == (item["holder"] if field == "receiver" else item["about"])
+    about = state.seat(int(item["about"])).name
+    events.append(Event("intercept_result", seat_audience(hacker), {
+        "number": item["number"], "right": right, **({"about": about, "key": item["key"]} if right else {})}))
+    events.append(Event("intercept_gm", GM, {"hacker": state.seat(hacker).name, "number": item["number"],
+                                             "right": right}))
+    if not right:
+        return None
+    keys = memory.setdefault("secret_keys", {})
+    mine = list(keys.get(str(hacker)) or ())
+    known = any(int(i["about"]) == int(item["about"]) and i["key"] == item["key"] for i in mine)
+    if int(item["about"]) != hacker and not known:
+        # a knowledge about himself, or one he holds already, teaches him nothing
+        mine.append({"about": item["about"], "key": item["key"], "phase": phase, "source": "hacked"})
+        keys[str(hacker)] = mine
+    return int(item["about"]), item["key"]
+
+
+def intercept_now(state: GameState, hacker: int, guess: Mapping[str, Any]) -> tuple[dict[str, Any], list[Event]] | None:
+    """The Хакер's guess answered at once (the site's button: «за ограниченное время» is no time to
+    wait for the stage's close); the close reports it in its `intercepted` outcome
+    (`priv["intercepted_now"]`)."""
+    memory = {**state.memory, "priv": priv_memory(state),
+              "secret_keys": dict(state.memory.get("secret_keys") or {})}
+    events: list[Event] = []
+    if check_intercept(state, hacker, guess) is not None:
+        return None
+    right = intercept_one(state, memory, hacker, guess, state.phase, events)
+    if right is not None:
+        priv = memory["priv"]
+        stage = priv.get("intercepted_now") or {}
+        stage = {"phase": state.phase, "seats": {}} if stage.get("phase") != state.phase else \
+            {"phase": state.phase, "seats": {k: dict(v) for k, v in stage["seats"].items()}}
+        stage["seats"].setdefault(str(hacker), {})[str(right[0])] = right[1]
+        priv["intercepted_now"] = stage
+    return memory, events
+
+
 def intercepts(close: StageClose) -> None:
-    """The Хакер's guesses of the stage: a right guess gives him the same key (the receiver has
-    read it already, so he keeps it); a guess, right or wrong, spends that knowledge for him. Then
-    the knowledge given before this stage closes for him («за ограниченное время»)."""
+    """The Хакер's guesses of the stage: those answered at once during it (`intercept_now`) and
+    those in the close's inputs (`extra["intercept"]`, each through `intercept_one`). Then the
+    knowledge given before this stage closes for him («за ограниченное время»)."""
     priv = close.memory.setdefault("priv", {})
+    done = priv.pop("intercepted_now", None) or {}
+    for hacker, items in (done.get("seats") or {}).items() if done.get("phase") == close.start.phase else ():
+        for about, key in items.items():
+            close.outcome.setdefault("intercepted", {}).setdefault(close.name(int(hacker)), {})[
+                close.name(int(about))] = key
     guesses = id_map(close.inputs.extra.get("intercept"))
     for hacker in close.seating(guesses):
         items = guesses[hacker]
         for guess in items if isinstance(items, list) else [items]:
-            if check_intercept(close.current(), hacker, guess) is not None:
-                continue
-            item = next(i for i in priv["hack_open"] if int(i["number"]) == int(guess["number"]))
-            item["guessed"].append(hacker)
-            field = "receiver" if "receiver" in guess else "about"
-            named = seat_id(guess[field])
-            right = named == (item["holder"] if field == "receiver" else item["about"])
-            close.events.append(Event("intercept_result", seat_audience(hacker), {
-                "number": item["number"], "right": right,
-                **({"about": close.name(item["about"]), "key": item["key"]} if right else {})}))
-            close.events.append(Event("intercept_gm", GM, {"hacker": close.name(hacker), "number": item["number"],
-                                                            "right": right}))
-            mine = close.memory.setdefault("secret_keys", {}).setdefault(str(hacker), [])
-            known = any(int(i["about"]) == int(item["about"]) and i["key"] == item["key"] for i in mine)
-            if right and int(item["about"]) != hacker and not known:
-                # a knowledge about himself, or one he holds already, teaches him nothing
-                mine.append({"about": item["about"], "key": item["key"], "phase": close.start.phase,
-                             "source": "hacked"})
-            if right:
+            right = intercept_one(close.current(), close.memory, hacker, guess, close.start.phase, close.events)
+            if right is not None:
                 close.outcome.setdefault("intercepted", {}).setdefault(close.name(hacker), {})[
-                    close.name(item["about"])] = item["key"]
+                    close.name(right[0])] = right[1]
+    priv = close.memory.setdefault("priv", {})
     if "hack_open" in priv:
         priv["hack_open"] = [i for i in priv["hack_open"] if i["phase"] == close.start.phase]
 

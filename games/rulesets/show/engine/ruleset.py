@@ -679,6 +679,16 @@ class ShowRuleset:
         memory, events = done
         return replace(state, memory=memory), tuple(events)
 
+    def intercept(self, state: GameState, hacker: int, guess: Mapping[str, Any]) -> tuple[GameState, tuple[Event, ...]]:
+        """The Хакер's guess answered at once: «Как только кто-то получает Тайное Знание, Хакер имеет
+        возможность перехватить его себе если угадает, НА КОГО или КЕМ оно было получено (за
+        ограниченное время)»."""
+        done = priv.intercept_now(state, hacker, guess)
+        if done is None:
+            return state, ()
+        memory, events = done
+        return replace(state, memory=memory), tuple(events)
+
     def stun(self, state: GameState, bouncer: int, target: int) -> tuple[GameState, tuple[Event, ...]]:
         """The stun at once: the stunned may send no message until the night ends."""
         done = priv.stun_now(state, bouncer, seat_id(target))
