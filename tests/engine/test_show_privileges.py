@@ -24,8 +24,10 @@ from games.rulesets.show.engine.privileges import (
     can_post,
     check_fake,
     intercepted,
+    night_would_decide,
     secretary_ballots,
 )
+from games.rulesets.show.engine import roles
 from games.rulesets.show.engine.roles import innate_keys
 from games.rulesets.show.engine.status import full_status
 from tests.engine.show_helpers import ROSTER, close, enslaved, events_of, everyone_votes, new, night_orders, sid
@@ -766,3 +768,53 @@ def test_genius_and_authority_ratings_in_a_close():
     anya, borya, vera = ids(state, "Аня", "Боря", "Вера")
     assert sum(deltas[anya]) == 2 * sum(deltas[vera]) != 0
     assert sum(deltas[borya]) == 2 * sum(deltas[vera])  # his ballot on Зина and his extra one on Кира
+
+
+# -- insomnia with the privileges (part 1's «Бессонница», A2 kept) ----------------------------------
+
+INSOMNIA = "«Если результатом ночи однозначно станет выигрыш одной из \"плохих\" команд ... объявляется бессонница»"
+
+
+def three_left(privileges):
+    """Аня and Боря (Masons) and Зина (a Reptiloid) free, everybody else a slave: one night's slave
+    would make the Reptiloids win."""
+    state = enslaved(at(new(privileges=privileges), "day 3"), "Вера", "Гоша", "Даша", "Егор", "Жора", "Илья", "Кира")
+    assert roles.night_would_decide(state)
+    return state
+
+
+def test_insomnia_a_mole_reptiloid_alone_takes_no_slave():
+    """«Крот ... не знает своей Роли и должен сам её выяснить» (A32: a Mole Reptiloid enslaves nobody):
+    with the Mole the last free Reptiloid, the night decides nothing, so it is played. """ + INSOMNIA
+    assert night_would_decide(three_left({}))
+    assert not night_would_decide(three_left({"Зина": ["mole"]}))
+    # a partner who is not a Mole still takes the slave
+    state = enslaved(at(new(privileges={"Зина": ["mole"]}), "day 3"), "Вера", "Гоша", "Даша", "Егор", "Жора", "Кира")
+    assert night_would_decide(state)  # Аня, Боря against Зина (Mole) and Илья
+
+
+def test_insomnia_a_mole_alone_but_a_hare_pays_his_taxes():
+    """«В случае, если утром после определения результатов ночи никто не попадает в рабство, то
+    общественным рабом автоматически становится обладатель этой Привилегии»: with nobody to take a
+    slave, the Заяц's tax is that night's slave, and the Reptiloids win by it. """ + INSOMNIA
+    assert night_would_decide(three_left({"Зина": ["mole"], "Аня": ["hare"]}))
+    # a spent Заяц pays no more; a Заяц in the Mole's own team would only lose his team a hero
+    state = three_left({"Зина": ["mole"], "Аня": ["hare"]})
+    spent = at(state, "day 3", priv={**state.memory.get("priv", {}), "hare_spent": True})
+    assert not night_would_decide(spent)
+    assert not night_would_decide(three_left({"Зина": ["mole", "hare"]}))
+
+
+def test_insomnia_a_bouncer_may_stun_the_last_bad_hero_whose_role_is_public():
+    """«Вышибала ... может лишить ночного действия одного героя» and «выбор его свободного напарника
+    остаётся в силе»: a lone Reptiloid whose role is public can be stunned for certain, so the night
+    is played; a guess (his role unknown) is no more certain than a save (A2). """ + INSOMNIA
+    state = three_left({"Вера": ["bouncer"]})  # a slave Вышибала: «в том числе из рабства»
+    zina = sid(state, "Зина")
+    assert night_would_decide(state)  # nobody knows Зина is the Reptiloid
+    revealed = at(state, "day 3", revealed=[zina])
+    assert not night_would_decide(revealed)
+    used = at(revealed, "day 3", priv={**revealed.memory.get("priv", {}), "stun_used": [zina]})
+    assert night_would_decide(used)  # «простучать героев только по одному разу»
+    # his team-mate, who knows her, does not stun her
+    assert night_would_decide(at(three_left({"Илья": ["bouncer"]}), "day 3", revealed=[zina]))

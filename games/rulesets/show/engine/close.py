@@ -30,7 +30,6 @@ from games.rulesets.show.engine.roles import (
     SAVE,
     SAVIOUR,
     SUSPECT,
-    night_would_decide,
     winner_of,
 )
 from games.rulesets.show.engine.money import after_stage
@@ -183,7 +182,7 @@ class StageClose:
             self.next_phase = f"{ALLIES} 1"
 
     def next_after_day(self) -> None:
-        if night_would_decide(self.current()):
+        if priv.night_would_decide(self.current()):
             # «Если результатом ночи однозначно станет выигрыш одной из "плохих" команд ...
             # объявляется бессонница и Шоу продолжается без этапа ночного выбора.»
             self.events.append(Event("insomnia", PUBLIC, {"day": self.number + 1}))

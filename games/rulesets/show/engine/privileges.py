@@ -52,11 +52,14 @@ from games.rulesets.show.engine.privilege_keys import (
     TALKER,
 )
 from games.rulesets.show.engine.roles import (
+    BAD_FACTIONS,
     DEMON,
     REPTILOID,
     REPTILOIDS,
     ROLES,
     SUSPECT,
+    deciding_teams,
+    free_seats,
     keys_of,
 )
 from games.rulesets.show.engine.stages import DAY, NIGHT, REVOTE, SPARE, TO_SLAVERY, parse_phase
@@ -680,6 +683,40 @@ def snakelet_immune(close: StageClose, victim: int) -> bool:
     refuse him, so nobody learns who he is)."""
     priv = close.memory.get("priv") or {}
     return holds(close.current(), victim, SNAKELET) and priv.get("turned") is None
+
+
+def night_would_decide(state: GameState) -> bool:
+    """Insomnia («Если результатом ночи однозначно станет выигрыш одной из "плохих" команд ...
+    объявляется бессонница») with the privileges in play (A2 reading kept: a guess that might stop
+    the night, as a save or a stun of a hero nobody knows is bad, does not make it uncertain):
+    - a bad team whose free heroes are all Крот takes no slave («Крот ... не знает своей Роли»: a
+      Mole Reptiloid or Demon enslaves nobody, A32), so its night decides nothing, unless nobody
+      takes a slave that night at all and a free Заяц outside the team is then taxed
+      («общественным рабом автоматически становится обладатель этой Привилегии»);
+    - a team with one hero to take the slave, whose role is public, may be stunned for certain by a
+      Вышибала who has not stunned him yet («лишить ночного действия»; from slavery too): its night
+      is not certain. (Two such heroes: «выбор его свободного напарника остаётся в силе».)"""
+    teams = deciding_teams(state)
+    if not teams or not (state.memory.get("privileges") or {}):
+        return bool(teams)
+    free = free_seats(state)
+    takers = [s for s in free if s.faction in BAD_FACTIONS and not holds(state, s.id, MOLE)]
+    priv = priv_memory(state)
+    stunned_before = {int(h) for h in priv.get("stun_used") or ()}
+    revealed = {int(h) for h in state.memory.get("revealed") or ()}
+    for team in teams:
+        mine = [s for s in takers if s.faction == team]
+        if not mine:
+            hares = [s for s in free if holds(state, s.id, HARE) and s.faction != team]
+            if not takers and hares and not priv.get("hare_spent"):
+                return True
+            continue
+        if len(mine) == 1 and mine[0].id in revealed and mine[0].id not in stunned_before and any(
+                b != mine[0].id and (state.seat(b).faction != team or holds(state, b, MOLE))
+                for b in holders(state, BOUNCER)):
+            continue  # a team-mate who knows he is one does not stun his partner
+        return True
+    return False
 
 
 def hare_tax(close: StageClose, night_slaves: Sequence[int]) -> None:

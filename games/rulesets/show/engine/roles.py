@@ -147,15 +147,18 @@ def winner_of(state: GameState) -> str | None:
     return None
 
 
+def deciding_teams(state: GameState) -> list[str]:
+    """The free bad teams that one more night's slave taken from the others makes win (decision A2:
+    the Saviour counts among the «Масоны»; a possible save does not make it uncertain)."""
+    counts = team_counts(free_seats(state))
+    total = sum(counts.values())
+    return [team for team in BAD_FACTIONS
+            if counts[team] > 0 and total - counts[team] >= 1 and counts[team] >= total - counts[team] - 1]
+
+
 def night_would_decide(state: GameState) -> bool:
     """«Если результатом ночи однозначно станет выигрыш одной из "плохих" команд (например, осталось
     три Масона и два Рептилоида, или два Масона и Демон или Рептилоид) ... объявляется бессонница»:
-    one night's slave taken by a free bad team from the others makes it win (decision A2: the
-    Saviour counts among the «Масоны»; a possible save does not make it uncertain)."""
-    counts = team_counts(free_seats(state))
-    total = sum(counts.values())
-    for team in BAD_FACTIONS:
-        others = total - counts[team]
-        if counts[team] > 0 and others >= 1 and counts[team] >= others - 1:
-            return True
-    return False
+    one night's slave taken by a free bad team from the others makes it win (`deciding_teams`). The
+    privileges that change who can take a slave are privileges.night_would_decide's."""
+    return bool(deciding_teams(state))
