@@ -39,7 +39,8 @@ def post_report(request: HttpRequest, post_pk: int) -> HttpResponse:
     from games.communication.private_tag import private_display
 
     private_display(user=request.user, thread=post.thread, posts=[post])  # the thread's [private] labels
-    return render(request, "games/report.html", {"post": post, "error": error}, status=400 if error else 200)
+    return render(request, "games/report.html", {"post": post, "author": permissions.shown_author(request.user, post),
+                                                 "error": error}, status=400 if error else 200)
 
 
 def _check_site_moderator(user) -> None:
@@ -58,6 +59,14 @@ def reports_queue(request: HttpRequest) -> HttpResponse:
     # The reported posts as their threads show them to this moderator: [private] labels, and the
     # texts only where he may read them (a site moderator who is not the game's GM may not).
     private_display_posts(user=request.user, posts=[r.post for r in reports])
+    for r in reports:
+        # A post signed with another player's name (the Show's /fake) names that player here too,
+        # unless this moderator may know the truth (a GM of the game, or the game is over); the ban
+        # still falls on the one who wrote it, which a moderator outside the game is told (one
+        # playing in it is not: that it is signed is the game's secret).
+        r.shown = permissions.shown_author(request.user, r.post)
+        game = permissions.game_of(r.post.thread)
+        r.signed_secret = r.shown.pk != r.post.author_id and (game is None or permissions.seat_of(request.user, game) is None)
     return render(request, "games/reports.html", {"reports": reports})
 
 
@@ -70,8 +79,9 @@ def report_action(request: HttpRequest, report_pk: int) -> HttpResponse:
     reason = request.POST.get("reason", "").strip()
     if action in ("hide", "ban") and not confirm.is_confirmed(request):
         post = report.post
-        question = (confirm.question("hide", number=post.number, author=post.author.display_name) if action == "hide" else
-                    confirm.question("report_ban", author=post.author.display_name,
+        author = permissions.shown_author(request.user, post).display_name
+        question = (confirm.question("hide", number=post.number, author=author) if action == "hide" else
+                    confirm.question("report_ban", author=author,
                                      until=request.POST.get("until", "").strip().replace("T", " ") or "—"))
         return confirm.confirmation_page(request, question=question, cancel_url=reverse("games:reports"))
     try:

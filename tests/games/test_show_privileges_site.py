@@ -390,3 +390,39 @@ def test_the_genius_reads_on_his_panel_who_became_judge_this_morning():
     assert f"Судья сегодня: <strong>{judge}</strong>" in page
     for name in ("Боря", "Вера"):
         assert "Судья сегодня" not in client_for(users[name]).get(game.get_absolute_url()).content.decode()
+
+
+def test_a_reported_fake_names_the_shown_hero_to_the_moderators_and_the_ban_falls_on_its_writer(show):
+    """The Говорун's true authorship is the GMs' and the archive's: the report page and the
+    moderators' queue name the hero shown; a moderator outside the game is told that the name is
+    signed and that a ban falls on the one who wrote it (tests/security covers every perspective)."""
+    from django.contrib.auth.models import Group
+
+    from games.models import Report
+    from games.permissions import MODERATORS_GROUP
+
+    game, _gm, users, seats = show
+    _greet_all(game, users)
+    fake = post_submit(thread=game.game_thread, author=users["Аня"], body="Это я, Боря", shown_as=users["Боря"].pk)
+    page = client_for(users["Боря"]).get(reverse("games:post_report", args=[fake.pk])).content.decode()
+    assert '<span class="post-author">Боря</span>' in page and "Аня" not in page
+    client_for(users["Боря"]).post(reverse("games:post_report", args=[fake.pk]), {"reason": "Это писал не я"})
+    report = Report.objects.get(post=fake)
+    moderator = make_user("Модератор")
+    moderator.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
+    queue = client_for(moderator).get(reverse("games:reports")).content.decode()
+    assert '<span class="post-author">Боря</span>' in queue and "Аня" not in queue
+    assert "бан получит настоящий автор" in queue
+    # a moderator who plays in the game is not told that the name is signed
+    users["Вера"].groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    playing = client_for(users["Вера"]).get(reverse("games:reports")).content.decode()
+    assert '<span class="post-author">Боря</span>' in playing and "бан получит" not in playing and "Аня" not in playing
+    until = (timezone.localtime() + timezone.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    asked = client_for(moderator).post(reverse("games:report_action", args=[report.pk]),
+                                       {"action": "ban", "until": until, "reason": "подделка"}).content.decode()
+    assert "Боря" in asked and "Аня" not in asked  # the question names the hero shown
+    client_for(moderator).post(reverse("games:report_action", args=[report.pk]),
+                               {"action": "ban", "until": until, "reason": "подделка", "confirm": "yes"})
+    for name in ("Аня", "Боря"):
+        users[name].refresh_from_db()
+    assert users["Аня"].banned_until is not None and users["Боря"].banned_until is None

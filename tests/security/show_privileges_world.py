@@ -119,6 +119,8 @@ def build_show_privileges_world() -> World:
     spectator, staff, moderator = make_user("Зритель"), make_user("Админ", staff=True), make_user("Модератор")
     moderator.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     report = report_create(post=post, reporter=users["Гоша"], reason="Флуд")
+    # the fake post reported too: the moderators' queue names its author as shown, not the truth
+    report_create(post=fake, reporter=users["Гоша"], reason="Это писал не я")
     lobby, _post = thread_create(kind=Thread.Kind.LOBBY, title="Лобби", author=spectator, body="Кто играет?")
     by_key = {key: users[name] for name, (key, _role) in PLAYERS.items()}
     seat_by_key = {key: seat[name] for name, (key, _role) in PLAYERS.items()}
