@@ -25,11 +25,13 @@ GUESS_FIELDS = ("receiver", "about")
 
 
 def privilege_inputs(rows) -> dict[str, Any]:
-    """The privileges' part of a stage's PhaseInputs.extra from its accepted rows (in order)."""
+    """The privileges' part of a stage's PhaseInputs.extra from its accepted rows (in order);
+    `fakes` {author: {hero shown: n}} counts the stage's `fake` rows (the close's outcome `fakes`)."""
     excludes: dict[int, int] = {}
     extra_votes: dict[int, Any] = {}
     steals: dict[int, int] = {}
     guesses: dict[int, list[dict[str, Any]]] = {}
+    fakes: dict[int, dict[int, int]] = {}
     for row in rows:
         detail = dict(row.detail or {})
         if row.action == EXCLUDE:
@@ -41,9 +43,12 @@ def privilege_inputs(rows) -> dict[str, Any]:
         elif row.action == INTERCEPT and detail.get("field") in GUESS_FIELDS:
             guesses.setdefault(row.actor_id, []).append({"number": detail.get("number"),
                                                          detail["field"]: row.target_id})
+        elif row.action == FAKE and row.target_id is not None:  # every signed post counts
+            shown = fakes.setdefault(row.actor_id, {})
+            shown[row.target_id] = shown.get(row.target_id, 0) + 1
     extra: dict[str, Any] = {}
     for key, value in (("exclude", excludes), ("extra_votes", extra_votes), ("steal", steals),
-                       ("intercept", guesses)):
+                       ("intercept", guesses), ("fakes", fakes)):
         if value:
             extra[key] = value
     return extra
