@@ -33,7 +33,9 @@ TOP_KEYS = {"ruleset", "rng_seed", "options", "players", "phases", "expect"}
 PLAYER_KEYS = {"name", "role", "secret", "overt"}
 PHASE_KEYS = {"phase", "posts", "orders", "gm", "expect"}
 COMMON_INPUTS = {"posts", "orders", "gm"}
-POST_KEYS = {"by", "text", "comment"}
+# `as`: the post is signed as that player (post_submit's `shown_as`: the Show's Говорун, /fake); a
+# rule set that allows no false name refuses it, and a refused post counts in `refused`.
+POST_KEYS = {"by", "text", "comment", "as"}
 ORDER_KEYS = {"by", "action", "target", "from", "text"}
 COMMON_OUTCOME = {"votes", "tally", "alive", "refused", "over", "private", "rooms"}
 GAME_KEYS = {"over", "winner"}
@@ -162,6 +164,8 @@ def validate(path: str, data) -> None:
                     raise ScenarioError(f"{where}: key {key!r}: each item is {{Name: text}} or {{by: Name, ...}}")
                 if who not in names:
                     raise ScenarioError(f"{where}: key {key!r}: {who!r} is not a player")
+                if key == "posts" and "as" in item and item["as"] not in names:
+                    raise ScenarioError(f"{where}: key 'posts': 'as' {item['as']!r} is not a player")
     _unknown(f"{path}: key 'expect'", data.get("expect") or {}, GAME_KEYS)
 
 
@@ -280,11 +284,13 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         for item in phase_spec.get("posts") or []:
             who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
             clock += timedelta(minutes=1)
+            shown_as = users[item["as"]].pk if "by" in item and "as" in item else None
             try:
                 post_submit(thread=game.game_thread, author=users[who], body=str(text), now=clock,
-                            comment=str(item.get("comment", "")) if "by" in item else "")
+                            comment=str(item.get("comment", "")) if "by" in item else "", shown_as=shown_as)
             except ActionRefused:
-                # A post the site refuses (a rule set whose dead do not post) counts as refused.
+                # A post the site refuses (a rule set whose dead do not post, a false name the rule
+                # set does not allow now) counts as refused.
                 posts_refused[who] = posts_refused.get(who, 0) + 1
         for item in [] if spec.plays_orders else phase_spec.get("orders") or []:
             clock += timedelta(minutes=1)

@@ -50,6 +50,10 @@ def phase_inputs(state: GameState, phase: dict, matcher: RosterMatcher) -> Phase
     votes: dict[int, Any] = {}
     measures: dict[int, str] = {}
     for name, post in _entries(phase.get("posts")):
+        if "as" in post:
+            # A post signed as another player: only the show's Говорун may (its own player,
+            # tests/engine/test_show_scenarios.py); the site refuses it here as a whole.
+            continue
         voter = state.by_name(name).id
         if read_measure is not None:
             measure = read_measure(post["text"])

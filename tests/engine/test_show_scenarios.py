@@ -13,7 +13,7 @@ import yaml
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.coins import BANK, Transfer, hero
 from games.rulesets.show.engine.economy import message_fee
-from games.rulesets.show.engine.privileges import adjust_transfers
+from games.rulesets.show.engine.privileges import adjust_transfers, check_fake
 from tests.engine.show_helpers import NOW, inputs, sid
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "show").glob("*.yaml"))
@@ -24,9 +24,17 @@ PHASE_KEYS = {"phase", "greetings", "defences", "opinions", "posted", "votes", "
               "acted_at", "message_fees", "bets", "raise", "trial_answers", "grants", "sympathies", "ally_picks",
               # part 3, the privileges (docs/rulesets/show.md, "Scenario keys")
               "stun", "exclude", "extra_votes", "intercept", "mole", "steal",
-              # common (FORMAT.md): plain posts in the common thread, [{name: text}]; the engine charges
-              # them as the site does (message_fees, below)
+              # common (FORMAT.md): plain posts in the common thread, [{name: text}] or the long form
+              # {by, text, comment?, as?}; the engine charges them as the site does (message_fees,
+              # below) and checks a post signed `as` another hero (the Говорун's /fake) as the site does
               "posts"}
+POST_KEYS = {"by", "text", "comment", "as"}
+# Outcome keys this player computes itself, not the engine's close: `refused` {name: n} counts the
+# posts it refuses (a post signed `as` another hero that privileges.check_fake refuses), as the site
+# counts the posts post_submit refuses. The site's `refused` also counts refused ballots and panel
+# inputs, which this player does not check: a file expects `refused` only in a stage whose other
+# inputs all stand.
+PLAYER_KEYS = {"refused"}
 # Part 2's inputs: {name: value} maps, [names] lists; a value that is a name becomes a seat id.
 MONEY_INPUTS = ("acted_at", "message_fees", "bets", "raise", "trial_answers", "grants", "sympathies", "ally_picks")
 PRIVILEGE_INPUTS = ("stun", "exclude", "extra_votes", "intercept", "steal")
@@ -56,15 +64,51 @@ def seat_ids(state, value):
     return value
 
 
-def posts_fees(state, posts) -> dict[int, int]:
-    """The message fees of a phase's plain posts, as the site charges them when it stores each one
-    (services.charge_message): the n-th post of a hero in the stage costs `message_fee(options, n)`
-    (past the free limit), changed by the privileges' one rule as the site's `services.site_fee` does
-    (privileges.adjust_transfers: the Говорун's cost nothing)."""
+def post_entries(posts):
+    """A phase's `posts` as (author, hero shown or None): the short form {name: text} and the long
+    form {by, text, comment?, as?}."""
+    for item in posts or ():
+        if "by" in item:
+            assert set(item) <= POST_KEYS, set(item) - POST_KEYS
+            assert item.get("as") is None or isinstance(item["as"], str), item
+            yield item["by"], item.get("as")
+        else:
+            (name, _text), = item.items()
+            yield name, None
+
+
+def stored_posts(state, posts) -> tuple[list[str], dict[int, dict[int, int]], dict[str, int]]:
+    """The phase's posts as the site stores them (post_submit): a post signed `as` another hero (the
+    Говорун's /fake) is checked by `privileges.check_fake` against the author's fakes accepted so far
+    in this stage (in post order; a phase is one stage, so the count starts at 0), and a refused
+    one is refused whole: not stored, no fee. (the authors of the stored posts in order, the
+    accepted fakes {author: {hero shown: n}} as the site's ledger gives them in `extra["fakes"]`,
+    the refused posts {name: n})."""
+    stored: list[str] = []
+    fakes: dict[int, dict[int, int]] = {}
+    refused: dict[str, int] = {}
+    for name, shown_name in post_entries(posts):
+        if shown_name is not None:
+            seat, shown = sid(state, name), state.by_name(shown_name)
+            assert shown is not None, (state.phase, "posts", "as", shown_name)
+            used = sum((fakes.get(seat) or {}).values())
+            if check_fake(state, seat, used, as_hero=shown.id) is not None:
+                refused[name] = refused.get(name, 0) + 1
+                continue
+            counts = fakes.setdefault(seat, {})
+            counts[shown.id] = counts.get(shown.id, 0) + 1
+        stored.append(name)
+    return stored, fakes, refused
+
+
+def posts_fees(state, authors) -> dict[int, int]:
+    """The message fees of a phase's stored plain posts (their authors in order), as the site charges
+    them when it stores each one (services.charge_message): the n-th post of a hero in the stage
+    costs `message_fee(options, n)` (past the free limit), changed by the privileges' one rule as the
+    site's `services.site_fee` does (privileges.adjust_transfers: the Говорун's cost nothing)."""
     sent: dict[int, int] = {}
     fees: dict[int, int] = {}
-    for item in posts:
-        (name, _text), = item.items()
+    for name in authors:
         seat = sid(state, name)
         fee = message_fee(state.options, sent.get(seat, 0))
         fees[seat] = fees.get(seat, 0) + sum(t.amount for t in adjust_transfers(
@@ -106,14 +150,17 @@ def play(path: Path):
                               active=phase.get("active") or (), ratings=phase.get("ratings"),
                               **{k: phase[k] for k in PRIVILEGE_INPUTS if phase.get(k)})
         money = {key: seat_ids(state, phase[key]) for key in MONEY_INPUTS if key in phase}
+        authors, fakes, refused = stored_posts(state, phase.get("posts"))
         if phase.get("posts"):
             assert "message_fees" not in money, "posts and message_fees both charge the stage's messages"
-            money["message_fees"] = posts_fees(state, phase["posts"])
-        phase_inputs = replace(phase_inputs, extra={**phase_inputs.extra, **money})
+            money["message_fees"] = posts_fees(state, authors)
+        signed = {"fakes": fakes} if fakes else {}  # as the site's ledger_inputs reads its `fake` rows
+        phase_inputs = replace(phase_inputs, extra={**phase_inputs.extra, **money, **signed})
         resolution = SHOW.resolve(state, phase_inputs, seed=data["rng_seed"], now=NOW)
+        mine = {"refused": refused}
         for key, expected in (phase.get("expect") or {}).items():
-            assert key in SHOW.outcome_keys, (phase["phase"], key)
-            actual = resolution.outcome.get(key)
+            assert key in SHOW.outcome_keys or key in PLAYER_KEYS, (phase["phase"], key)
+            actual = mine[key] if key in PLAYER_KEYS else resolution.outcome.get(key)
             if not same(expected, actual):
                 diffs.append(f"{phase['phase']}: {key}: expected {expected!r}, got {actual!r}")
         state = resolution.state
@@ -134,3 +181,19 @@ def test_show_scenario_holds_when_played_through_the_engine(path):
     assert not diffs, "\n".join(diffs)
     if state.over:
         assert (data["phases"][-1].get("expect") or {}).get("over") is True, "a show may end only where it says so"
+
+
+@pytest.mark.parametrize("old,new,key", [
+    ("fakes: {Аня: {Боря: 3, Жора: 2}}", "fakes: {Аня: {Боря: 4, Жора: 2}}", "fakes"),
+    ("refused: {Аня: 1, Боря: 1}", "refused: {Аня: 1}", "refused"),
+])
+def test_a_talker_fakes_expectation_broken_on_purpose_fails_the_engine_player(tmp_path, old, new, key):
+    """The Говорун's fakes and the refused posts are computed, not skipped: a wrong expectation is a
+    diff naming the key (the site's player: tests/games/test_scenarios.py)."""
+    source = next(p for p in SCENARIOS if p.name == "privilege-talker-fakes.yaml")
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / source.name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    _data, _state, diffs = play(path)
+    assert diffs and all(f"day 1: {key}:" in d for d in diffs), diffs

@@ -113,6 +113,9 @@ def test_keep_leaves_a_playable_game(db):
     ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: greetings, intercept: {A: {number: 1}}}]\n",
      "intercept"),
     ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: greetings, stun: {A: B}}]\n", "'B'"),
+    # a post signed as nobody of the file (the Говорун's /fake, the common post key `as`)
+    ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: day 1, posts: [{by: A, text: hi, as: B}]}]\n",
+     "phase day 1: key 'posts': 'as' 'B' is not a player"),
 ])
 def test_malformed_file_exits_2_naming_the_key(db, tmp_path, text, needle):
     path = tmp_path / "bad.yaml"
@@ -144,6 +147,8 @@ def test_failed_expectation_exits_1_with_a_diff(db, tmp_path):
     ("carousel-priority.yaml", "thefts: {Аня: genius, Вера: null}", "thefts: {Аня: null, Вера: genius}", "thefts"),
     ("privilege-bouncer.yaml", "expect: {stunned: [Кира], enslaved: [], coma: []}",
      "expect: {stunned: [], enslaved: [], coma: []}", "stunned"),
+    ("privilege-talker-fakes.yaml", "fakes: {Аня: {Боря: 3, Жора: 2}}", "fakes: {Аня: {Боря: 4, Жора: 2}}", "fakes"),
+    ("privilege-talker-fakes.yaml", "refused: {Аня: 1, Боря: 1}", "refused: {Аня: 1}", "refused"),
 ])
 def test_a_privilege_expectation_broken_on_purpose_fails_the_site_player(db, tmp_path, name, old, new, key):
     """The privileges' files play through the site and their outcomes are compared: a wrong

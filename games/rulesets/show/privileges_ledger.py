@@ -26,10 +26,12 @@ GUESS_FIELDS = ("receiver", "about")
 
 def privilege_inputs(rows) -> dict[str, Any]:
     """The privileges' part of a stage's PhaseInputs.extra from its accepted rows (in order). The
-    at-once rows (the stun, /mole, the Хакер's guesses) are in the state already: not read here."""
+    at-once rows (the stun, /mole, the Хакер's guesses) are in the state already: not read here.
+    `fakes` {author: {hero shown: n}} counts the stage's `fake` rows (the close's outcome `fakes`)."""
     excludes: dict[int, int] = {}
     extra_votes: dict[int, Any] = {}
     steals: dict[int, int] = {}
+    fakes: dict[int, dict[int, int]] = {}
     for row in rows:
         detail = dict(row.detail or {})
         if row.action == EXCLUDE:
@@ -38,8 +40,11 @@ def privilege_inputs(rows) -> dict[str, Any]:
             extra_votes[row.actor_id] = detail.get("ballot") or row.target_id
         elif row.action == STEAL:
             steals[row.actor_id] = row.target_id
+        elif row.action == FAKE and row.target_id is not None:  # every signed post counts
+            shown = fakes.setdefault(row.actor_id, {})
+            shown[row.target_id] = shown.get(row.target_id, 0) + 1
     extra: dict[str, Any] = {}
-    for key, value in (("exclude", excludes), ("extra_votes", extra_votes), ("steal", steals)):
+    for key, value in (("exclude", excludes), ("extra_votes", extra_votes), ("steal", steals), ("fakes", fakes)):
         if value:
             extra[key] = value
     return extra

@@ -10,7 +10,8 @@ The ledger's rows (action, target, detail):
 - "intercept" (target, {"number": n, "field": "receiver" | "about"}): a Хакер's guess, answered at once;
 - "mole_coma" (target): the Крот's /mole, applied at once;
 - "steal" (target): a carousel theft ordered after the day vote (resolved as the night begins);
-- "fake" (target: the hero shown, {"post": id}): a post of the Говорун signed as another hero.
+- "fake" (target: the hero shown, {"post": id}): a post of the Говорун signed as another hero
+  (counted against the stage's limit; the close's outcome `fakes` reports them).
 The last accepted row of a kind per hero stands (every guess of a Хакер does);
 privileges_ledger.privilege_inputs reads them as the engine's PhaseInputs.extra.
 """

@@ -582,6 +582,22 @@ class StageClose:
         return {"ballots": {v: t for v, t in ballots.items() if v is not None and t is not None},
                 "extra": sorted((t for t in map(shown, seen["extra"]) if t is not None), key=str)}
 
+    def fakes_signed(self) -> dict[str, dict[str, int]]:
+        """The posts signed as another hero in this stage (the Говорун's /fake, «до пяти таких
+        сообщений за Этап»), from `extra["fakes"]` ({author: {hero shown: n}}, what the site's
+        ledger recorded as each post was stored): {author: {hero shown: n}} by name. A fact of the
+        stage, not an input the close may refuse: the post was published when `check_fake` allowed
+        it. What names no hero of the show is left out."""
+        signed: dict[str, dict[str, int]] = {}
+        for author, shown in id_map(self.inputs.extra.get("fakes")).items():
+            if not self.start.has_seat(author):
+                continue
+            counts = {self.name(hero): int(n) for hero, n in id_map(shown).items()
+                      if self.start.has_seat(hero) and int(n) > 0}
+            if counts:
+                signed[self.name(author)] = counts
+        return signed
+
     def finish(self) -> Resolution:
         seats = self.seats_now()
         state = replace(self.start, seats=seats, phase=self.next_phase, over=self.over, winner=self.winner,
@@ -613,6 +629,7 @@ class StageClose:
         self.outcome.setdefault("tally", {})
         self.outcome.setdefault("bench", [])
         self.outcome["secretary"] = self.secretary_saw()
+        self.outcome["fakes"] = self.fakes_signed()
         for key, empty in (("stunned", []), ("excluded", []), ("turned", None), ("taxed", None),
                            ("intercepted", {}), ("thefts", {}), ("extra_vote", None)):
             self.outcome.setdefault(key, empty)

@@ -176,8 +176,9 @@ OUTCOME_KEYS: tuple[str, ...] = (
     # `alliances` (pairs formed), `settlement` (at the end).
     "transfers", "ratings", "rating", "bank", "pot", "balances", "burdens", "grants", "talents", "raised",
     "alliances", "settlement",
-    # part 3
+    # part 3; `fakes` {author: {hero shown: n}} the Говорун's posts signed as others (extra["fakes"])
     "privileges", "stunned", "excluded", "turned", "taxed", "intercepted", "thefts", "extra_vote", "secretary",
+    "fakes",
 )
 
 
