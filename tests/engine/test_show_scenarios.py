@@ -1,5 +1,6 @@
 """Every scenario in tests/scenarios/show/ played through the pure engine, with the `show` scenario
-keys of docs/rulesets/show.md ("Scenario keys"); the site's `play_scenario` will read the same files."""
+keys of docs/rulesets/show.md ("Scenario keys"); the site's `play_scenario` plays the same files
+(tests/games/test_scenarios.py) and both must agree."""
 
 from __future__ import annotations
 
