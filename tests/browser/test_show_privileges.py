@@ -2,7 +2,7 @@
 post, a Вышибала's stun, a Секретарь seeing live votes, a Крот's /mole, one carousel theft»),
 through the pages heroes use — the privilege panel's forms on the game page and the reply form's
 «Отправить от имени» select — each checked from the right viewers' pages; and the panel on a 390 px
-phone. Stages nobody acts in here are played by the services (tests/browser/test_show_flow.py plays
+phone (the Секретарь's, the stunned's, the Хакер's after his guess answered at once). Stages nobody acts in here are played by the services (tests/browser/test_show_flow.py plays
 them in the browser)."""
 
 from __future__ import annotations
@@ -132,6 +132,25 @@ def test_a_fake_post_a_stun_live_votes_a_mole_and_a_carousel_theft(live_server, 
     assert services.show_vote(game=game, user=users["Кира"], target=seats["Аня"], early_close=False).accepted
     _close(game)  # Жора sleeps in his coma: the timer ends the day
     assert _stage(game) == ("defence", 1)
+
+    # Day 1's Secret Knowledge lot: its winner uses it; the Хакер, on a 390 px phone, guesses who
+    # received it and is answered at once: the key is on her panel.
+    game.refresh_from_db()
+    (winner_pk,) = [int(k) for k, v in game.state["memory"]["knowledge_rights"].items() if v]
+    winner = next(n for n in NAMES if seats[n].pk == winner_pk)
+    about = next(n for n in NAMES if n not in (winner, "Кира"))
+    assert services.show_use_knowledge(game=game, user=users[winner], target=seats[about]).accepted
+    pages["Кира"].context.close()
+    pages["Кира"] = phone_page(browser, base, users["Кира"])
+    page, form = privilege_form("Кира", "intercept")
+    form.locator("select[name=number]").select_option(value="1")
+    form.locator("select[name=field]").select_option(value="receiver")
+    submit(page, form, target=winner)
+    page.goto(game_url)
+    assert about in page.locator(".show-privileges p:has-text('Перехвачено')").inner_text()
+    assert page.locator(".show-privileges form:has(input[name=act][value=intercept])").count() == 0
+    _fits(page)
+
     post_submit(thread=game.game_thread, author=users["Кира"], body="Я не виновата!")
     for name in ("Аня", "Боря", "Вера", "Лёва", "Миша"):
         services.show_vote(game=game, user=users[name], ballot="enslave", early_close=False)
