@@ -52,7 +52,8 @@ def privilege_inputs(state, base: PhaseInputs, rng: random.Random) -> PhaseInput
 
 
 def at_once(state, rng: random.Random):
-    """The at-once buttons (/mole, the stun) tried by random heroes; a refused one changes nothing."""
+    """The at-once buttons (/mole, the stun, the Хакер's guess) tried by random heroes; a refused one
+    changes nothing."""
     events = []
     for hero_id in [s.id for s in state.seats]:
         if rng.random() < 0.1:
@@ -63,6 +64,13 @@ def at_once(state, rng: random.Random):
         kind, _n = parse_phase(state.phase)
         if kind == "night" and rng.random() < 0.2:
             after, got = SHOW.stun(state, hero_id, rng.choice([s.id for s in state.seats]))
+            state, events = after, [*events, *got]
+        if rng.random() < 0.2:  # the Хакер's guess, answered at once
+            count = int(state.memory.get("knowledge_count", 0))
+            guess = {"number": rng.randint(0, count + 1),
+                     rng.choice(["receiver", "about"]): rng.choice([s.id for s in state.seats])}
+            after, got = SHOW.intercept(state, hero_id, guess)
+            assert (after is state) == (not got)
             state, events = after, [*events, *got]
     return state, events
 
