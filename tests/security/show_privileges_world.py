@@ -29,7 +29,7 @@ from games.models import Game, Order, Thread
 from games.permissions import MODERATORS_GROUP
 from games.rulesets.show import privileges_services as privs
 from games.rulesets.show.engine.privilege_keys import PRIVILEGES
-from games.rulesets.show.services import show_order, show_vote
+from games.rulesets.show.services import show_order, show_use_knowledge as use_knowledge, show_vote
 from games.services.games import game_create
 from games.services.lifecycle import game_finish, game_signup, game_start
 from games.services.moderation import report_create
@@ -111,6 +111,16 @@ def build_show_privileges_world() -> World:
     fake = post_submit(thread=game.game_thread, author=users["Аня"], body=f"{MARKER} Это я, Гоша. {S_FAKE}",
                        shown_as=users["Гоша"].pk)
     assert fake.author == users["Аня"] and fake.shown_author == users["Гоша"]
+    # Day 1's Secret Knowledge is used; Вера, the Хакер (a slave: «даже из рабства»), intercepts it
+    # by its receiver, answered at once: her panel lists the key caught.
+    game.refresh_from_db()
+    (winner,) = [n for n in PLAYERS if game.state["memory"]["knowledge_rights"].get(str(seat[n].pk))]
+    about = next(n for n in ("Гоша", "Аня", "Жора") if n != winner)
+    assert use_knowledge(game=game, user=users[winner], target=seat[about]).accepted
+    assert privs.show_intercept(game=game, user=users["Вера"], number=1, field="receiver", target=seat[winner]).accepted
+    game.refresh_from_db()
+    assert [i["about"] for i in game.state["memory"]["secret_keys"][str(seat["Вера"].pk)]
+            if i.get("source") == "hacked"] == [seat[about].pk]
     post = post_submit(thread=game.game_thread, author=users["Гоша"], body="Доброе утро.")
     team = game.private_threads.get(kind=Thread.Kind.FACTION, faction="reptiloids")
     post_submit(thread=team, author=users["Илья"], body=f"Напарник молчит. {S_TEAM}")
@@ -165,6 +175,9 @@ def privilege_secrets(world: World) -> tuple[dict[str, set[str]], set[str]]:
     for seat_pk, held in state["memory"]["privileges"].items():
         for key in held:
             secrets[f"showpriv-{seat_pk}-{key}"] = holder(int(seat_pk))
+    for item in state["memory"]["secret_keys"].get(str(world.seats["vera"].pk), ()):
+        if item.get("source") == "hacked":  # the Хакер's catch, on her panel
+            secrets[f"showhack-{world.seats['vera'].pk}-{item['about']}"] = holder(world.seats["vera"].pk)
     for row in Order.objects.filter(phase=game.current_phase, action="vote", valid=True):
         target = (row.detail or {}).get("ballot") or row.target_id
         secrets[f"showsec-{row.actor_id}-{target}"] = {SECRETARY} | GMS

@@ -95,8 +95,8 @@ def test_the_moles_role_is_on_no_page_he_sees_while_the_show_runs(priv_world, wh
 def test_a_finished_privileged_show_is_unsealed_for_everybody(priv_world, who):
     """After the show its privileges (every hero's /fullstatus), the Говорун's true authorship (the
     thread names her as the post's author, «shown as Гоша») and every event are everybody's. The
-    panel's marks (the Секретарь's live view, the hero's own ballot and role line) are the running
-    show's: a finished game shows no panel."""
+    panel's marks (the Секретарь's live view, the Хакер's catch, the hero's own ballot and role line)
+    are the running show's: a finished game shows no panel."""
     secrets, shared = privilege_secrets(priv_world)
     game = finished(priv_world)
     priv_world.game.status = game.status
@@ -105,7 +105,7 @@ def test_a_finished_privileged_show_is_unsealed_for_everybody(priv_world, who):
         found, problems = sweep(priv_world, who, secrets=unsealed, salt=game.commitment_salt.lower())
     finally:
         priv_world.game.status = Game.Status.RUNNING
-    panel_marks = {c for c in secrets if c.startswith(("showballot-", "showhero-", "showsec-"))}
+    panel_marks = {c for c in secrets if c.startswith(("showballot-", "showhero-", "showsec-", "showhack-"))}
     report = problems + _judge(who, found, unsealed, salt_allowed=True, not_required=panel_marks | shared)
     assert report == [], "\n".join(report)
     assert any(c.startswith("showpriv-") for c in found) and any(c in found for c in true_author_marks(priv_world)[0])

@@ -95,8 +95,9 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
             panel["intercept_numbers"] = numbers
             panel["intercept_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
     if holds(state, me, HACKER):
-        panel["intercepted"] = [(names.get(int(i["about"]), "?"), key_label(i["key"]), stage_label(i["phase"]))
-                                for i in priv.intercepted(state, me)]
+        # (a stable mark per key caught: the security sweep looks for it, the Хакер's and the GMs')
+        panel["intercepted"] = [(names.get(int(i["about"]), "?"), key_label(i["key"]), stage_label(i["phase"]),
+                                 f"showhack-{me}-{i['about']}") for i in priv.intercepted(state, me)]
     if holds(state, me, GENIUS):
         # «По утрам знает, кто стал Судьёй»: the judge of today, told him this morning
         judge = judge_today(state)
