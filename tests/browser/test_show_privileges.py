@@ -44,7 +44,8 @@ def _fits(page) -> None:
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
 
 
-def test_a_fake_post_a_stun_live_votes_a_mole_and_a_carousel_theft(live_server, browser, transactional_db):
+def test_a_fake_post_a_stun_live_votes_a_mole_and_a_carousel_theft(live_server, browser, transactional_db, settings):
+    settings.MAFIA_VOTE_POLL_SECONDS = 1  # the Секретарь's live block asks every second
     gm = make_user("Ведущий")
     game = game_create(title="Шоу с привилегиями в браузере", gm=gm, ruleset="show", size=len(NAMES),
                        options={"privileges": sorted({p for ps in HELD.values() for p in ps}), "carousel": True})
@@ -105,15 +106,18 @@ def test_a_fake_post_a_stun_live_votes_a_mole_and_a_carousel_theft(live_server, 
     pages["Кира"].goto(f"{base}/games/{game.pk}/show/status/")
     assert "Спит" in pages["Кира"].locator("tr:has(td:text-is('Жора'))").inner_text()
 
-    # Боря votes on his panel; the Секретарь's page shows his ballot at once (nobody else's does).
+    # Боря votes on his panel; the Секретарь's page, open before, shows his ballot without a reload
+    # (its block polls every MAFIA_VOTE_POLL_SECONDS, one here), and nobody else's page does.
+    pages["Аня"].goto(game_url)
+    assert pages["Аня"].locator(".show-privileges .secretary [data-secretary]").count() == 0
     page = pages["Боря"]
     page.goto(game_url)
     vote = page.locator(".show-panel form:has(input[name=act][value=vote])").first
     submit(page, vote, target="Кира")
     mark = f"showsec-{seats['Боря'].pk}-{seats['Кира'].pk}"
-    pages["Аня"].goto(game_url)
     secretary = pages["Аня"].locator(f".show-privileges .secretary [data-secretary='{mark}']")
-    assert secretary.count() == 1 and secretary.inner_text().strip() == "Боря → Кира"
+    secretary.wait_for()
+    assert secretary.inner_text().strip() == "Боря → Кира"
     _fits(pages["Аня"])
     pages["Миша"].goto(game_url)
     assert pages["Миша"].locator(f"[data-secretary='{mark}']").count() == 0

@@ -426,3 +426,30 @@ def test_a_reported_fake_names_the_shown_hero_to_the_moderators_and_the_ban_fall
     for name in ("Аня", "Боря"):
         users[name].refresh_from_db()
     assert users["Аня"].banned_until is not None and users["Боря"].banned_until is None
+
+
+def test_the_secretarys_view_is_live_for_him_and_a_404_for_the_others(show):
+    """«Секретарь видит, кто за кого голосует на всех Дневных Голосованиях»: as it happens — his
+    panel's block asks games:show_secretary again every few seconds; nobody else gets an answer."""
+    game, gm, users, seats = show
+    _greet_all(game, users)
+    url = reverse("games:show_secretary", args=[game.pk])
+    panel = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert f'hx-get="{url}"' in panel and 'hx-trigger="every ' in panel
+    assert services.show_vote(game=game, user=users["Боря"], target=seats["Кира"]).accepted
+    live = client_for(users["Аня"]).get(url)
+    assert live.status_code == 200 and "Боря → Кира" in live.content.decode()
+    assert "no-store" in live["Cache-Control"]
+    for who in ("Боря", "Кира"):
+        assert client_for(users[who]).get(url).status_code == 404
+    assert client_for(gm).get(url).status_code == 404  # the GM has no seat: he looks as the Секретарь
+    as_her = client_for(gm).get(url, {"pov": seats["Аня"].pk})
+    assert as_her.status_code == 200 and "Боря → Кира" in as_her.content.decode()
+    assert f'?pov={seats["Аня"].pk}' in as_her.content.decode()
+    assert client_for(users["Боря"]).get(url, {"pov": seats["Аня"].pk}).status_code == 404  # only GMs use pov
+    # the vote over (the defence runs): the block says so and stops asking (htmx's 286)
+    for name in NAMES:
+        services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
+    assert _phase(game) == ("defence", 1)
+    over = client_for(users["Аня"]).get(url)
+    assert over.status_code == 286 and "hx-get" not in over.content.decode()

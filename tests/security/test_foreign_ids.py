@@ -90,6 +90,7 @@ CASES: dict[str, list[Case]] = {
                        Case(who="vasya", data={"act": "order", "action": "save", "target": "{seat}",
                                                "public_key": "{seat}"}, expect_404=True)],
     "games:show_privilege": [Case(who="vasya", data={"act": "stun", "target": "{seat}"}, expect_404=True)],
+    "games:show_secretary": [Case(method="get", data={"pov": "{seat}"}, expect_404=True)],
     "games:show_about": [Case(method="get", path={"seat_pk": "{seat}"}, expect_404=True)],
     "games:show_status": [], "games:show_fullstatus_mine": [], "games:show_about_mine": [], "games:show_results": [],
     "games:show_fines": [Case(data={"offender": "{seat}", "reporter": "Вася", "report": "чужой", "decision": "да"},

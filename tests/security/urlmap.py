@@ -258,6 +258,7 @@ ROUTES: dict[str, Route] = {
     "games:show_fullstatus": _r("GET", _seats_of_game, _pov_one),
     "games:show_act": _r("POST", _games, login=True),
     "games:show_privilege": _r("POST", _games, login=True),
+    "games:show_secretary": _r("GET", _games, _pov_all, login=True),
     "games:show_fines": _r("GET POST", _games),
     "games:show_about_mine": _r("GET", _games),
     "games:show_about": _r("GET", _seats_of_game, _pov_one),

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 from games import permissions
 from games.models import Game, Seat
 from games.rulesets.show.engine import SHOW
@@ -117,7 +119,7 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
     panel["standing"] = [(str(ACTION_LABELS.get(a, a)), _ballot_word(v, names))
                          for a, key in ((EXCLUDE, "exclude"), (EXTRA_VOTE, "extra_votes"), (STEAL, "steal"))
                          for actor, v in (standing.get(key) or {}).items() if actor == me]
-    secretary = secretary_view(game=game, seat=seat, user=user, state=state, names=names)
+    secretary = secretary_view(game=game, seat=seat, user=user, state=state, names=names, pov=pov)
     if secretary is not None:
         panel["secretary"] = secretary
     if not held and not any(k.endswith(("_targets", "_words", "_numbers")) for k in panel) and secretary is None:
@@ -125,8 +127,8 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
     return panel
 
 
-def secretary_view(*, game: Game, seat: Seat, user, state=None, names: dict[int, str] | None = None
-                   ) -> dict[str, Any] | None:
+def secretary_view(*, game: Game, seat: Seat, user, state=None, names: dict[int, str] | None = None,
+                   pov: bool = False) -> dict[str, Any] | None:
     """The Секретарь's live view of the running day vote or re-vote: every ballot given so far (the
     Talents' too) and where the Авторитет's extra votes went, without their owners
     (engine: privileges.secretary_ballots). None for anyone but the Секретарь (and the GMs looking
@@ -146,4 +148,7 @@ def secretary_view(*, game: Game, seat: Seat, user, state=None, names: dict[int,
     ballots = [(names.get(int(voter), "?"), _ballot_word(target, names), f"showsec-{voter}-{target}")
                for voter, target in sorted(seen["ballots"].items(), key=lambda item: names.get(int(item[0]), ""))]
     extra_votes = [_ballot_word(t, names) for t in seen["extra"]]
-    return {"ballots": ballots, "extra": extra_votes}
+    # «видит, кто за кого голосует»: as it happens, so the block asks again every few seconds
+    # (games:show_secretary), at the vote counts' pace
+    return {"ballots": ballots, "extra": extra_votes, "live": True, "hero": seat.pk, "pov": pov,
+            "poll": settings.MAFIA_VOTE_POLL_SECONDS}

@@ -1,13 +1,20 @@
 """The show's privilege panel's forms: one POST endpoint dispatching to
-games.rulesets.show.privileges_services (docs/rulesets/show.md, "Part 3 on the site")."""
+games.rulesets.show.privileges_services (docs/rulesets/show.md, "Part 3 on the site"); and the
+Секретарь's live view, polled by his panel."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.views.decorators.http import require_POST
+from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
 
+from games import permissions
 from games.rulesets.show import privileges_services as services
+from games.rulesets.show.engine.facts import holds
+from games.rulesets.show.engine.privilege_keys import SECRETARY
+from games.rulesets.show.privileges_selectors import secretary_view
+from games.selectors.state import game_state
 from games.rulesets.show.views import _seat, _show_game, answered
 
 
@@ -36,3 +43,30 @@ def show_privilege(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         raise Http404
     return answered(request, game, act, result)
+
+
+# htmx stops polling an element answered with this status (its content is still swapped in)
+STOP_POLLING = 286
+
+
+@login_required
+@require_GET
+def show_secretary(request: HttpRequest, pk: int) -> HttpResponse:
+    """The Секретарь's live view of the running day vote («видит, кто за кого голосует ... Даже из
+    рабства»), for him (and the GMs with `?pov=` as him); a 404 for everyone else. Once the vote is
+    over the block says so and stops asking."""
+    game = _show_game(pk)
+    _viewer, pov_seat = permissions.viewer_for(request, game)
+    seat = pov_seat or permissions.seat_of(request.user, game)
+    if seat is None or not permissions.can_see_privileges(request.user, game, seat):
+        raise Http404
+    view = secretary_view(game=game, seat=seat, user=request.user, pov=pov_seat is not None)
+    if view is None:
+        state = game_state(game)
+        if state is None or not holds(state, seat.pk, SECRETARY):
+            raise Http404  # not (or no longer: the carousel) the Секретарь
+        response = render(request, "games/_show_secretary.html", {"game": game, "sec": {"over": True}})
+        response.status_code = STOP_POLLING
+    else:
+        response = render(request, "games/_show_secretary.html", {"game": game, "sec": view})
+    return response  # (a signed-in page: never stored, config/middleware)

@@ -15,5 +15,6 @@ urlpatterns = [
     path("games/<int:pk>/show/about/<int:seat_pk>/", show.show_about, name="show_about"),
     path("games/<int:pk>/show/results/", show.show_results, name="show_results"),
     path("games/<int:pk>/show/privilege/", privileges_views.show_privilege, name="show_privilege"),
+    path("games/<int:pk>/show/secretary/", privileges_views.show_secretary, name="show_secretary"),
     path("games/<int:pk>/show/fines/", views_fines.show_fines, name="show_fines"),
 ]
