@@ -281,17 +281,8 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             expected = f"{current.kind} {current.number}" if current else "none"
             raise ScenarioError(f"{where}: key 'phase': the {data['ruleset']} rule set plays {expected!r} here")
         posts_refused: dict[str, int] = {}
-        for item in phase_spec.get("posts") or []:
-            who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
-            clock += timedelta(minutes=1)
-            shown_as = users[item["as"]].pk if "by" in item and "as" in item else None
-            try:
-                post_submit(thread=game.game_thread, author=users[who], body=str(text), now=clock,
-                            comment=str(item.get("comment", "")) if "by" in item else "", shown_as=shown_as)
-            except ActionRefused:
-                # A post the site refuses (a rule set whose dead do not post, a false name the rule
-                # set does not allow now) counts as refused.
-                posts_refused[who] = posts_refused.get(who, 0) + 1
+        if not spec.posts_after_inputs:
+            clock = _play_posts(game, phase_spec, users, clock, posts_refused)
         for item in [] if spec.plays_orders else phase_spec.get("orders") or []:
             clock += timedelta(minutes=1)
             game.refresh_from_db()
@@ -306,6 +297,8 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
             adapter.scenario_play_inputs(game=game, phase_spec=phase_spec, user_of=users.__getitem__,
                                          seat_of=_seat_finder(by_scenario, where), now=clock + timedelta(minutes=1))
             clock += timedelta(minutes=2)
+        if spec.posts_after_inputs:
+            clock = _play_posts(game, phase_spec, users, clock, posts_refused)
         decisions = _gm_decisions(spec, phase_spec.get("gm") or {}, by_scenario, where)
         if decisions:
             Phase.objects.filter(pk=current.pk).update(gm_decisions=decisions)
@@ -339,6 +332,22 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         report.users = {"gm": gm.username, **{name: u.username for name, u in users.items()}}
         report.password = password
     return report
+
+
+def _play_posts(game, phase_spec: dict, users: dict, clock, refused: dict[str, int]):
+    """The phase's `posts` in order, a minute apart, through post_submit; a post the site refuses
+    (a rule set whose dead do not post, a false name the rule set does not allow now, the Show's
+    stunned hero) counts in `refused`. Returns the clock after the last one."""
+    for item in phase_spec.get("posts") or []:
+        who, text = (item["by"], item.get("text", "")) if "by" in item else next(iter(item.items()))
+        clock += timedelta(minutes=1)
+        shown_as = users[item["as"]].pk if "by" in item and "as" in item else None
+        try:
+            post_submit(thread=game.game_thread, author=users[who], body=str(text), now=clock,
+                        comment=str(item.get("comment", "")) if "by" in item else "", shown_as=shown_as)
+        except ActionRefused:
+            refused[who] = refused.get(who, 0) + 1
+    return clock
 
 
 def _seat_finder(by_scenario: dict, where: str):

@@ -53,6 +53,9 @@ class ScenarioSpec:
     rule set plays the `orders` itself in scenario_play_inputs (the Show's night choices carry
     extras), not through the core's order form. `words`: what an own input may hold beside players'
     names (the Show's «В рабство» / «Пощадить» ballots, its media kinds, a grant's «pass»).
+    `posts_after_inputs`: a phase's `posts` are played after its orders and the rule set's own
+    inputs, not before (the Show: a stun made at once after the night's choices silences the
+    stunned hero's posts of that night).
     The outcome keys are the engine's `outcome_keys` (SiteRuleset.scenario_outcome_keys).
     """
 
@@ -64,6 +67,7 @@ class ScenarioSpec:
     order_keys: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
     plays_orders: bool = False
+    posts_after_inputs: bool = False
 
 
 class SeatColumn(NamedTuple):

@@ -151,6 +151,27 @@ def test_snakelet_3_free_heroes_lose_their_not_reptiloid_knowledge_about_free_he
     assert "not_reptiloid" not in after.memory["public_keys"][str(a)]  # the status stays true
 
 
+def test_snakelet_3_the_close_reports_what_the_turn_erased_and_what_was_learnt_beside():
+    """«В момент превращения для всех остающихся на свободе героев их ранее полученные Тайные Знания
+    "не-Рептилоид" о других остающихся на свободе героях стираются.» The close of the turn reports
+    the erased knowledge (`keys_erased`, {holder: {about: key}}), and a key learnt in that same close
+    is still new in `keys_secret` although the holder's list got shorter
+    (privilege-snakelet-erases-not-reptiloid.yaml found it missing)."""
+    state = snakelet_show()
+    b, a, g = ids(state, "Боря", "Аня", "Гоша")
+    secret = {str(b): [{"about": a, "key": "not_reptiloid", "phase": "day 1", "source": "lot"},
+                       {"about": g, "key": "not_reptiloid", "phase": "day 1", "source": "lot"},
+                       {"about": g, "key": "not_demon", "phase": "day 1", "source": "lot"}]}
+    state = at(state, "revote 1", secret_keys=secret, knowledge_rights={str(b): 1})
+    votes = {n: "enslave" for n in ["Аня", "Боря", "Вера", "Гоша", "Даша", "Егор", "Жора", "Кира"]}
+    result = close(state, votes=votes, knowledge={"Боря": "Гоша"})  # «не-Спаситель», the one left
+    assert result.outcome["turned"] == "Аня"
+    assert result.outcome["keys_erased"] == {"Боря": {"Аня": "not_reptiloid", "Гоша": "not_reptiloid"}}
+    assert result.outcome["keys_secret"] == {"Боря": {"Гоша": "not_saviour"}}
+    assert [i["key"] for i in result.state.memory["secret_keys"][str(b)]] == ["not_demon", "not_saviour"]
+    assert close(snakelet_show(), votes={"Аня": "spare"}).outcome["keys_erased"] == {}  # no turn, nothing erased
+
+
 def test_snakelet_4_alone_collects_the_reptiloid_slaves_burden():
     """«После превращения Бремя с рептилоидных рабов начинает собирать только Рептилоид-Змеёныш.»"""
     state = snakelet_show()
@@ -175,6 +196,26 @@ def test_snakelet_5_a_winning_snakelet_takes_the_whole_bank():
     shares = [Transfer(BANK, hero(a), 60, "bank_share"), Transfer(BANK, hero(z), 40, "bank_share")]
     assert bank_winners(won, [a, z]) == [a]
     assert adjust_settlement(won, shares) == [Transfer(BANK, hero(a), 100, "bank_share")]
+
+
+def test_snakelet_5_the_close_that_ends_the_show_gives_him_the_whole_bank():
+    """«Если в финале Рептилоид-Змеёныш выживает и побеждает, то он забирает весь Банк себе и не
+    делится с другими Рептилоидами, которые в этом случае считаются проигравшими.» Through the close
+    that ends the show: the settlement must see the show's winner (the state of the close's start
+    has none yet), so the enslaved Reptiloid Илья, rated 3, gets no share
+    (privilege-snakelet-burdens-and-bank.yaml found it sharing the bank by rating)."""
+    state = snakelet_show()
+    votes = {n: "enslave" for n in ["Аня", "Боря", "Вера", "Гоша", "Даша", "Егор", "Жора", "Кира"]}
+    after = close(state, votes=votes).state
+    assert after.by_name("Аня").role == "reptiloid"
+    last = enslaved(after, "Вера", "Гоша", "Даша", "Егор", "Кира")
+    last = at(last, "revote 2", bench=ids(last, "Боря"),
+              ratings={**last.memory["ratings"], str(sid(last, "Илья")): 3})
+    result = close(last, votes={"Аня": "enslave", "Жора": "enslave"})
+    assert result.state.winner == "reptiloids" and result.outcome["enslaved"] == ["Боря"]
+    bank = last.memory["coins"]["accounts"]["bank"] + sum(
+        t["amount"] for t in result.outcome["transfers"] if t["credit"] == "bank" and t["reason"] != "bank_share")
+    assert result.outcome["settlement"]["bank_shares"] == {"Аня": bank}
 
 
 def test_snakelet_6_does_not_turn_with_two_free_heroes_left():
@@ -380,6 +421,28 @@ def test_hare_2_pays_no_fees_nor_burdens():
                                                        (10, "burden"))] + [Transfer(hero(a), hero(z), 10, "burden")]
     others = [Transfer(hero(b), BANK, 100, "entry_fee"), Transfer(hero(a), "pot", 25, "bet")]
     assert adjust_transfers(state, mine + others) == others
+
+
+def test_hare_2_the_morning_shows_his_burden_as_everyone_elses():
+    """«... не платит Бремя (ни общественное, ни Рептилоидам, ни Демону). Визуально при этом остальным
+    это не видно, не работают только сами денежные транзакции.» The public morning line («Также
+    публикуется актуальный размер Бремени для всех рабов») shows the Заяц's burden as it is due, not
+    the 0 he pays, which would name him; the transfers and the close's `burdens` (the GM's) are what
+    really moved. Аня, the Заяц, is a slave of the Reptiloids and of the Demon (both attacked her),
+    Боря a public slave."""
+    state = enslaved(at(new(privileges={"Аня": ["hare"]}), "night 1"), "Боря")
+    orders = night_orders(state, Жора=("save", "Вера"), Зина=("enslave", "Аня"), Илья=("enslave", "Аня"),
+                          Кира=("enslave", "Аня"))
+    result = close(state, orders=orders)
+    assert result.outcome["enslaved"] == ["Аня"]
+    (morning,) = events_of(result, "morning")
+    assert morning.audience == PUBLIC
+    options = state.options
+    shown = {line["name"]: line["amount"] for line in morning.data["burdens"]}
+    assert shown == {"Аня": options["burden_reptiloids"] + options["burden_demon"], "Боря": options["burden_public"]}
+    anya = hero(sid(state, "Аня"))
+    assert not [t for t in result.outcome["transfers"] if t["debit"] == anya]
+    assert result.outcome["burdens"] == {"Аня": 0, "Боря": options["burden_public"]}
 
 
 def test_hare_3_becomes_a_public_slave_after_a_night_without_slaves():

@@ -14,7 +14,7 @@ import yaml
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.coins import BANK, Transfer, hero
 from games.rulesets.show.engine.economy import message_fee
-from games.rulesets.show.engine.privileges import adjust_transfers, check_fake
+from games.rulesets.show.engine.privileges import adjust_transfers, can_post, check_fake
 from tests.engine.show_helpers import NOW, inputs, sid
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "show").glob("*.yaml"))
@@ -31,8 +31,9 @@ PHASE_KEYS = {"phase", "greetings", "defences", "opinions", "posted", "votes", "
               "posts"}
 POST_KEYS = {"by", "text", "comment", "as"}
 # Outcome keys this player computes itself, not the engine's close: `refused` {name: n} counts the
-# posts it refuses (a post signed `as` another hero that privileges.check_fake refuses), as the site
-# counts the posts post_submit refuses. The site's `refused` also counts refused ballots and panel
+# posts it refuses (a post signed `as` another hero that privileges.check_fake refuses, a post by a
+# hero the phase's `stun` silenced: privileges.can_post), as the site counts the posts post_submit
+# refuses. The site's `refused` also counts refused ballots and panel
 # inputs, which this player does not check: a file expects `refused` only in a stage whose other
 # inputs all stand.
 PLAYER_KEYS = {"refused"}
@@ -79,16 +80,21 @@ def post_entries(posts):
 
 
 def stored_posts(state, posts) -> tuple[list[str], dict[int, dict[int, int]], dict[str, int]]:
-    """The phase's posts as the site stores them (post_submit): a post signed `as` another hero (the
-    Говорун's /fake) is checked by `privileges.check_fake` against the author's fakes accepted so far
-    in this stage (in post order; a phase is one stage, so the count starts at 0), and a refused
-    one is refused whole: not stored, no fee. (the authors of the stored posts in order, the
-    accepted fakes {author: {hero shown: n}} as the site's ledger gives them in `extra["fakes"]`,
-    the refused posts {name: n})."""
+    """The phase's posts as the site stores them (post_submit; the site plays a show phase's posts
+    after its other inputs, so `state` has the phase's stun made at once): a hero the Вышибала
+    stunned may send nothing until the night ends (`privileges.can_post`); a post signed `as`
+    another hero (the Говорун's /fake) is checked by `privileges.check_fake` against the author's
+    fakes accepted so far in this stage (in post order; a phase is one stage, so the count starts
+    at 0). A refused post is refused whole: not stored, no fee. (the authors of the stored posts in
+    order, the accepted fakes {author: {hero shown: n}} as the site's ledger gives them in
+    `extra["fakes"]`, the refused posts {name: n})."""
     stored: list[str] = []
     fakes: dict[int, dict[int, int]] = {}
     refused: dict[str, int] = {}
     for name, shown_name in post_entries(posts):
+        if not can_post(state, sid(state, name)):
+            refused[name] = refused.get(name, 0) + 1
+            continue
         if shown_name is not None:
             seat, shown = sid(state, name), state.by_name(shown_name)
             assert shown is not None, (state.phase, "posts", "as", shown_name)
@@ -151,7 +157,10 @@ def play(path: Path):
                               active=phase.get("active") or (), ratings=phase.get("ratings"),
                               **{k: phase[k] for k in PRIVILEGE_INPUTS if phase.get(k)})
         money = {key: seat_ids(state, phase[key]) for key in MONEY_INPUTS if key in phase}
-        authors, fakes, refused = stored_posts(state, phase.get("posts"))
+        silenced = state  # the phase's stun made at once (SHOW.stun), as the site's panel makes it
+        for bouncer, target in (phase.get("stun") or {}).items():
+            silenced, _stunned = SHOW.stun(silenced, sid(state, bouncer), sid(state, target))
+        authors, fakes, refused = stored_posts(silenced, phase.get("posts"))
         if phase.get("posts"):
             assert "message_fees" not in money, "posts and message_fees both charge the stage's messages"
             money["message_fees"] = posts_fees(state, authors)
@@ -198,3 +207,20 @@ def test_a_talker_fakes_expectation_broken_on_purpose_fails_the_engine_player(tm
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     _data, _state, diffs = play(path)
     assert diffs and all(f"day 1: {key}:" in d for d in diffs), diffs
+
+
+@pytest.mark.parametrize("name,old,new,where", [
+    ("privilege-bouncer-silence-from-slavery.yaml", "refused: {Кира: 1}}", "refused: {}}", "night 1: refused:"),
+    ("privilege-snakelet-erases-not-reptiloid.yaml", "keys_erased: {Жора: {Боря: not_reptiloid}, Гоша",
+     "keys_erased: {Жора: {Вера: not_reptiloid}, Гоша", "night 2: keys_erased:"),
+])
+def test_a_stun_or_snakelet_expectation_broken_on_purpose_fails_the_engine_player(tmp_path, name, old, new, where):
+    """The stunned's refused post (Вышибала rule 6) and the knowledge the Змеёныш's turn erased
+    (rule 3) are computed, not skipped: a wrong expectation is a diff naming the key."""
+    source = next(p for p in SCENARIOS if p.name == name)
+    text = source.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    _data, _state, diffs = play(path)
+    assert diffs and all(d.startswith(where) for d in diffs), diffs

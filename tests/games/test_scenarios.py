@@ -113,6 +113,10 @@ def test_keep_leaves_a_playable_game(db):
     ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: greetings, intercept: {A: {number: 1}}}]\n",
      "intercept"),
     ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: greetings, stun: {A: B}}]\n", "'B'"),
+    # Змеёныш rule 1: «может получить только не Рептилоид» (the deal refuses a Reptiloid holder)
+    ("ruleset: show\nplayers: [{name: A, role: mason}, {name: B, role: mason}, {name: C, role: saviour},\n"
+     "  {name: D, role: reptiloid, privileges: [snakelet]}, {name: E, role: demon}]\nphases: [{phase: greetings}]\n",
+     "key 'players': Игру нельзя начать: the Змеёныш is never a Reptiloid"),
     # a post signed as nobody of the file (the Говорун's /fake, the common post key `as`)
     ("ruleset: show\nplayers: [{name: A, role: mason}]\nphases: [{phase: day 1, posts: [{by: A, text: hi, as: B}]}]\n",
      "phase day 1: key 'posts': 'as' 'B' is not a player"),
@@ -149,6 +153,9 @@ def test_failed_expectation_exits_1_with_a_diff(db, tmp_path):
      "expect: {stunned: [], enslaved: [], coma: []}", "stunned"),
     ("privilege-talker-fakes.yaml", "fakes: {Аня: {Боря: 3, Жора: 2}}", "fakes: {Аня: {Боря: 4, Жора: 2}}", "fakes"),
     ("privilege-talker-fakes.yaml", "refused: {Аня: 1, Боря: 1}", "refused: {Аня: 1}", "refused"),
+    ("privilege-bouncer-silence-from-slavery.yaml", "refused: {Кира: 1}}", "refused: {}}", "refused"),
+    ("privilege-snakelet-erases-not-reptiloid.yaml", "keys_erased: {Жора: {Боря: not_reptiloid}, Гоша",
+     "keys_erased: {Жора: {Вера: not_reptiloid}, Гоша", "keys_erased"),
 ])
 def test_a_privilege_expectation_broken_on_purpose_fails_the_site_player(db, tmp_path, name, old, new, key):
     """The privileges' files play through the site and their outcomes are compared: a wrong

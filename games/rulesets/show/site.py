@@ -253,6 +253,9 @@ class ShowSite(SiteRuleset):
         order_keys=frozenset({"question", "public_key", "extra_knowledge"}),
         plays_orders=True,
         words=frozenset({"enslave", "spare", "greeting", "defence", "opinion", "pass"}),
+        # the posts after the ballots, choices and the privileges' inputs: a stun made at once
+        # silences the stunned's posts of that night (Вышибала rule 6), as the engine's player reads it
+        posts_after_inputs=True,
     )
 
     def scenario_check(self, key: str, value) -> str | None:

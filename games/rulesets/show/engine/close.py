@@ -613,8 +613,10 @@ class StageClose:
                 keys_public[s.name] = new
         keys_secret = {}
         for s in self.start.seats:
-            old_count = len((before.get("secret_keys") or {}).get(str(s.id), ()))
-            new = (self.memory["secret_keys"].get(str(s.id)) or [])[old_count:]
+            # new: not held at the start (a count would miss a key learnt in the close that erased
+            # another, the Змеёныш's turn)
+            old = (before.get("secret_keys") or {}).get(str(s.id)) or []
+            new = [i for i in self.memory["secret_keys"].get(str(s.id)) or [] if i not in old]
             if new:
                 keys_secret[s.name] = {self.name(int(i["about"])): i["key"] for i in new}
         judge = judge_today(state) if not state.over else None
@@ -631,6 +633,6 @@ class StageClose:
         self.outcome["secretary"] = self.secretary_saw()
         self.outcome["fakes"] = self.fakes_signed()
         for key, empty in (("stunned", []), ("excluded", []), ("turned", None), ("taxed", None),
-                           ("intercepted", {}), ("thefts", {}), ("extra_vote", None)):
+                           ("intercepted", {}), ("thefts", {}), ("extra_vote", None), ("keys_erased", {})):
             self.outcome.setdefault(key, empty)
         return Resolution(state=state, events=tuple(self.events), outcome=self.outcome)

@@ -208,37 +208,42 @@ def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, 
     right after), except the relieved (the Saviour's relief) and today's Talents («обнуляют своё
     ближайшее рабское Бремя»). A slave of both teams (A4) pays both owners. The Reptiloids' burden is
     split equally between the Reptiloids; the Demon's goes to his escrow (C6: held until the end) and
-    is not charged once his role is revealed (it would be returned). Returns {name: coins paid}."""
+    is not charged once his role is revealed (it would be returned). Returns {name: coins paid};
+    `close.facts["burdens_due"]` {name: coins} is what each owed before the privileges' change."""
     state, memory, options = close.start, close.memory, close.start.options
     relieved = set(memory.get("relieved") or ())
     reptiloids = [s.id for s in state.seats if s.role == REPTILOID]
     demons = demon_seats(state)
     revealed = demon_revealed(state, memory)
     paid: dict[str, int] = {}
+    due = close.facts.setdefault("burdens_due", {})
     for seat in state.seats:
         if close.status[seat.id] != SLAVE:
             continue
         if seat.id in relieved or seat.id in talents:
-            paid[seat.name] = 0
+            paid[seat.name] = due[seat.name] = 0
             continue
         owners = (memory["slaves"].get(str(seat.id)) or {}).get("owners") or []
-        total = 0
+        total = owed = 0
         if PUBLIC_OWNER in owners:
             amount = int(options["burden_public"])
+            owed += amount
             total += sum(t.amount for t in book.move(hero(seat.id), BANK, amount, "burden", PUBLIC_OWNER))
         if REPTILOIDS in owners and reptiloids:
             amount = int(options["burden_reptiloids"])
             for owner, share in split(amount, dict.fromkeys(reptiloids, 1)).items():
+                owed += share if owner != seat.id else 0  # a Reptiloid keeps his own share
                 total += sum(t.amount for t in book.move(hero(seat.id), hero(owner), share, "burden", REPTILOIDS))
         if DEMONS in owners and demons and not revealed:
             amount = int(options["burden_demon"])
+            owed += amount
             moved = book.move(hero(seat.id), escrow(demons[0]), amount, "burden", DEMONS)
             into = sum(t.amount for t in moved if t.credit == escrow(demons[0]))
             if into > 0:  # what reached the escrow (the Заяц pays none, the Бинго double: part 3)
                 escrow_from = book.coins["escrow_from"]
                 escrow_from[str(seat.id)] = int(escrow_from.get(str(seat.id), 0)) + into
             total += sum(t.amount for t in moved)
-        paid[seat.name] = total
+        paid[seat.name], due[seat.name] = total, owed
     return paid
 
 

@@ -758,9 +758,13 @@ def snakelet_turn(close: StageClose) -> None:
         close.roles[snakelet] = REPTILOID
         # the slaves' too (A26): their «не-Рептилоид» about him would now be false, and erasing only
         # that one would name him
+        erased: dict[str, dict[str, str]] = {}
         for holder, items in list((close.memory.get("secret_keys") or {}).items()):
-            close.memory["secret_keys"][holder] = [
-                i for i in items if not (i["key"] == NOT_REPTILOID and int(i["about"]) in free)]
+            gone = [i for i in items if i["key"] == NOT_REPTILOID and int(i["about"]) in free]
+            close.memory["secret_keys"][holder] = [i for i in items if i not in gone]
+            if gone:
+                erased[close.name(int(holder))] = {close.name(int(i["about"])): i["key"] for i in gone}
+        close.outcome["keys_erased"] = erased  # the scenario key: {holder: {about: key}} erased
         if priv.get("hack_open"):
             priv["hack_open"] = [i for i in priv["hack_open"]
                                  if not (i["key"] == NOT_REPTILOID and int(i["about"]) in free)]
@@ -842,6 +846,12 @@ def adjust_transfers(state: GameState, transfers: Iterable[Transfer]) -> list[Tr
             continue
         out.append(Transfer(t.debit, credit, amount, t.reason, t.detail))
     return _merge(out)
+
+
+def shown_burden(state: GameState, slave: int, paid: int, due: int) -> int:
+    """The burden the public morning line shows: what he paid, but the Заяц's as it is due («Визуально
+    при этом остальным это не видно, не работают только сами денежные транзакции»)."""
+    return due if holds(state, slave, HARE) else paid
 
 
 def _merge(transfers: list[Transfer]) -> list[Transfer]:

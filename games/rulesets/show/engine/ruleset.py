@@ -179,6 +179,8 @@ OUTCOME_KEYS: tuple[str, ...] = (
     # part 3; `fakes` {author: {hero shown: n}} the Говорун's posts signed as others (extra["fakes"])
     "privileges", "stunned", "excluded", "turned", "taxed", "intercepted", "thefts", "extra_vote", "secretary",
     "fakes",
+    # `keys_erased` {holder: {about: key}}: the Secret Knowledge the Змеёныш's turn erased (rule 3)
+    "keys_erased",
 )
 
 

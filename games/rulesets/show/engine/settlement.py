@@ -7,6 +7,7 @@ winners' pot, the alliances' split; the show's accounts end at exactly 0.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games.engine.events import PUBLIC, Event
@@ -72,11 +73,13 @@ def settle(close: StageClose, book: Book) -> dict[str, Any]:
             book.move(POT, hero(seat), pot_shares[seat], reason)
         result["pot_shares"] = {close.name(h): v for h, v in pot_shares.items()}
     # 3. The bank: «победившая команда делит между собой Банк пропорционально заработанным Рейтингам».
-    # part 3: a winning Змеёныш takes it alone; the Бинго's share or result doubles (privileges.py)
-    winners = privileged_bank_winners(close.current(), bank_winners(close)) or seats
+    # part 3: a winning Змеёныш takes it alone; the Бинго's share or result doubles (privileges.py).
+    # They ask the state who won: the close's, not its start's (which has no winner yet).
+    ended = replace(close.current(), over=close.over, winner=close.winner)
+    winners = privileged_bank_winners(ended, bank_winners(close)) or seats
     bank = book.balance(BANK)
     shares = split(bank, weights({h: ratings[h] for h in winners}))
-    moves = adjust_settlement(close.current(), [Transfer(BANK, hero(s), shares[s], "bank_share") for s in sorted(shares)],
+    moves = adjust_settlement(ended, [Transfer(BANK, hero(s), shares[s], "bank_share") for s in sorted(shares)],
                               net={h: book.net(h) for h in seats})
     for move in moves:
         book.move(move.debit, move.credit, move.amount, move.reason)
