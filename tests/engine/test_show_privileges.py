@@ -445,6 +445,23 @@ def test_hare_2_the_morning_shows_his_burden_as_everyone_elses():
     assert result.outcome["burdens"] == {"Аня": 0, "Боря": options["burden_public"]}
 
 
+def test_bingo_3_the_morning_shows_his_burden_as_everyone_elses():
+    """«Будучи рабом платит удвоенное Бремя Рептилоидам и Демону», while each privilege is known
+    only to its holder: the public morning line («Также публикуется актуальный размер Бремени для
+    всех рабов») shows the burden as it is due; only the transfers (the GM's) pay it twice."""
+    state = enslaved(at(new(privileges={"Аня": ["bingo"]}), "night 1"), "Боря")
+    orders = night_orders(state, Жора=("save", "Вера"), Зина=("enslave", "Аня"), Илья=("enslave", "Аня"),
+                          Кира=("enslave", "Аня"))
+    result = close(state, orders=orders)
+    assert result.outcome["enslaved"] == ["Аня"]
+    (morning,) = events_of(result, "morning")
+    options = state.options
+    due = options["burden_reptiloids"] + options["burden_demon"]
+    shown = {line["name"]: line["amount"] for line in morning.data["burdens"]}
+    assert shown == {"Аня": due, "Боря": options["burden_public"]}
+    assert result.outcome["burdens"]["Аня"] == 2 * due
+
+
 def test_hare_3_becomes_a_public_slave_after_a_night_without_slaves():
     """«В случае, если утром после определения результатов ночи никто не попадает в рабство, то
     общественным рабом автоматически становится обладатель этой Привилегии с формулировкой "за
@@ -507,6 +524,24 @@ def test_hacker_2_a_guess_is_answered_at_once():
     assert close(wrong).outcome.get("intercepted") in (None, {})
     # the state it was given is untouched (the engine is pure)
     assert SHOW.check_intercept(state, anya, {"number": 1, "about": sid(state, "Кира")}) is None
+
+
+def test_hacker_2_an_intercepted_key_reaches_his_ally():
+    """«Если герой, будучи в Альянсе, получает Тайное Знание, то такое же сразу приходит и его
+    Союзнику» (part 2): a key the Хакер intercepts is one he receives — at once on the button, and
+    at the close from its inputs."""
+    state = knowledge_given()
+    anya, vera = sid(state, "Аня"), sid(state, "Вера")
+    state = at(state, "day 2", allies={str(anya): vera, str(vera): anya})
+    key = state.memory["secret_keys"][str(sid(state, "Боря"))][0]["key"]
+    guess = {"number": 1, "about": sid(state, "Кира")}
+    now, told = SHOW.intercept(state, anya, guess)
+    theirs = now.memory["secret_keys"][str(vera)]
+    assert [(i["about"], i["key"], i["source"]) for i in theirs] == [(sid(state, "Кира"), key, "ally")]
+    assert any(e.kind == "secret_key" and e.audience == seat_audience(vera) for e in told)
+    assert str(vera) not in (state.memory.get("secret_keys") or {})  # the state given is untouched
+    closed = close(state, intercept={"Аня": guess}).state
+    assert [i["source"] for i in closed.memory["secret_keys"][str(vera)]] == ["ally"]
 
 
 def test_hacker_2_the_time_is_the_stage_after_the_knowledge():

@@ -80,16 +80,19 @@ def choose(close: StageClose) -> list[list[str]]:
     return [sorted([close.name(a), close.name(b)]) for a, b in pairs]
 
 
-def share_knowledge(state: GameState, memory: dict[str, Any], before: dict[str, int], events: list[Event]) -> None:
+def share_knowledge(state: GameState, memory: dict[str, Any], before: dict[str, list], events: list[Event]) -> None:
     """«Если герой, будучи в Альянсе, получает Тайное Знание, то такое же сразу приходит и его
-    Союзнику»: every key a hero learned since `before` ({seat: count of his secret keys}) goes to his
-    ally too, unless the ally knows it already (A35: only what comes after the alliance is formed;
-    the copy is not counted as a new Secret Knowledge in the status, which would tell who is allied)."""
+    Союзнику»: every key a hero learned since `before` (`key_counts`: {seat: his secret keys then};
+    the keys themselves, not their count: a close that erased one, the Змеёныш's turn, may teach
+    another) goes to his ally too, unless the ally knows it already (A35: only what comes after the
+    alliance is formed; the copy is not counted as a new Secret Knowledge in the status, which would
+    tell who is allied)."""
     allies = memory.get("allies") or {}
     secret = memory.setdefault("secret_keys", {})
     for seat, partner in sorted(allies.items(), key=lambda kv: int(kv[0])):
-        new = [item for item in (secret.get(seat) or [])[int(before.get(seat, 0)):]
-               if item.get("source") != ALLY_SOURCE]
+        old = before.get(seat) or []
+        new = [item for item in secret.get(seat) or []
+               if item not in old and item.get("source") != ALLY_SOURCE]
         for item in new:
             theirs = secret.setdefault(str(partner), [])
             if any(int(i["about"]) == int(item["about"]) and i["key"] == item["key"] for i in theirs):
@@ -102,5 +105,6 @@ def share_knowledge(state: GameState, memory: dict[str, Any], before: dict[str, 
                                                                            "source": ALLY_SOURCE}))
 
 
-def key_counts(memory: dict[str, Any]) -> dict[str, int]:
-    return {seat: len(items) for seat, items in (memory.get("secret_keys") or {}).items()}
+def key_counts(memory: dict[str, Any]) -> dict[str, list]:
+    """Each hero's secret keys now (a copy), for `share_knowledge` to find what comes after."""
+    return {seat: list(items) for seat, items in (memory.get("secret_keys") or {}).items()}

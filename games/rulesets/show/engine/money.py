@@ -19,7 +19,7 @@ from games.rulesets.show.engine.economy import (
     pay_burdens,
     return_demon_escrow,
 )
-from games.rulesets.show.engine.privileges import adjust_transfers, shown_burden
+from games.rulesets.show.engine.privileges import adjust_transfers
 from games.rulesets.show.engine.ratings import Rater
 from games.rulesets.show.engine.roles import DEMONS, MASON, REPTILOID, REPTILOIDS, SAVIOUR, SUSPECT
 from games.rulesets.show.engine.stages import DAY, DEFENCE, JUDGE, NIGHT, REVOTE, SPARE, TO_SLAVERY
@@ -67,14 +67,14 @@ def rate(close: StageClose, rater: Rater) -> None:
 
 def fill_morning(close: StageClose, paid: dict[str, int]) -> None:
     """«Также публикуется актуальный размер Бремени для всех рабов»: the morning's burden lines get
-    their amounts (0 for the relieved and today's Talents); the Заяц's as it is due (part 3:
-    `privileges.shown_burden`)."""
+    their amounts (0 for the relieved and today's Talents) as they are due, before the privileges
+    change what is really paid (part 3: the Заяц's none, the Бинго's double — «Визуально при этом
+    остальным это не видно»: a line showing 0 or twice the burden would name the holder)."""
     due = close.facts.get("burdens_due") or {}
     for index, event in enumerate(close.events):
         if event.kind == "morning":
             data = dict(event.data)
-            data["burdens"] = [{**line, "amount": shown_burden(close.start, line["seat"], paid.get(line["name"], 0),
-                                                               due.get(line["name"], 0))}
+            data["burdens"] = [{**line, "amount": due.get(line["name"], paid.get(line["name"], 0))}
                                for line in data.get("burdens") or ()]
             close.events[index] = replace(event, data=data)
 

@@ -493,8 +493,8 @@ def intercept_now(state: GameState, hacker: int, guess: Mapping[str, Any]) -> tu
     """The Хакер's guess answered at once (the site's button: «за ограниченное время» is no time to
     wait for the stage's close); the close reports it in its `intercepted` outcome
     (`priv["intercepted_now"]`)."""
-    memory = {**state.memory, "priv": priv_memory(state),
-              "secret_keys": dict(state.memory.get("secret_keys") or {})}
+    memory = {**state.memory, "priv": priv_memory(state),  # (the lists copied: the state is left as it was)
+              "secret_keys": {k: list(v) for k, v in (state.memory.get("secret_keys") or {}).items()}}
     events: list[Event] = []
     if check_intercept(state, hacker, guess) is not None:
         return None
@@ -846,12 +846,6 @@ def adjust_transfers(state: GameState, transfers: Iterable[Transfer]) -> list[Tr
             continue
         out.append(Transfer(t.debit, credit, amount, t.reason, t.detail))
     return _merge(out)
-
-
-def shown_burden(state: GameState, slave: int, paid: int, due: int) -> int:
-    """The burden the public morning line shows: what he paid, but the Заяц's as it is due («Визуально
-    при этом остальным это не видно, не работают только сами денежные транзакции»)."""
-    return due if holds(state, slave, HARE) else paid
 
 
 def _merge(transfers: list[Transfer]) -> list[Transfer]:

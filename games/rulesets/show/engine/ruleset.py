@@ -690,6 +690,9 @@ class ShowRuleset:
         if done is None:
             return state, ()
         memory, events = done
+        # «Если герой, будучи в Альянсе, получает Тайное Знание, то такое же сразу приходит и его
+        # Союзнику»: a key intercepted is one received
+        share_knowledge(state, memory, key_counts(dict(state.memory)), events)
         return replace(state, memory=memory), tuple(events)
 
     def stun(self, state: GameState, bouncer: int, target: int) -> tuple[GameState, tuple[Event, ...]]:
