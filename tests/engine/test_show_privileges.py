@@ -423,6 +423,19 @@ def test_hare_2_pays_no_fees_nor_burdens():
     assert adjust_transfers(state, mine + others) == others
 
 
+def anya_enslaved_by_both(privilege):
+    """Night 1 with Боря a public slave: the Reptiloids and the Demon all take Аня, who holds
+    `privilege`. Returns the state, the close and the public morning's burden lines {name: amount}."""
+    state = enslaved(at(new(privileges={"Аня": [privilege]}), "night 1"), "Боря")
+    orders = night_orders(state, Жора=("save", "Вера"), Зина=("enslave", "Аня"), Илья=("enslave", "Аня"),
+                          Кира=("enslave", "Аня"))
+    result = close(state, orders=orders)
+    assert result.outcome["enslaved"] == ["Аня"]
+    (morning,) = events_of(result, "morning")
+    assert morning.audience == PUBLIC
+    return state, result, {line["name"]: line["amount"] for line in morning.data["burdens"]}
+
+
 def test_hare_2_the_morning_shows_his_burden_as_everyone_elses():
     """«... не платит Бремя (ни общественное, ни Рептилоидам, ни Демону). Визуально при этом остальным
     это не видно, не работают только сами денежные транзакции.» The public morning line («Также
@@ -430,15 +443,8 @@ def test_hare_2_the_morning_shows_his_burden_as_everyone_elses():
     the 0 he pays, which would name him; the transfers and the close's `burdens` (the GM's) are what
     really moved. Аня, the Заяц, is a slave of the Reptiloids and of the Demon (both attacked her),
     Боря a public slave."""
-    state = enslaved(at(new(privileges={"Аня": ["hare"]}), "night 1"), "Боря")
-    orders = night_orders(state, Жора=("save", "Вера"), Зина=("enslave", "Аня"), Илья=("enslave", "Аня"),
-                          Кира=("enslave", "Аня"))
-    result = close(state, orders=orders)
-    assert result.outcome["enslaved"] == ["Аня"]
-    (morning,) = events_of(result, "morning")
-    assert morning.audience == PUBLIC
+    state, result, shown = anya_enslaved_by_both("hare")
     options = state.options
-    shown = {line["name"]: line["amount"] for line in morning.data["burdens"]}
     assert shown == {"Аня": options["burden_reptiloids"] + options["burden_demon"], "Боря": options["burden_public"]}
     anya = hero(sid(state, "Аня"))
     assert not [t for t in result.outcome["transfers"] if t["debit"] == anya]
@@ -449,15 +455,9 @@ def test_bingo_3_the_morning_shows_his_burden_as_everyone_elses():
     """«Будучи рабом платит удвоенное Бремя Рептилоидам и Демону», while each privilege is known
     only to its holder: the public morning line («Также публикуется актуальный размер Бремени для
     всех рабов») shows the burden as it is due; only the transfers (the GM's) pay it twice."""
-    state = enslaved(at(new(privileges={"Аня": ["bingo"]}), "night 1"), "Боря")
-    orders = night_orders(state, Жора=("save", "Вера"), Зина=("enslave", "Аня"), Илья=("enslave", "Аня"),
-                          Кира=("enslave", "Аня"))
-    result = close(state, orders=orders)
-    assert result.outcome["enslaved"] == ["Аня"]
-    (morning,) = events_of(result, "morning")
+    state, result, shown = anya_enslaved_by_both("bingo")
     options = state.options
     due = options["burden_reptiloids"] + options["burden_demon"]
-    shown = {line["name"]: line["amount"] for line in morning.data["burdens"]}
     assert shown == {"Аня": due, "Боря": options["burden_public"]}
     assert result.outcome["burdens"]["Аня"] == 2 * due
 
