@@ -14,8 +14,9 @@ import yaml
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.coins import BANK, Transfer, hero
 from games.rulesets.show.engine.economy import message_fee
+from games.rulesets.show.engine.facts import SLAVE
 from games.rulesets.show.engine.privileges import adjust_transfers, can_post, check_fake
-from tests.engine.show_helpers import NOW, inputs, sid
+from tests.engine.show_helpers import NOW, enslaved, inputs, new, sid
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[1] / "scenarios" / "show").glob("*.yaml"))
 TOP_KEYS = {"ruleset", "rng_seed", "options", "players", "phases", "expect"}
@@ -32,7 +33,7 @@ PHASE_KEYS = {"phase", "greetings", "defences", "opinions", "posted", "votes", "
 POST_KEYS = {"by", "text", "comment", "as"}
 # Outcome keys this player computes itself, not the engine's close: `refused` {name: n} counts the
 # posts it refuses (a post signed `as` another hero that privileges.check_fake refuses, a post by a
-# hero the phase's `stun` silenced: privileges.can_post), as the site counts the posts post_submit
+# hero the phase's `stun` silenced: privileges.can_post, or by a slave), as the site counts the posts post_submit
 # refuses. The site's `refused` also counts refused ballots and panel
 # inputs, which this player does not check: a file expects `refused` only in a stage whose other
 # inputs all stand.
@@ -81,8 +82,9 @@ def post_entries(posts):
 
 def stored_posts(state, posts) -> tuple[list[str], dict[int, dict[int, int]], dict[str, int]]:
     """The phase's posts as the site stores them (post_submit; the site plays a show phase's posts
-    after its other inputs, so `state` has the phase's stun made at once): a hero the Вышибала
-    stunned may send nothing until the night ends (`privileges.can_post`); a post signed `as`
+    after its other inputs, so `state` has the phase's stun made at once): a slave posts only in the
+    slaves' chat, a hero the Вышибала stunned may send nothing until the night ends
+    (`privileges.can_post`); a post signed `as`
     another hero (the Говорун's /fake) is checked by `privileges.check_fake` against the author's
     fakes accepted so far in this stage (in post order; a phase is one stage, so the count starts
     at 0). A refused post is refused whole: not stored, no fee. (the authors of the stored posts in
@@ -92,7 +94,9 @@ def stored_posts(state, posts) -> tuple[list[str], dict[int, dict[int, int]], di
     fakes: dict[int, dict[int, int]] = {}
     refused: dict[str, int] = {}
     for name, shown_name in post_entries(posts):
-        if not can_post(state, sid(state, name)):
+        # a slave talks only in the slaves' chat (ShowSite.talk_refusal); the posts here are the
+        # common thread's
+        if state.by_name(name).status == SLAVE or not can_post(state, sid(state, name)):
             refused[name] = refused.get(name, 0) + 1
             continue
         if shown_name is not None:
@@ -224,3 +228,11 @@ def test_a_stun_or_snakelet_expectation_broken_on_purpose_fails_the_engine_playe
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     _data, _state, diffs = play(path)
     assert diffs and all(d.startswith(where) for d in diffs), diffs
+
+
+def test_the_engine_player_refuses_the_posts_the_site_refuses():
+    """As ShowSite.talk_refusal: a slave talks only in the slaves' chat, so his post in the common
+    thread is refused (as is the stunned hero's and a fake past the five); the others are stored."""
+    state = enslaved(new(), "Боря")
+    stored, fakes, refused = stored_posts(state, [{"Аня": "Привет"}, {"Боря": "И я тут"}, {"Вера": "Ого"}])
+    assert stored == ["Аня", "Вера"] and refused == {"Боря": 1} and fakes == {}
