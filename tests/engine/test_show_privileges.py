@@ -185,6 +185,24 @@ def test_snakelet_4_alone_collects_the_reptiloid_slaves_burden():
     assert adjust_transfers(state, burdens) == burdens  # not before the turn
 
 
+def test_snakelet_4_the_morning_burden_is_one_movement_to_him():
+    """«После превращения Бремя с рептилоидных рабов начинает собирать только Рептилоид-Змеёныш»:
+    the close's burden of a Reptiloids' slave goes to him in one movement (not split among the
+    enslaved Reptiloids first), and the public morning line shows it whole."""
+    state = snakelet_show()
+    votes = {n: "enslave" for n in ["Аня", "Боря", "Вера", "Гоша", "Даша", "Егор", "Жора", "Кира"]}
+    after = close(state, votes=votes).state
+    assert after.phase == "night 1"
+    a, b = ids(after, "Аня", "Боря")
+    result = close(after, orders=night_orders(after, Аня=("enslave", "Боря"), Жора=("save", "Вера")))
+    assert result.outcome["enslaved"] == ["Боря"]
+    due = after.options["burden_reptiloids"]
+    to_reptiloids = [t for t in result.outcome["transfers"] if t["reason"] == "burden" and t["debit"] == hero(b)]
+    assert to_reptiloids == [Transfer(hero(b), hero(a), due, "burden", "reptiloids").to_dict()]
+    (morning,) = events_of(result, "morning")
+    assert {line["name"]: line["amount"] for line in morning.data["burdens"]}["Боря"] == due
+
+
 def test_snakelet_5_a_winning_snakelet_takes_the_whole_bank():
     """«Если в финале Рептилоид-Змеёныш выживает и побеждает, то он забирает весь Банк себе и не
     делится с другими Рептилоидами, которые в этом случае считаются проигравшими.»"""

@@ -25,8 +25,8 @@ from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.coins import BANK, Transfer, escrow, hero, seat_of, split
 from games.rulesets.show.engine.facts import SLAVE, id_map
 from games.rulesets.show.engine.keys import is_revealed
-from games.rulesets.show.engine.privileges import demon_seats
-from games.rulesets.show.engine.roles import DEMONS, REPTILOID, REPTILOIDS
+from games.rulesets.show.engine.privileges import burden_collectors, demon_seats
+from games.rulesets.show.engine.roles import DEMONS, REPTILOIDS
 
 if TYPE_CHECKING:
     from games.rulesets.show.engine.close import StageClose
@@ -212,7 +212,7 @@ def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, 
     `close.facts["burdens_due"]` {name: coins} is what each owed before the privileges' change."""
     state, memory, options = close.start, close.memory, close.start.options
     relieved = set(memory.get("relieved") or ())
-    reptiloids = [s.id for s in state.seats if s.role == REPTILOID]
+    reptiloids = burden_collectors(state)  # the Змеёныш alone after his turn (part 3)
     demons = demon_seats(state)
     revealed = demon_revealed(state, memory)
     paid: dict[str, int] = {}

@@ -144,6 +144,15 @@ def demon_seats(state: GameState) -> list[int]:
             if s.role == DEMON or (turned is not None and s.id == int(turned) and priv.get("old_role") == DEMON)]
 
 
+def burden_collectors(state: GameState) -> list[int]:
+    """Who collects the Reptiloids' slaves' burden: the Reptiloids, split equally; «После превращения
+    Бремя с рептилоидных рабов начинает собирать только Рептилоид-Змеёныш» (one movement to him)."""
+    turned = priv_memory(state).get("turned")
+    if turned is not None:
+        return [int(turned)]
+    return [s.id for s in state.seats if s.role == REPTILOID]
+
+
 def night_actions(state: GameState, hero: int) -> tuple[str, ...]:
     """A hero's night actions. «Крот не знает свою Роль»: his panel may not tell his role, so a Mole
     picks a hero like a Mason (a suspicion, A32), whatever his role: a Mole Reptiloid or Demon
