@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.ranges import ranged_file_response
 from games import confirm, permissions, selectors
 from games.caching import pagecache
 from games.forms import CommunicationForm, PostForm, ThreadForm
@@ -821,7 +822,8 @@ def post_media(request: HttpRequest, post_pk: int) -> HttpResponse:
     """A media post's file, for whom the visibility module lets read the post (a hidden post's
     for its moderators; the slaves' chat's for its readers). A local file is streamed; a file in
     a remote storage (an S3 bucket) is a redirect to the storage's URL, signed and short-lived
-    when the bucket is private (README, "Media in S3")."""
+    when the bucket is private (README, "Media in S3"). A local file answers byte ranges
+    (config/ranges.py)."""
     post = _visible_post(request, post_pk)
     media = PostMedia.objects.filter(post=post).first()
     if media is None or not permissions.can_see_post_media(request.user, post):
@@ -835,7 +837,7 @@ def post_media(request: HttpRequest, post_pk: int) -> HttpResponse:
         handle = open(path, "rb")
     except FileNotFoundError:
         raise Http404 from None
-    return FileResponse(handle, content_type=media.mime)
+    return ranged_file_response(request, handle, content_type=media.mime)  # seeking; Safari's video
 
 
 @login_required

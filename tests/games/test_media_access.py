@@ -132,3 +132,31 @@ def test_a_file_in_an_s3_bucket_is_a_signed_redirect_after_the_visibility_check(
     assert "Signature=" in response["Location"] and "Expires=" in response["Location"]
     post_set_deleted(post=post, moderator=gm, deleted=True)
     assert client_for(users["Боря"]).get(_media_url(post)).status_code == 404
+
+
+def test_a_media_file_answers_byte_ranges_for_seeking_and_phones(show):
+    """Browsers ask audio and video in byte ranges (to seek; Safari on iPhones to play a video at
+    all): one range is a 206 with its bytes, several or a malformed one the whole file, one past the
+    end a 416 naming the size (config/ranges.py; RFC 9110, section 14). The visibility check comes
+    first: a range of a file one may not hear is a 404 like the file."""
+    game, gm, users, _seats = show
+    post = _greeting(game, users["Аня"])
+    data, url, reader = wav_bytes(), _media_url(post), client_for(users["Боря"])
+    size = len(data)
+    whole = reader.get(url)
+    assert whole.status_code == 200 and whole["Accept-Ranges"] == "bytes" and _body(whole) == data
+    for header, first, last in (("bytes=0-9", 0, 9), ("bytes=10-", 10, size - 1), ("bytes=-16", size - 16, size - 1),
+                                (f"bytes=5-{size + 100}", 5, size - 1)):
+        part = reader.get(url, headers={"Range": header})
+        assert part.status_code == 206, header
+        assert part["Content-Range"] == f"bytes {first}-{last}/{size}" and part["Content-Length"] == str(last - first + 1)
+        assert _body(part) == data[first:last + 1], header
+    for header in ("bytes=0-1,5-6", "items=0-5", "bytes=9-3", "bytes=-"):
+        full = reader.get(url, headers={"Range": header})
+        assert full.status_code == 200 and _body(full) == data, header
+    assert reader.get(url, headers={"Range": "bytes=0-9", "If-Range": '"old"'}).status_code == 200
+    for header in (f"bytes={size}-", "bytes=-0"):
+        past = reader.get(url, headers={"Range": header})
+        assert past.status_code == 416 and past["Content-Range"] == f"bytes */{size}", header
+    post_set_deleted(post=post, moderator=gm, deleted=True, reason="")
+    assert reader.get(url, headers={"Range": "bytes=0-9"}).status_code == 404
