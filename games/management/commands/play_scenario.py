@@ -3,7 +3,10 @@
 import json
 import sys
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.migrations.executor import MigrationExecutor
 
 from games.scenarios import ScenarioError, play
 
@@ -18,6 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--password", default=None, help="password of the kept accounts")
 
     def handle(self, *args, files, as_json: bool, keep: bool, password: str | None, **options):
+        self._migrated()
         failed = malformed = False
         for path in files:
             try:
@@ -29,6 +33,16 @@ class Command(BaseCommand):
             self._print(report, as_json=as_json)
             failed |= not report.ok
         sys.exit(2 if malformed else 1 if failed else 0)
+
+    def _migrated(self) -> None:
+        """The files play through the site's services, so its tables must exist: a fresh checkout's
+        database (var/db.sqlite3 by default) is migrated first, as ./bin/site would (said on stderr,
+        so --json's output stays one object a line)."""
+        executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
+        pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        if pending:
+            self.stderr.write(f"migrating the database first ({len(pending)} migrations)")
+            call_command("migrate", verbosity=0, interactive=False)
 
     def _print(self, report, *, as_json: bool) -> None:
         dumps = json.dumps
