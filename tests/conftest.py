@@ -27,6 +27,19 @@ def _celery_runs_tasks_in_process():
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():
+    """A password hashed with the site's PBKDF2 costs a quarter of a second, by design; the test
+    users' passwords need no strength. For the whole session (the function-scoped settings below
+    come too late for the module-scoped worlds of tests/security, which create dozens of users)."""
+    from django.test import override_settings
+
+    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    fast.enable()
+    yield
+    fast.disable()
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _cache_starts_empty():
     """The embedded default's cache is a folder in var/ that outlives a test run: entries keyed by
     ids that the new test database hands out again (a thread's post count for the poll, a phase's
