@@ -360,6 +360,17 @@ def shown_author(user, post: Post, game: Game | None = None):
     return post.author if can_see_true_author(user, game) else post.shown_author
 
 
+def may_learn_post_is_signed(user, post: Post) -> bool:
+    """Whether `user` may be told that a post is signed with another player's name without being
+    shown whose it is: a site moderator outside the game (the report queue: a ban falls on the one
+    who wrote it). Who sees the true author knows anyway; a player (a moderator too) learns
+    nothing, for that it is signed is the game's secret."""
+    if not post.shown_author_id:
+        return False
+    game = game_of(post.thread)
+    return can_see_true_author(user, game) or (is_site_moderator(user) and seat_of(user, game) is None)
+
+
 def filter_posts_shown_as(posts: QuerySet[Post], person) -> QuerySet[Post]:
     """The posts shown as written by `person` (a profile's recent posts, a search by author): a
     post signed with another name counts as that one's, for every viewer (its true author is

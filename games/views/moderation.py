@@ -61,12 +61,9 @@ def reports_queue(request: HttpRequest) -> HttpResponse:
     private_display_posts(user=request.user, posts=[r.post for r in reports])
     for r in reports:
         # A post signed with another player's name (the Show's /fake) names that player here too,
-        # unless this moderator may know the truth (a GM of the game, or the game is over); the ban
-        # still falls on the one who wrote it, which a moderator outside the game is told (one
-        # playing in it is not: that it is signed is the game's secret).
+        # unless this moderator may know the truth; the ban still falls on the one who wrote it.
         r.shown = permissions.shown_author(request.user, r.post)
-        game = permissions.game_of(r.post.thread)
-        r.signed_secret = r.shown.pk != r.post.author_id and (game is None or permissions.seat_of(request.user, game) is None)
+        r.signed_secret = r.shown.pk != r.post.author_id and permissions.may_learn_post_is_signed(request.user, r.post)
     return render(request, "games/reports.html", {"reports": reports})
 
 

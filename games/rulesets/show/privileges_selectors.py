@@ -22,6 +22,7 @@ from games.rulesets.show.engine.privilege_keys import (
     HACKER,
     INTERCEPT,
     MOLE_COMA,
+    SECRETARY,
     STEAL,
     STUN,
 )
@@ -152,3 +153,16 @@ def secretary_view(*, game: Game, seat: Seat, user, state=None, names: dict[int,
     # (games:show_secretary), at the vote counts' pace
     return {"ballots": ballots, "extra": extra_votes, "live": True, "hero": seat.pk, "pov": pov,
             "poll": settings.MAFIA_VOTE_POLL_SECONDS}
+
+
+def secretary_live(*, game: Game, seat: Seat, user, pov: bool = False) -> dict[str, Any] | None:
+    """The answer to the Секретарь's block polling (games:show_secretary): the running vote's view,
+    or {"over": True} when no vote runs now (the block says so and stops asking); None for anyone
+    who may not look or does not (or no longer: the carousel) hold the Секретарь."""
+    view = secretary_view(game=game, seat=seat, user=user, pov=pov)
+    if view is not None:
+        return view
+    state = game_state(game)
+    if not permissions.can_see_privileges(user, game, seat) or state is None or not holds(state, seat.pk, SECRETARY):
+        return None
+    return {"over": True}

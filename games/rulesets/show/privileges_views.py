@@ -11,10 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import permissions
 from games.rulesets.show import privileges_services as services
-from games.rulesets.show.engine.facts import holds
-from games.rulesets.show.engine.privilege_keys import SECRETARY
-from games.rulesets.show.privileges_selectors import secretary_view
-from games.selectors.state import game_state
+from games.rulesets.show.privileges_selectors import secretary_live
 from games.rulesets.show.views import _seat, _show_game, answered
 
 
@@ -58,15 +55,10 @@ def show_secretary(request: HttpRequest, pk: int) -> HttpResponse:
     game = _show_game(pk)
     _viewer, pov_seat = permissions.viewer_for(request, game)
     seat = pov_seat or permissions.seat_of(request.user, game)
-    if seat is None or not permissions.can_see_privileges(request.user, game, seat):
-        raise Http404
-    view = secretary_view(game=game, seat=seat, user=request.user, pov=pov_seat is not None)
+    view = secretary_live(game=game, seat=seat, user=request.user, pov=pov_seat is not None) if seat else None
     if view is None:
-        state = game_state(game)
-        if state is None or not holds(state, seat.pk, SECRETARY):
-            raise Http404  # not (or no longer: the carousel) the Секретарь
-        response = render(request, "games/_show_secretary.html", {"game": game, "sec": {"over": True}})
+        raise Http404
+    response = render(request, "games/_show_secretary.html", {"game": game, "sec": view})
+    if view.get("over"):
         response.status_code = STOP_POLLING
-    else:
-        response = render(request, "games/_show_secretary.html", {"game": game, "sec": view})
     return response  # (a signed-in page: never stored, config/middleware)

@@ -81,7 +81,7 @@ def fill_morning(close: StageClose, paid: dict[str, int]) -> None:
 
 def after_stage(close: StageClose) -> None:
     memory = close.memory
-    # part 3: the privileges change each movement (Заяц, Бинго, the Змеёныш's burden)
+    # part 3: the privileges change each movement (Заяц, Говорун, Бинго)
     book = Book(memory, adjust=lambda transfers: adjust_transfers(close.current(), transfers))
     if book.coins.get("entry_due"):
         charge_entry(close, book)

@@ -470,11 +470,9 @@ def record_knowledge(state: GameState, memory: dict[str, Any], holder: int, abou
 
 def intercept_one(state: GameState, memory: dict[str, Any], hacker: int, guess: Mapping[str, Any], phase: str,
                   events: list[Event]) -> tuple[int, str] | None:
-    """One Хакер's guess, checked (`check_intercept`) and applied to `memory` (a copy the caller
+    """One Хакер's guess that `check_intercept` allowed, applied to `memory` (a copy the caller
     keeps): a right guess gives him the same key (the receiver has read it already, so he keeps
     it); a guess, right or wrong, spends that knowledge for him. Returns (about, key) when right."""
-    if check_intercept(state, hacker, guess) is not None:
-        return None
     priv = memory.setdefault("priv", {})
     priv["hack_open"] = [dict(i, guessed=list(i.get("guessed") or ())) for i in priv.get("hack_open") or ()]
     item = next(i for i in priv["hack_open"] if int(i["number"]) == int(guess["number"]))
@@ -502,11 +500,11 @@ def intercept_now(state: GameState, hacker: int, guess: Mapping[str, Any]) -> tu
     """The Хакер's guess answered at once (the site's button: «за ограниченное время» is no time to
     wait for the stage's close); the close reports it in its `intercepted` outcome
     (`priv["intercepted_now"]`)."""
+    if check_intercept(state, hacker, guess) is not None:
+        return None
     memory = {**state.memory, "priv": priv_memory(state),  # (the lists copied: the state is left as it was)
               "secret_keys": {k: list(v) for k, v in (state.memory.get("secret_keys") or {}).items()}}
     events: list[Event] = []
-    if check_intercept(state, hacker, guess) is not None:
-        return None
     right = intercept_one(state, memory, hacker, guess, state.phase, events)
     if right is not None:
         priv = memory["priv"]
@@ -532,7 +530,10 @@ def intercepts(close: StageClose) -> None:
     for hacker in close.seating(guesses):
         items = guesses[hacker]
         for guess in items if isinstance(items, list) else [items]:
-            right = intercept_one(close.current(), close.memory, hacker, guess, close.start.phase, close.events)
+            current = close.current()
+            if check_intercept(current, hacker, guess) is not None:
+                continue
+            right = intercept_one(current, close.memory, hacker, guess, close.start.phase, close.events)
             if right is not None:
                 close.outcome.setdefault("intercepted", {}).setdefault(close.name(hacker), {})[
                     close.name(right[0])] = right[1]
@@ -827,12 +828,10 @@ def adjust_transfers(state: GameState, transfers: Iterable[Transfer]) -> list[Tr
     - Говорун: «Любые платные сообщения (кроме анонимных) НЕ отбирают в Банк монеты у обладателя» —
       his `message_fee` debits vanish (an `anonymous_fee` stays);
     - Бинго: «Будучи рабом платит удвоенное Бремя Рептилоидам и Демону» — his burden to a
-      Reptiloid or to the Demon (his escrow) is doubled, the public one to the bank is not;
-    - Змеёныш: «После превращения Бремя с рептилоидных рабов начинает собирать только
-      Рептилоид-Змеёныш» — a burden credited to another Reptiloid goes to him.
+      Reptiloid or to the Demon (his escrow) is doubled, the public one to the bank is not.
+    (The Змеёныш's burden, «начинает собирать только Рептилоид-Змеёныш», is who is charged for:
+    `burden_collectors`, not a change of a movement.)
     """
-    priv = priv_memory(state)
-    turned = priv.get("turned")
     reptiloids = {s.id for s in state.seats if s.role == REPTILOID}
     demons = {s.id for s in state.seats if s.role == DEMON}
     out: list[Transfer] = []
@@ -842,28 +841,15 @@ def adjust_transfers(state: GameState, transfers: Iterable[Transfer]) -> list[Tr
             continue
         if payer is not None and holds(state, payer, TALKER) and t.reason == MESSAGE_FEE:
             continue
-        amount, credit = t.amount, t.credit
+        amount = t.amount
         if t.reason == BURDEN and payer is not None:
             owner = seat_of(t.credit)
             to_bad = (t.credit.startswith("hero:") and owner in reptiloids | demons) or \
                 (t.credit.startswith("escrow:") and owner in demons)
             if holds(state, payer, BINGO) and to_bad:
                 amount *= 2
-            if turned is not None and t.credit.startswith("hero:") and owner in reptiloids and owner != turned:
-                credit = hero(int(turned))
-        if credit == t.debit:
-            continue
-        out.append(Transfer(t.debit, credit, amount, t.reason, t.detail))
-    return _merge(out)
-
-
-def _merge(transfers: list[Transfer]) -> list[Transfer]:
-    """Transfers with the same accounts, reason and detail summed (the Змеёныш's burden from two)."""
-    merged: dict[tuple[str, str, str, str], int] = {}
-    for t in transfers:
-        key = (t.debit, t.credit, t.reason, t.detail)
-        merged[key] = merged.get(key, 0) + t.amount
-    return [Transfer(d, c, a, r, x) for (d, c, r, x), a in merged.items()]
+        out.append(Transfer(t.debit, t.credit, amount, t.reason, t.detail))
+    return out
 
 
 def adjust_ratings(state: GameState, changes: Iterable[Any]) -> list[Any]:
