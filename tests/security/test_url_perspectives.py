@@ -106,7 +106,8 @@ def _judge(who: str, found: dict[str, list[str]], secrets: dict[str, set[str]], 
 def test_every_url_pattern_is_known():
     """A new URL pattern fails here until tests/security/urlmap.py knows its methods and how to
     fill its parameters (docs/security.md, "Adding a URL pattern")."""
-    assert urlmap.unknown_patterns() == []
+    unknown = urlmap.unknown_patterns()
+    assert unknown == [], "URL patterns waiting for a decision:\n" + "\n".join(unknown)
     assert urlmap.stale_routes() == [], "ROUTES names patterns the resolver no longer has"
 
 
@@ -115,6 +116,19 @@ def test_an_unknown_pattern_is_reported(monkeypatch):
     monkeypatch.setitem(urlmap.ROUTES, "games:thread", urlmap.Route(frozenset({"GET"})))  # no filler
     problems = "\n".join(urlmap.unknown_patterns())
     assert "games:seat_aliases" in problems and "games:thread " in problems
+
+
+def test_a_route_a_dependency_adds_is_named_with_its_package(monkeypatch, shared_world):
+    """A dependency's release that adds a route (django-allauth 65.22's reauthentication by code)
+    waits for a decision: the one test names the route and the package that brought it, and the
+    sweeps go on over every known route instead of failing with a KeyError."""
+    monkeypatch.delitem(urlmap.ROUTES, "account_request_reauthentication_code")
+    problems = urlmap.unknown_patterns()
+    assert len(problems) == 1
+    assert problems[0].startswith("account_request_reauthentication_code (accounts/reauthenticate/code/)")
+    assert "from django-allauth 65." in problems[0] and "allauth.account.views" in problems[0]
+    urls = [url for _pattern, url in urlmap.expand(shared_world, queries=False)]
+    assert "/accounts/reauthenticate/code/" not in urls and "/accounts/login/" in urls
 
 
 @pytest.mark.parametrize("who", PERSPECTIVES)

@@ -170,6 +170,11 @@ ROUTES: dict[str, Route] = {
     "account_inactive": _r("GET"),
     "account_signup": _r("GET POST"),
     "account_reauthenticate": _r("GET POST", login=True),
+    # Reauthentication by an e-mailed code (django-allauth 65.22): the routes exist whatever the
+    # settings say, and answer 403 to everyone signed in, for ACCOUNT_REAUTHENTICATION_METHODS
+    # allows the password only (config/settings.py says why; test_reauthentication_by_code_is_off).
+    "account_request_reauthentication_code": _r("GET POST", login=True),
+    "account_confirm_reauthentication_code": _r("GET POST", login=True),
     "account_email": _r("GET POST", login=True),
     "account_email_verification_sent": _r("GET"),
     "account_change_password": _r("GET POST", login=True),
