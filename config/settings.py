@@ -231,6 +231,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# What a task prints (the console e-mail back end of the embedded default prints each mail) is
+# information, not a warning: Celery's default logs a worker's stdout at WARNING.
+CELERY_WORKER_REDIRECT_STDOUTS_LEVEL = "INFO"
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The deadline lives in the database; this sweep closes whatever is due even if an ETA task was
@@ -358,8 +361,22 @@ MAFIA_THREAD_STATE_SECONDS = int(os.environ.get("MAFIA_THREAD_STATE_SECONDS", "3
 # Redis that saves a network round trip per poll (a new post shows up to 1 s later); the disk
 # cache is a local file read, so every poll asks it and is exact.
 MAFIA_THREAD_STATE_LOCAL_SECONDS = float(os.environ.get("MAFIA_THREAD_STATE_LOCAL_SECONDS", "1" if REDIS_URL else "0"))
-# The site's public address, for links in e-mails (digests, prods) sent outside a request.
-MAFIA_SITE_URL = os.environ.get("MAFIA_SITE_URL", "http://127.0.0.1:8000")
+# The site's public address, for links in e-mails (digests, prods) sent outside a request. Unset,
+# the address ./bin/site listens on (MAFIA_BIND): its port, and its host, or this machine's name
+# when it listens on every address (a link to 0.0.0.0 leads nowhere).
+def default_site_url(bind: str) -> str:
+    import socket
+
+    host, _, port = bind.rpartition(":") if ":" in bind else (bind, "", "")
+    host = host.strip("[]")
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname() or "127.0.0.1"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}" if port else f"http://{host}"
+
+
+MAFIA_SITE_URL = os.environ.get("MAFIA_SITE_URL") or default_site_url(os.environ.get("MAFIA_BIND", "127.0.0.1:8000"))
 # The site's name in e-mails (subjects, greetings, sign-offs) and wherever the site names itself.
 MAFIA_SITE_NAME = os.environ.get("MAFIA_SITE_NAME", "Мафия")
 MAFIA_AVATAR_MAX_BYTES = 512 * 1024

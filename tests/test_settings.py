@@ -13,13 +13,14 @@ PROBE = (
     "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], 'options': s.DATABASES['default'].get('OPTIONS', {}), "
     "'broker': s.CELERY_BROKER_URL, 'cache': s.CACHES['default']['BACKEND'], 'debug': s.DEBUG, "
     "'cache_location': str(s.CACHES['default'].get('LOCATION', '')), 'sessions': s.SESSION_ENGINE, "
-    "'hosts': s.ALLOWED_HOSTS, 'key': s.SECRET_KEY}))"
+    "'hosts': s.ALLOWED_HOSTS, 'key': s.SECRET_KEY, 'site_url': s.MAFIA_SITE_URL, "
+    "'stdout_level': s.CELERY_WORKER_REDIRECT_STDOUTS_LEVEL}))"
 )
 
 
 def _env(**overrides) -> dict:
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "PYTEST_XDIST_WORKER"))}
+           if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "PYTEST_XDIST_WORKER", "MAFIA_BIND", "MAFIA_SITE_URL"))}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     env.update(overrides)
     return env
@@ -143,6 +144,23 @@ def test_allowed_hosts_follow_the_bind_address_when_none_given(tmp_path):
     assert socket.gethostname() in everywhere and "localhost" in everywhere
     given = _probe(tmp_path, DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="mafia.example.org")["hosts"]
     assert given == ["mafia.example.org"]
+
+
+def test_site_url_follows_the_bind_address_when_none_given(tmp_path):
+    """Links in e-mails sent outside a request (reminders, digests) lead where the site listens."""
+    import socket
+
+    assert _probe(tmp_path)["site_url"] == "http://127.0.0.1:8000"
+    assert _probe(tmp_path, MAFIA_BIND="127.0.0.1:8123")["site_url"] == "http://127.0.0.1:8123"
+    assert _probe(tmp_path, MAFIA_BIND="192.168.1.20:80")["site_url"] == "http://192.168.1.20:80"
+    assert _probe(tmp_path, MAFIA_BIND="0.0.0.0:9000")["site_url"] == f"http://{socket.gethostname()}:9000"
+    given = _probe(tmp_path, MAFIA_BIND="0.0.0.0:9000", MAFIA_SITE_URL="https://mafia.example.org")
+    assert given["site_url"] == "https://mafia.example.org"
+
+
+def test_the_worker_logs_what_tasks_print_as_information(tmp_path):
+    """The console e-mail back end prints each mail: that is no warning in the worker's log."""
+    assert _probe(tmp_path)["stdout_level"] == "INFO"
 
 
 def test_broker_connection_logs_no_hostname_warning_when_embedded(tmp_path):
