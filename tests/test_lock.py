@@ -135,3 +135,17 @@ def test_lockcheck_diff_names_what_moved():
     assert lockcheck.diff({"a": "1", "b": "2", "c": "3"}, {"a": "1", "b": "2.1", "d": "4"}) == [
         "    b 2 -> 2.1", "  - c 3", "  + d 4",
     ]
+
+
+@pytest.mark.skipif(Path(sys.prefix).resolve() != (ROOT / ".venv").resolve(),
+                    reason="runs in the environment bin/install made (./bin/test)")
+def test_a_satisfied_lock_installs_without_the_network():
+    """A second start downloads nothing: with every address of the package index unreachable,
+    bin/install finds .venv holding the lock and succeeds."""
+    unreachable = "http://127.0.0.1:9"
+    env = {**os.environ, "UV_INDEX_URL": unreachable + "/simple", "UV_DEFAULT_INDEX": unreachable + "/simple",
+           "HTTP_PROXY": unreachable, "HTTPS_PROXY": unreachable, "ALL_PROXY": unreachable,
+           "PIP_INDEX_URL": unreachable + "/simple"}
+    result = subprocess.run([str(ROOT / "bin" / "install"), "dev"], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
