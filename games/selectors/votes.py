@@ -205,7 +205,9 @@ def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
     )
     per_post: dict[int, tuple] = {}
     gm = VoteRecord.Source.GM
-    for row in rows.iterator(chunk_size=5000):
+    # One fetch, not a server-side cursor: a day's ledger is a few megabytes at most, and the
+    # cursor's round trips cost more than its memory saves (docs/performance.md, "Growth").
+    for row in rows:
         # A GM line beats the post's own line; a later GM line beats an earlier one.
         if row[4] == gm or row[0] not in per_post:
             per_post[row[0]] = row
@@ -213,7 +215,7 @@ def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
     Ballot = votecount.Ballot
     # Rows come in post order, so the ballots need no further sorting.
     return [
-        Ballot(voter=voter_id, kind=kind, target=target_id, post_number=number, order=number)
+        Ballot(voter_id, kind, target_id, number, number)  # positional: the tuple's fields in order
         for number, voter_id, kind, target_id, _source in per_post.values()
         if kind != none
     ]
