@@ -243,6 +243,7 @@ CELERY_BEAT_SCHEDULE = {
     "prod-inactive-players": {"task": "games.tasks.send_prods", "schedule": 3600.0},
     "notification-digests": {"task": "games.tasks.send_digests", "schedule": 900.0},
     "notify-due-soon": {"task": "games.tasks.notify_due_soon", "schedule": 900.0},
+    "host-automatic-games": {"task": "games.tasks.host_automatic_games", "schedule": 60.0},
 }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 

@@ -1,8 +1,12 @@
 """Admin for every model of the games app."""
 
+from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
-from games.models import (Absence, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Notification, Order, Phase, Post, PostMedia, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
+from games.engine.rulesets import get_ruleset
+from games.rulesets import registry
+from games.models import (Absence, AutoSetup, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Notification, Order, Phase, Post, PostMedia, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
                           Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
@@ -11,6 +15,35 @@ class SeatInline(admin.TabularInline):
     extra = 0
     raw_id_fields = ("user",)
     fields = ("number", "user", "role", "faction", "status", "is_alive", "overt_role", "contacts", "application", "aliases")
+
+
+class AutoSetupForm(forms.ModelForm):
+    class Meta:
+        model = AutoSetup
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        key = cleaned.get("ruleset")
+        if key and registry.find(key) is not None:
+            adapter = registry.site(key)
+            ruleset = get_ruleset(key)
+            if not adapter.auto_host:
+                self.add_error("ruleset", adapter.auto_host_refusal)
+            size = cleaned.get("size")
+            if size is not None and not ruleset.min_players <= size <= ruleset.max_players:
+                self.add_error("size", _("This rule set is played by %(min)d to %(max)d players.")
+                               % {"min": ruleset.min_players, "max": ruleset.max_players})
+        return cleaned
+
+
+@admin.register(AutoSetup)
+class AutoSetupAdmin(admin.ModelAdmin):
+    """Site staff define the automatic games' setups here (issue 31); the lobby lists the active ones."""
+
+    form = AutoSetupForm
+    list_display = ("title", "ruleset", "size", "phase_hours", "active")
+    list_filter = ("ruleset", "active")
 
 
 @admin.register(Game)

@@ -62,6 +62,11 @@ class GameCreateForm(forms.Form):
                     "Empty: the default table for the number of players."),
     )
     phase_hours = forms.IntegerField(label=_("Phase length, hours"), min_value=1, max_value=240, initial=24)
+    # Issue 31: the site hosts the game itself (games.services.autohost); you are not its GM.
+    automatic = forms.BooleanField(
+        label=_("Automatic game"), required=False,
+        help_text=_("The site hosts it: it starts when the table is full, closes every phase at its deadline and "
+                    "posts the results. You will not be its GM."))
     # Then each rule set's own fields (SiteRuleset.option_fields: club's newcomers, cards' hero and
     # extra neutral), in the rule sets' order; options_of() turns them into the game's options.
 
@@ -102,6 +107,9 @@ class GameCreateForm(forms.Form):
             else:
                 self.add_error("size", _("This rule set is played by %(min)d to %(max)d players.")
                                % {"min": lowest, "max": ruleset.max_players})
+        adapter = registry.site(ruleset.key)
+        if cleaned.get("automatic") and not adapter.auto_host:
+            self.add_error("automatic", adapter.auto_host_refusal)
         table = parse_role_table(raw, _role_names(ruleset.key))
         cleaned["roles"] = list(table.roles)
         if table.unknown:

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.core.files.storage import storages
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.rulesets import registry
@@ -74,6 +75,34 @@ def default_vote_syntaxes() -> list[str]:
     return ["bold_vote"]
 
 
+class AutoSetup(models.Model):
+    """A game the site hosts by itself, over and over (issue 31): site staff define it in the admin;
+    it keeps one game of its kind in sign-ups, and opens the next when that one fills and starts
+    (games.services.autohost). The lobby lists the active ones."""
+
+    title = models.CharField(_("title"), max_length=120)
+    ruleset = models.CharField(_("rule set"), max_length=16, choices=registry.choices, default=registry.default_key)
+    size = models.PositiveSmallIntegerField(_("number of players"), default=9)
+    phase_hours = models.PositiveSmallIntegerField(_("phase length, hours"), default=24)
+    # The rule set's options (as Game.options) for every game of the setup.
+    options = models.JSONField(_("rule set options"), default=dict, blank=True)
+    # When the site steps in for a silent player (games.services.autohost.HostRules): hours of
+    # silence before a prod, missed votes or orders in a row before the player is replaced.
+    prod_after_hours = models.PositiveSmallIntegerField(_("prod after hours of silence"), default=12)
+    missed_limit = models.PositiveSmallIntegerField(_("missed votes or orders in a row before a replacement"),
+                                                    default=2)
+    active = models.BooleanField(_("open for sign-ups"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("automatic setup")
+        verbose_name_plural = _("automatic setups")
+        ordering = ["title", "pk"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         SIGNUPS = "signups", _("Signups open")
@@ -121,6 +150,12 @@ class Game(models.Model):
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     winner = models.CharField(_("winner"), max_length=32, blank=True)
+    # An automatic game: created to be hosted by the site itself, with no human GM
+    # (games.services.autohost). The site hosts it while its GM is the site's host account; a
+    # site moderator who takes it over becomes its GM until he hands it back.
+    automatic = models.BooleanField(_("automatic game"), default=False)
+    setup = models.ForeignKey(AutoSetup, on_delete=models.SET_NULL, null=True, blank=True, related_name="games",
+                              verbose_name=_("automatic setup"))
 
     class Meta:
         verbose_name = _("game")
@@ -450,6 +485,22 @@ class GMAction(models.Model):
         verbose_name = _("GM action")
         verbose_name_plural = _("GM actions")
         ordering = ["game", "created_at", "pk"]
+
+
+class Standby(models.Model):
+    """A user standing by to replace a player of a game (issue 31): when a player of an automatic
+    game misses too many votes or orders in a row, the site seats the first one standing by."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="standbys", verbose_name=_("game"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("user"))
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("player standing by")
+        verbose_name_plural = _("players standing by")
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="games_standby_once")]
 
 
 class Replacement(models.Model):

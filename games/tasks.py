@@ -3,6 +3,7 @@ name (games.services.send_task_on_commit): nothing below imports this module."""
 
 from celery import shared_task
 
+from games.services.autohost import automatic_games_host
 from games.services.moderation import prods_send
 from games.services.notifications import digests_send
 from games.services.notifications import notify_due_soon as notify
@@ -42,3 +43,10 @@ def send_digests() -> int:
 def notify_due_soon() -> int:
     """Every 15 minutes: tell players whose vote or order is due within three hours."""
     return notify()
+
+
+@shared_task(name="games.tasks.host_automatic_games")
+def host_automatic_games() -> int:
+    """Every minute, the site as host of its automatic games: each active setup keeps a game in
+    sign-ups, a full table starts, a player who missed too many votes or orders is replaced."""
+    return automatic_games_host()

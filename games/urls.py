@@ -6,7 +6,7 @@ from django.urls import path
 
 from games import feeds
 from games.rulesets import registry
-from games.views import archive, dashboard, forum, live, moderation, notifications, play, search, stats, votes
+from games.views import archive, dashboard, forum, live, lobby, moderation, notifications, play, search, stats, votes
 
 app_name = "games"
 
@@ -44,6 +44,10 @@ urlpatterns = [
     path("games/new/", play.game_new, name="game_new"),
     path("games/<int:pk>/", forum.game_detail, name="game"),
     path("games/<int:pk>/join/", play.game_join, name="game_join"),
+    path("lobby/", lobby.lobby, name="lobby"),
+    path("lobby/<int:pk>/join/", lobby.lobby_join, name="lobby_join"),
+    path("games/<int:pk>/autohost/", lobby.autohost_control, name="autohost_control"),
+    path("games/<int:pk>/standby/", lobby.standby_view, name="standby"),
     path("games/<int:pk>/start/", play.game_start_view, name="game_start"),
     path("games/<int:pk>/co-gm/", play.co_gm_view, name="co_gm"),
     path("games/<int:pk>/role/", play.role_page, name="role"),

@@ -378,6 +378,23 @@ class SiteRuleset:
         itself (cards: card and mafia messages, kinds listed in `letters_apart`). Returns how many."""
         return 0
 
+    # --- Automatic games (games.services.autohost, issue 31) ------------------------------------
+    # Whether the site can host a game of this rule set with no human GM: every decision a GM makes
+    # by hand in it has a rule the site follows, printed in the game's first post.
+    auto_host: ClassVar[bool] = False
+    # Why not, when it cannot (shown to the staff who would define such a setup).
+    auto_host_refusal: Any = _("This rule set needs a human GM.")
+
+    def auto_host_rules(self, *, game) -> list[Any]:
+        """The decisions the site makes as this rule set's host, one sentence each, for the
+        game's first post and docs (the core adds what every automatic game shares)."""
+        return []
+
+    def auto_host_options(self, options: dict) -> dict:
+        """The options of an automatic game: a choice only a human GM could make (the cards'
+        «tie_break: gm») is replaced by the rule the site follows; {} of the defaults for none."""
+        return dict(options)
+
     # --- The game-creation form (games.forms.GameCreateForm) ------------------------------------
     def option_fields(self) -> dict[str, Any]:
         """Fields this rule set adds to the new-game form, name -> form field, in order (club: the

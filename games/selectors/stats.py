@@ -104,6 +104,7 @@ class SeatRecord:
     user_id: int | None = None
     replaced_out: bool = False  # he left the seat to a replacement before the end
     replaced_in: bool = False  # he took the seat over from someone
+    automatic: bool = False  # an automatic game, hosted by the site (games.services.autohost)
 
     @property
     def won(self) -> bool:
@@ -279,6 +280,11 @@ class Profile:
     hosted: int  # finished games he ran as the GM
     co_hosted: int  # ... and as a co-GM
 
+    @property
+    def automatic(self) -> int:
+        """His finished games that the site hosted (automatic games count like any other)."""
+        return sum(1 for record in self.games if record.automatic)
+
 
 def _records(seats: QuerySet[Seat], tallies: dict[tuple[int, int], list[int]], swaps: dict[int, list],
              *extra: str) -> list[tuple[SeatRecord, tuple]]:
@@ -287,9 +293,9 @@ def _records(seats: QuerySet[Seat], tallies: dict[tuple[int, int], list[int]], s
     it at the end can have survived; each has the votes he cast), each with the values of the
     `extra` fields asked for (about the seat's present player)."""
     rows = seats.values_list("pk", "game_id", "game__title", "game__ruleset", "role", "faction", "game__winner",
-                             "game__finished_at", "status", "user_id", *extra)
+                             "game__finished_at", "status", "user_id", "game__automatic", *extra)
     records = []
-    for pk, game_id, title, ruleset, role, faction, winner, finished_at, status, user_id, *more in rows:
+    for pk, game_id, title, ruleset, role, faction, winner, finished_at, status, user_id, automatic, *more in rows:
         stints = stint_users(swaps.get(pk, ()), user_id)
         for index, (holder_id, replaced_out) in enumerate(stints):
             enemy, for_player = tallies.get((pk, holder_id), (0, 0))
@@ -297,7 +303,8 @@ def _records(seats: QuerySet[Seat], tallies: dict[tuple[int, int], list[int]], s
                                        faction=faction, winner=winner, finished_at=finished_at,
                                        survived=status == "active" and not replaced_out,
                                        enemy_votes=enemy, player_votes=for_player, user_id=holder_id,
-                                       replaced_out=replaced_out, replaced_in=index > 0), tuple(more)))
+                                       replaced_out=replaced_out, replaced_in=index > 0, automatic=automatic),
+                            tuple(more)))
     return records
 
 

@@ -27,6 +27,7 @@ from games.selectors.moderation import absences_by_user, replaced_names
 from games.selectors.state import game_state, table_order, table_style
 from games.selectors.votes import vote_profile_for, voters_and_targets, voting_kinds, voting_phase
 from games.services import ActionRefused
+from games.selectors.autohost import hosted_by_site, standby_offer
 from games.services.posting import post_submit
 from games.services.posts import (
     post_edit,
@@ -931,6 +932,12 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # The questions of the GM's destructive buttons on this page (games/confirm.py).
         "start_question": confirm.start_question([s.user.display_name for s in seats], game.size),
         "close_question": confirm.close_question(game.current_phase),
+        # Automatic games (issue 31): who hosts it now, and the moderator's take-over/hand-back form.
+        "hosted_by_site": hosted_by_site(game),
+        "may_take_over": game.automatic and game.status != Game.Status.FINISHED
+        and permissions.is_site_moderator(viewer),
+        # A signed-in user who does not play may stand by to replace a player (the site seats him).
+        "standby": standby_offer(game, viewer),
     })
 
 

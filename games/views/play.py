@@ -38,6 +38,7 @@ from games.selectors.state import allowed_actions, game_state, owed_actions, rol
 from games.rulesets import registry
 from games.rulesets.base import GmInput
 from games.services import ActionRefused
+from games.services.autohost import autohost_join, game_create_automatic
 from games.services.games import game_create, game_set_communication
 from games.services.lifecycle import game_set_co_gm, game_signup, game_start, game_withdraw
 from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
@@ -80,8 +81,13 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            game = game_create(title=data["title"], gm=request.user, ruleset=data["ruleset"], size=data["size"],
-                               role_table=data["roles"], phase_hours=data["phase_hours"], options=form.options_of())
+            if data.get("automatic"):
+                game = game_create_automatic(title=data["title"], ruleset=data["ruleset"], size=data["size"],
+                                             role_table=data["roles"], phase_hours=data["phase_hours"],
+                                             options=form.options_of(), by=request.user)
+            else:
+                game = game_create(title=data["title"], gm=request.user, ruleset=data["ruleset"], size=data["size"],
+                                   role_table=data["roles"], phase_hours=data["phase_hours"], options=form.options_of())
         except ActionRefused as refused:
             form.add_error(None, refused.message)
         else:
@@ -98,6 +104,9 @@ def game_join(request: HttpRequest, pk: int) -> HttpResponse:
         if request.POST.get("action") == "withdraw":
             game_withdraw(game=game, user=request.user)
             messages.success(request, _("You have left the game."))
+        elif game.automatic:  # the site hosts it: it starts when this join fills the table
+            autohost_join(game=game, user=request.user)
+            messages.success(request, _("You have signed up."))
         else:
             game_signup(game=game, user=request.user, application=request.POST.get("application", ""),
                         overt_role=request.POST.get("overt_role", ""), contacts=request.POST.get("contacts", ""))

@@ -96,7 +96,7 @@ CASES: dict[str, list[Case]] = {
     "games:show_fines": [Case(data={"offender": "{seat}", "reporter": "Вася", "report": "чужой", "decision": "да"},
                               expect_404=True)],
     # No ids but the game's:
-    "games:game_join": [], "games:game_start": [], "games:co_gm": [], "games:replacement_request": [],
+    "games:game_join": [], "games:autohost_control": [], "games:standby": [], "games:game_start": [], "games:co_gm": [], "games:replacement_request": [],
     "games:archive": [], "games:replay": [], "games:export": [], "games:gm_dashboard": [], "games:commitment": [],
     "games:votes_live": [], "games:votes_post_count": [], "games:phase_control": [], "games:vote_options": [],
 }

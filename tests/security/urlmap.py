@@ -226,6 +226,11 @@ ROUTES: dict[str, Route] = {
     "games:game_new": _r("GET POST", login=True),
     "games:game": _r("GET", _games, _pov_all),
     "games:game_join": _r("POST", _games, login=True),
+    # Automatic games (issue 31): the lobby, its one-click join, a moderator's take-over.
+    "games:lobby": _r("GET"),
+    "games:lobby_join": _r("POST", _games, login=True),
+    "games:autohost_control": _r("POST", _games, login=True),
+    "games:standby": _r("POST", _games, login=True),
     "games:game_start": _r("POST", _games, login=True),
     "games:co_gm": _r("POST", _games, login=True),
     "games:role": _r("GET", _games, _pov_all),

@@ -40,6 +40,26 @@ class CardsSite(SiteRuleset):
         seat_data=("deck", "hand", "sleeve"),
     )
 
+    # --- Automatic games (docs/rulesets/cards.md, "Automatic games"): no GM damage, armour or
+    # effects; a tie is broken by the overt roles' order, never by a GM's pick.
+    auto_host = True
+
+    def auto_host_rules(self, *, game) -> list:
+        return [
+            _("A tie on the Вече is broken as the rules say: «Приоритет повешения - по алфавиту» (by the "
+              "overt roles' names); no GM picks."),
+            _("Cards are played on the site; only what the cards and roles do happens: no damage, armour "
+              "or effect is added by hand."),
+            _("A deck missing or refused at the end of deck building is replaced by a legal one drawn at "
+              "random from the cards of the role's colours and Neutral."),
+        ]
+
+    def auto_host_options(self, options: dict) -> dict:
+        options = dict(options)
+        if options.get("tie_break") == "gm":  # only a human GM can pick: the seed's alphabetical order
+            options["tie_break"] = "overt"
+        return options
+
     def scenario_play_inputs(self, **kwargs) -> None:
         # The card services load the models: imported when a scenario plays, not at registration.
         from games.rulesets.cards.scenario_inputs import play_inputs

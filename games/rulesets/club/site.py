@@ -45,6 +45,18 @@ class ClubSite(SiteRuleset):
     def options_from(self, cleaned: dict) -> dict:
         return forms.options_from(cleaned)
 
+    # --- Automatic games (docs/rulesets/club.md, "Automatic games"): fouls and forfeits are a
+    # human judge's; the site gives none.
+    auto_host = True
+
+    def auto_host_rules(self, *, game) -> list:
+        return [
+            _("A tie on the day goes to one re-vote; a second tie ends the day in peace, as the rules say."),
+            _("Night orders are sent on the site before the deadline; an order not sent is no action. The "
+              "don has the last word on the mafia's kill; without him the shooters must agree."),
+            _("Fouls and forfeits are a judge's decisions: in an automatic game nobody gives them."),
+        ]
+
     # --- Talking (003): «30 секунд на прощание с городом» — one farewell post in the game thread
     # for a player voted out (day or re-vote) or taken to the grave by the voted-out don (the
     # engine's public events say which); anyone else out of play leaves the table without a word.

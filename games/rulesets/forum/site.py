@@ -21,5 +21,18 @@ class ForumSite(SiteRuleset):
     def vote_profiles(self) -> dict:
         return {"forum": DEFAULT_PROFILE}
 
+    # --- Automatic games: the engine decides what the GM would (docs/rulesets/forum.md,
+    # "Automatic games"): a tie by lot, an order not sent is no action.
+    auto_host = True
+
+    def auto_host_rules(self, *, game) -> list:
+        return [
+            _("The day ends at its deadline; the player with the most votes goes to jail. A tie between "
+              "the leaders is broken by lot, drawn with the game's secret seed."),
+            _("Night orders are sent on the site (the order form on your role page) before the deadline; "
+              "an order not sent is no action, and a mafia kill nobody ordered does not happen."),
+            _("Roles are revealed as the rules say; the winner is announced when one side has won."),
+        ]
+
 
 SITE = ForumSite()
