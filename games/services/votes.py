@@ -109,6 +109,12 @@ class VoteConfirmation:
         return str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason, vote_word=self.vote_word)}
 
 
+def count_version_bump(*, phase_id: int) -> None:
+    """The day's count changed without a vote (a rule set's own input it reads: cards, the GM's
+    pick for a tied Veche): the cached count pages and fragments are made again. Call on commit."""
+    _bump_version(phase_id)
+
+
 def _bump_version(phase_id: int) -> None:
     try:
         cache.incr(version_key(phase_id))
@@ -270,20 +276,33 @@ def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note:
 
 def vote_count_bbcode(count: CountView) -> str:
     """The count as a post, the way GMs format it by hand."""
-    if count.plurality:  # no majority to reach: the count names the leaders instead
+    words = count.words  # the rule set's own words (cards: the Veche's), else the core's
+    if count.plurality or words is not None:  # no majority to reach: the count names the leaders instead
         lines = [str(_("[b]Vote count, %(phase)s[/b]")) % {"phase": count_title(count.phase)}]
     else:
         lines = [str(_("[b]Vote count, %(phase)s[/b] (majority: %(n)d)")) % {
             "phase": count_title(count.phase), "n": count.majority}]
+    if words is not None:
+        lines += [line for line in (words.decides, words.outcome) if line]
     for wagon in count.wagons:
         name = wagon.target.user.display_name if wagon.target else str(_("Peace"))
-        voters = ", ".join(f"{seat.user.display_name} (#{number})" for seat, number in wagon.voters)
+        if words is not None and words.weights_shown:
+            voters = ", ".join(f"{seat.user.display_name} ×{vote_weight_text(weight)} (#{number})"
+                               for seat, number, weight in wagon.weighted)
+        else:
+            voters = ", ".join(f"{seat.user.display_name} (#{number})" for seat, number in wagon.voters)
         weight = vote_weight_text(wagon.weight)  # «6,5» in Russian, as on the count page
-        if count.plurality:
+        if words is not None:
+            note = f" ({wagon.note})" if wagon.note else ""
+            lines.append(f"[b]{name}[/b] — {weight}{note}: {voters}")
+        elif count.plurality:
             lines.append(f"[b]{name}[/b] — {weight}: {voters}")
         else:
             lines.append(f"[b]{name}[/b] — {weight} (L-{wagon.to_majority}): {voters}")
-    if count.plurality and count.leaders:
+    for row in count.measures if words is not None else ():
+        who = ", ".join(f"{seat.user.display_name} ×{vote_weight_text(w)}" for seat, w in row["weighted"])
+        lines.append(f"{row['label']} — {vote_weight_text(row['weight'])}" + (f": {who}" if who else ""))
+    if words is None and count.plurality and count.leaders:
         lines.append(str(_("Leading: %(names)s")) % {
             "names": ", ".join(w.target.user.display_name for w in count.leaders if w.target)})
     if count.not_voting:

@@ -144,6 +144,13 @@ class CardsSite(SiteRuleset):
             return None
         return card_order_text(order)
 
+    # --- The Veche's count: its leader is punished whatever the margin, its votes weigh 1 to 4 ----
+    def count_words(self, count):
+        # The count reads the card ledger and the game's state: imported when a count is shown.
+        from games.rulesets.cards.veche_count import count_words
+
+        return count_words(count)
+
     # --- The Veche's measure («казнь» / «тюрьма»), read from the vote posts ---------------------
     measures = ("execution", "prison")
 

@@ -621,6 +621,55 @@ def _weight(value) -> str:
     return vote_weight_text(value)
 
 
+# --- The Veche's count in its own words (veche_count.py; SiteRuleset.count_words) ------------------
+# «По окончании дня персонаж, набравший больше всего голосов, получает 6 урона, если была выбрана
+# казнь ... Если строгое большинство голосов "за мир", то казни и посадки не происходит.»
+VECHE_DECIDES = gettext_lazy(
+    "The Veche punishes the leader of the vote, whatever the margin; nobody is punished only when more than "
+    "half of the votes cast are for peace. The measure: execution if it has more votes than prison, "
+    "otherwise prison. A vote's weight is shown beside the voter.")
+
+
+def veche_outcome_text(*, reason: str, leader: str = "", measure: str | None = None, leaders: list[str] | None = None,
+                       tie_rule: str = "", peace: Any = 0, cast: Any = 0, closed: bool = False,
+                       execution_damage: int = 6, prison_phases: int = 4) -> str:
+    """What the Veche does as the votes stand (or did, for a closed day): the leader and the
+    measure, or nobody and why; a tie for the lead names the rule that chose."""
+    if reason == "two_left":
+        what = _("nobody is punished: two players are left")
+    elif reason == "peace_majority":
+        what = _("nobody is punished: a strict majority for peace (%(peace)s of %(cast)s)") % {
+            "peace": _weight(peace), "cast": _weight(cast)}
+    elif not leader:
+        what = _("nobody is punished: nobody has a vote")
+    elif measure == "execution":
+        what = _("execution of %(name)s (%(n)d damage)") % {"name": leader, "n": execution_damage}
+    else:
+        what = _("prison for %(name)s (the Sleeve is lost, no targeted cards for %(n)d phases)") % {
+            "name": leader, "n": prison_phases}
+    if leader and leaders and len(leaders) > 1:
+        what += "; " + _("a tie between %(names)s, settled %(rule)s") % {
+            "names": ", ".join(leaders), "rule": tie_rule}
+    if closed:
+        return _("The Veche's result: %(what)s.") % {"what": what}
+    return _("If the day ended now: %(what)s.") % {"what": what}
+
+
+def veche_wagon_note(*, leader: bool = False, tied: bool = False, peace_needs: Any = None,
+                     peace_wins: bool = False) -> str:
+    """The words beside a wagon of the Veche's count: the leader (punished, whatever the margin),
+    a leader tied with him, peace's strict majority, or what peace needs."""
+    if peace_wins:
+        return _("a strict majority: nobody is punished")
+    if peace_needs is not None:
+        return _("peace needs more than %(n)s") % {"n": _weight(peace_needs)}
+    if leader:
+        return _("leader: punished")
+    if tied:
+        return _("tied with the leader")
+    return ""
+
+
 def _cards_text(kind: str, data: dict) -> str | None:
     """The texts of the cards rule set's events (docs/rulesets/cards.md, "Events"); None for kinds
     the common texts handle."""
