@@ -36,7 +36,7 @@ from games.models import (
     Seat,
     Thread,
 )
-from games.selectors.commitment import commitment_payload
+from games.selectors.commitment import commitment_payload, revealed_roles
 from games.selectors.orders import action_label, order_action_text, order_reason_text
 from games.selectors.votes import CountView, vote_count, vote_weights_for, voters_and_targets, voting_kinds
 
@@ -356,9 +356,11 @@ def commitment_check(game: Game, seats: list[Seat]) -> dict | None:
         return None
     if game.status != Game.Status.FINISHED:
         return {"sealed": True, "commitment": game.commitment}
-    payload = commitment_payload(game, _as_dealt(seats))
+    dealt = _as_dealt(seats)
+    payload = commitment_payload(game, dealt)
     digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
     return {"sealed": False, "commitment": game.commitment, "payload": payload, "digest": digest,
+            "roles": revealed_roles(game, dealt),
             "matches": digest == game.commitment}
 
 
