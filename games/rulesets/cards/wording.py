@@ -899,8 +899,60 @@ def deck_refusal_texts(refusals) -> list[str]:
     return out
 
 
+# The GM log's cards actions and data (docs/rulesets/cards.md, "GM decisions"): a card effect in a
+# sentence (effect_text), the GM's pick for a tied Veche, the decks he built, never a raw value.
+CARDS_GM_ACTION_LABELS = {
+    "card_tie_break": gettext_lazy("picked who is punished if the Veche ties"),
+    "card_gm_deck": gettext_lazy("built decks for players"),
+}
+CARDS_GM_DATA_LABELS = {
+    "effect": gettext_lazy("effect"),
+    "tie_break": gettext_lazy("punished on a tie"),
+    "decks": gettext_lazy("decks"),
+    "cards": gettext_lazy("cards in the collection"),
+    "default": gettext_lazy("the shipped collection"),
+}
+
+
+def gm_log_detail(action: str, key: str, value: Any, seat_name) -> tuple[str, str] | None:
+    """A cards GM log item in words (CardsWording.gm_log_detail); None for the core's keys."""
+    if key not in CARDS_GM_DATA_LABELS:
+        return None
+    label = str(CARDS_GM_DATA_LABELS[key])
+    if key == "effect":
+        if not isinstance(value, dict):
+            return label, "—"
+        names = {v: seat_name(v) for k in ("target", "target2", "viewer") if isinstance(v := value.get(k), int)}
+        return label, effect_text(value, names)
+    if key == "tie_break":
+        return label, seat_name(value) if isinstance(value, int) else str(_("nobody: the alphabet decides"))
+    if key == "decks":
+        if not isinstance(value, dict) or not value:
+            return label, str(_("none: decks are dealt at random"))
+        return label, "; ".join(f"{seat_name(_seat_key(seat))}: {_deck_summary(cards)}" for seat, cards in value.items())
+    if key == "default":
+        return label, str(_("yes") if value else _("no"))
+    return label, "—" if value in (None, "") else str(value)
+
+
+def _seat_key(seat: Any) -> Any:
+    try:
+        return int(seat)
+    except (TypeError, ValueError):
+        return seat
+
+
+def _deck_summary(cards: Any) -> str:
+    if isinstance(cards, dict):  # {"cards": [...], "colours": [...]}
+        colours = ", ".join(colour_label(c) for c in cards.get("colours") or ())
+        text = _deck_contents(cards.get("cards"))
+        return f"{text} ({colours})" if colours else text
+    return _deck_contents(cards)
+
+
 class CardsWording(RulesetWording):
     role_names = ROLE_NAMES
+    gm_action_labels = CARDS_GM_ACTION_LABELS
     faction_names = FACTION_NAMES
     faction_goals = CARDS_FACTION_GOALS
     action_labels = ACTION_LABELS
@@ -913,6 +965,9 @@ class CardsWording(RulesetWording):
 
     def reason_text(self, code: str, **params) -> str:
         return card_reason_text(code, **params)
+
+    def gm_log_detail(self, action: str, key: str, value: Any, seat_name) -> tuple[str, str] | None:
+        return gm_log_detail(action, key, value, seat_name)
 
     def measure_label(self, measure) -> str:
         return measure_label(measure)
