@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.rulesets import RULESETS
 from games.engine.rulesets.base import site_style
-from games.wording import vote_reason_text, vote_weight_text, wording_of
+from games.wording import suggestion_text, vote_reason_text, vote_weight_text, wording_of
 from games.selectors.holders import count_as_cast
 from games.selectors.votes import (CountView, count_title, engine_state_of, parse_measure, roster_matcher, version_key,
                                    vote_count, vote_profile_for, voting_phase)
@@ -67,9 +67,13 @@ class VoteConfirmation:
     measure_reason: str = ""
     ruleset: str = ""
     vote_word: str = ""  # the rule set's vote words, quoted in a hint
+    # The players a refused name comes closest to (a typo: «Вассю», «Фролу») or fits (an ambiguous
+    # one), offered in the refusal («Может быть, Фроло?»): never counted for them.
+    suggestions: tuple[str, ...] = ()
     # A vote written after the counted one that did not count («##unvote» then «##vote Зорро»):
     # its reason, told too, so a vote that was meant is never lost without a word.
     later_reason: str = ""
+    later_suggestions: tuple[str, ...] = ()  # the closest names to that later vote's refused name
     # The phase the post's counted ballot went to (None: no ballot counted): the posting service
     # (games/services/posting.py) checks that day's majority next. Not shown, not compared.
     ballot_phase: Phase | None = field(default=None, compare=False, repr=False)
@@ -105,8 +109,13 @@ class VoteConfirmation:
             if self.later_reason:
                 text += " " + str(_("The vote written after it was not counted: %(reason)s")) % {
                     "reason": reason_text(self.later_reason, vote_word=self.vote_word)}
+                if self.later_suggestions and self.later_reason in ("name_unknown", "name_ambiguous"):
+                    text += " " + suggestion_text(self.later_suggestions)
             return text
-        return str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason, vote_word=self.vote_word)}
+        text = str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason, vote_word=self.vote_word)}
+        if self.suggestions and self.reason in ("name_unknown", "name_ambiguous"):
+            text += " " + suggestion_text(self.suggestions)
+        return text
 
 
 def count_version_bump(*, phase_id: int) -> None:
@@ -174,11 +183,14 @@ class _Judged:
         the final one that failed («##unvote» then «##vote <nobody>»), so it is not lost unsaid."""
         final = max((i for i, row in enumerate(self.rows) if row[1]), default=None)
         if final is None:
-            return VoteConfirmation(counted=False, reason=self.rows[-1][2], vote_word=vote_word_for(game))
+            found = self.rows[-1][0]
+            return VoteConfirmation(counted=False, reason=self.rows[-1][2], vote_word=vote_word_for(game),
+                                    suggestions=tuple(getattr(found, "candidates", ()) or ()))
         found = self.rows[final][0]
         later = [row for row in self.rows[final + 1 :] if not row[1] and row[0].kind == VoteRecord.Kind.VOTE]
         return VoteConfirmation(counted=True, kind=found.kind, target=found.target or "",
-                                later_reason=later[-1][2] if later else "", vote_word=vote_word_for(game))
+                                later_reason=later[-1][2] if later else "", vote_word=vote_word_for(game),
+                                later_suggestions=tuple(later[-1][0].candidates or ()) if later else ())
 
 
 def _judge(*, game: Game, author_id: int, body: str, now: datetime) -> _Judged | None:
@@ -367,6 +379,8 @@ class VotePreview:
         if not c.counted:
             text = str(_("The vote will not count: %(reason)s")) % {
                 "reason": reason_text(c.reason, vote_word=c.vote_word)}
+            if c.suggestions and c.reason in ("name_unknown", "name_ambiguous"):
+                text += " " + suggestion_text(c.suggestions)
         elif c.kind == VoteRecord.Kind.UNVOTE:
             text = str(_("Read as → withdrawing your vote"))
         elif c.kind == VoteRecord.Kind.PEACE:

@@ -88,6 +88,15 @@ def vote_weight_text(value) -> str:
     return number_format(value)
 
 
+def suggestion_text(names) -> str:
+    """«Может быть, Фроло?», «Может быть, Вася или Василий?»: the names a refused name comes
+    closest to (games.text.names.RosterMatcher.suggest) or fits, joined the Russian way."""
+    names = [str(n) for n in names]
+    joined = names[0] if len(names) == 1 else str(_("%(names)s or %(last)s")) % {
+        "names": ", ".join(names[:-1]), "last": names[-1]}
+    return str(_("Did you mean %(names)s?")) % {"names": joined}
+
+
 def name_in(data: dict, *keys: str) -> str:
     """The first name an event's data gives under these keys, or «?»."""
     for key in keys:
