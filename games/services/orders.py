@@ -23,6 +23,7 @@ from games.services import ActionRefused
 from games.permissions import is_game_master
 from games.services.journal import gm_log
 from games.text.orders import FORUM_VOCABULARY, letter_order_text, parse_order
+from games.wording import name_case
 
 
 @dataclass
@@ -224,8 +225,9 @@ class OrderPreview:
             return str(_("Read as an order, which would not be accepted: %(reason)s")) % {
                 "reason": order_reason_text(c.reason)}
         if c.source:
-            return str(_("Read as an order → %(action)s — from %(source)s to %(target)s")) % {
-                "action": action_label(c.action), "source": c.source, "target": c.target}
+            return str(_("Read as an order → %(action)s — from %(source)s to %(target)s")) % {  # «у Эсмеральды для Фроло»
+                "action": action_label(c.action), "source": name_case(c.source, "gent"),
+                "target": name_case(c.target, "gent")}
         return str(_("Read as an order → %(action)s — %(target)s")) % {"action": action_label(c.action),
                                                                        "target": c.target}
 

@@ -142,7 +142,7 @@ def test_cards_count_names_the_tie_and_the_rule_that_settles_it_when_the_lead_is
     _say(game, users, "Глаша", "[b]В тюрьму Машу[/b]")
     count = vote_count(phase=game.current_phase)
     assert "тюрьма: Петя" in count.words.outcome
-    assert "ничья (Петя, Маша), выбор по алфавиту классов" in count.words.outcome
+    assert "ничья между Петей и Машей, выбор по алфавиту классов" in count.words.outcome
     notes = {w.target.user.display_name: w.note for w in count.wagons}
     assert notes == {"Петя": "лидер — наказание", "Маша": "поровну с лидером"}
 

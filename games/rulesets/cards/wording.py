@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.text.names import inflect_name
-from games.wording import RulesetWording, faction_label, name_in, order_reason_text, vote_weight_text
+from games.wording import (RulesetWording, faction_label, name_case, name_in, names_joined, order_reason_text,
+                           vote_weight_text)
 
 # The secret roles by the seed's names, and the placeholders of a role table that new_game draws.
 ROLE_NAMES = {
@@ -649,7 +650,7 @@ def veche_outcome_text(*, reason: str, leader: str = "", measure: str | None = N
             "name": leader, "n": prison_phases}
     if leader and leaders and len(leaders) > 1:
         what += "; " + _("a tie between %(names)s, settled %(rule)s") % {
-            "names": ", ".join(leaders), "rule": tie_rule}
+            "names": names_joined(leaders, "ablt"), "rule": tie_rule}
     if closed:
         return _("The Veche's result: %(what)s.") % {"what": what}
     return _("If the day ended now: %(what)s.") % {"what": what}
@@ -728,16 +729,18 @@ def _cards_text(kind: str, data: dict) -> str | None:
             "value": _reveal_value(str(data.get("what")), data.get("value"))}
     if kind == "message" and "sender_name" in data:
         return _("Card message from %(sender)s to %(target)s: «%(text)s»%(status)s") % {
-            "sender": data.get("sender_name") or _("the GM"), "target": data.get("target_name", "?"),
+            "sender": name_case(data.get("sender_name") or _("the GM"), "gent"),
+            "target": name_case(data.get("target_name", "?"), "gent"),
             "text": data.get("text", ""), "status": "" if data.get("delivered") else " " + _("(not delivered)")}
     if kind == "message":
         return _("A message from the GM (a card was played at you): «%(text)s»") % {"text": data.get("text", "")}
     if kind == "mafia_message" and "sender_name" in data:
         if data.get("result") == "refused":
             return _("The mafia message of %(sender)s was refused (%(reason)s).") % {
-                "sender": data.get("sender_name"), "reason": _card_reason(data.get("reason"))}
+                "sender": name_case(data.get("sender_name"), "gent"), "reason": _card_reason(data.get("reason"))}
         return _("Mafia message from %(sender)s to %(target)s: «%(text)s»") % {
-            "sender": data.get("sender_name"), "target": data.get("target_name", "?"), "text": data.get("text", "")}
+            "sender": name_case(data.get("sender_name"), "gent"), "target": name_case(data.get("target_name", "?"), "gent"),
+            "text": data.get("text", "")}
     if kind == "mafia_message":
         return _("A message from %(name)s of the mafia: «%(text)s»") % {"name": name, "text": data.get("text", "")}
     if kind == "hand_sizes":
