@@ -263,6 +263,11 @@ class SiteRuleset:
         """Voter seat id -> the measure standing now for that voter."""
         return {}
 
+    def measure_weights(self, phase, weights: dict[int, int | float]) -> dict[int, int | float]:
+        """Voter seat id -> the weight of his measure vote, from his vote's `weights` (cards: the
+        same, unless the GM's option `measure_weight` counts every measure vote as one)."""
+        return weights
+
     def measure_refusal(self, *, game, phase, seat, measure: str) -> str:
         """Why the measure would be refused now (a reason code), or "": the check of
         measure_submit without its write (the post preview)."""

@@ -290,7 +290,7 @@ def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> l
     побеждает тюрьма»)."""
     adapter = registry.site(phase.game.ruleset)
     measures = adapter.measures_standing(phase)
-    weights = vote_weights_for(phase.game, list(by_id.values()))
+    weights = adapter.measure_weights(phase, vote_weights_for(phase.game, list(by_id.values())))
     wording = wording_of(phase.game.ruleset)
     rows = []
     for value in adapter.measures:

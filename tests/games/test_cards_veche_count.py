@@ -173,3 +173,21 @@ def test_forum_count_keeps_the_majority_and_l_n_when_the_rule_set_has_one(starte
         box = _text(_count_block(html))
         assert "Большинство: 4" in box and "L-3" in box, where
         assert "×" not in box and "Вече" not in box and "Если бы день закончился" not in box, where
+
+
+@pytest.mark.django_db
+def test_cards_measure_tally_counts_one_per_voter_when_the_gm_weighs_measures_equally():
+    """The GM's option `measure_weight` off: «Авторитет»'s measure vote counts 1, as the close counts
+    it; his vote for a character still counts 2."""
+    game, _gm, users, seats = cards_game(overt={"Вася": "Авторитет"}, options={"measure_weight": False})
+    to_day(game)
+    _say(game, users, "Вася", "[b]Казнить Петю![/b]")
+    _say(game, users, "Маша", "[b]В тюрьму Петю[/b]")
+    count = vote_count(phase=game.current_phase)
+    assert count.wagons[0].weight == 3
+    assert {row["measure"]: row["weight"] for row in count.measures} == {"execution": 1, "prison": 1}
+    assert "тюрьма: Петя" in count.words.outcome  # a tie of the measure is prison
+    phase = game.current_phase
+    phase_close(phase_id=phase.pk)
+    phase.refresh_from_db()
+    assert phase.outcome["imprisoned"] == ["Петя"]

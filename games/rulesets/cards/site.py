@@ -166,6 +166,16 @@ class CardsSite(SiteRuleset):
 
         return measures_standing(phase)
 
+    def measure_weights(self, phase, weights: dict) -> dict:
+        """«measure_weight»: the vote strengths weigh the measure vote too, unless the GM counts
+        every measure vote as one (the engine's count_veche reads the same option)."""
+        from games.selectors.votes import engine_state_of  # the count's reads: when a count is made
+
+        _ruleset, state = engine_state_of(phase)
+        if state is not None and not CARDS.option(state, "measure_weight"):
+            return {seat: 1 for seat in weights}
+        return weights
+
     def measure_refusal(self, *, game, phase, seat, measure: str) -> str:
         # The services load the models: imported when a post is previewed, not at registration.
         from games.rulesets.cards.services import measure_refusal
