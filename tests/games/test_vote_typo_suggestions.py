@@ -78,3 +78,21 @@ def test_a_private_tag_naming_nobody_suggests_the_closest_name(started):
     with translation.override("ru"), pytest.raises(ActionRefused) as refused:
         post_submit(thread=started.game_thread, author=author, body="[private=Фролу]Привет[/private]")
     assert "Может быть, Фроло?" in str(refused.value)
+
+
+@pytest.mark.django_db
+def test_a_written_order_with_a_typo_is_refused_and_suggests_the_closest_name(started):
+    """A letter to the GM: «Проверяю Кекимру.» names nobody; the preview and the confirmation
+    offer Кикимора, and no order stands for her."""
+    from games.models import Order
+    from games.services.orders import order_preview
+    from tests.games.test_letter_orders import letters, write
+
+    thread = letters(started, "Вася")
+    with translation.override("ru"):
+        preview = order_preview(thread=thread, author=user_named(started, "Вася"), body="Проверяю Кекимру.")
+        assert not preview.accepted and preview.message.endswith("Может быть, Кикимора?"), preview.message
+    write(started, "Вася", "Проверяю Кекимру.")
+    assert not Order.objects.filter(phase=started.current_phase, valid=True).exists()
+    confirmation = thread.posts.order_by("-number").first().body
+    assert "Может быть, Кикимора?" in confirmation, confirmation
