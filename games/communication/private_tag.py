@@ -21,6 +21,7 @@ from games.selectors.votes import seats_matcher
 from games.services import ActionRefused, notifications
 from games.text import bbcode
 from games.text.names import inflect_name
+from games.wording import suggestion_text
 
 PLACEHOLDER_RE = re.compile(r'<div class="bb-private"[^>]*>[^<]*</div>')
 
@@ -82,8 +83,10 @@ def private_check(*, thread: Thread, author, body: str) -> list[PendingPrivate]:
         name = (tag.option or "").strip()
         found = matcher.match(name) if name else None
         if found is None or not found.ok:
-            raise ActionRefused(_("Private message: no player is called «%(name)s».") % {"name": name or "?"},
-                                code="private_unknown")
+            refusal = _("Private message: no player is called «%(name)s».") % {"name": name or "?"}
+            if found is not None and found.candidates:  # a typo: the closest names, never a guess
+                refusal = f"{refusal} {suggestion_text(found.candidates)}"
+            raise ActionRefused(refusal, code="private_unknown")
         recipient = by_name[found.name]
         if recipient.pk == sender.pk:
             raise ActionRefused(_("Private message: you cannot write to yourself."), code="private_self")

@@ -20,6 +20,7 @@ from games.rulesets import registry
 from games.selectors.communication import rooms_enabled
 from games.selectors.votes import seats_matcher
 from games.services import ActionRefused
+from games.wording import suggestion_text
 
 ROOM_RE = re.compile(r"^\s*(?:комнат[аы]|room)\s*[:\-—–]\s*(?P<names>.+?)\s*$", re.IGNORECASE | re.DOTALL)
 # The once-a-game room of any size (the cards' Conspirator): «заговор: Вася, Петя, Маша, Коля»
@@ -99,7 +100,10 @@ def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
             continue
         found = matcher.match(name)
         if not found.ok:
-            raise ActionRefused(_("Room: no player is called «%(name)s».") % {"name": name}, code="room_unknown")
+            refusal = _("Room: no player is called «%(name)s».") % {"name": name}
+            if found.candidates:  # a typo: the closest names, never a guess
+                refusal = f"{refusal} {suggestion_text(found.candidates)}"
+            raise ActionRefused(refusal, code="room_unknown")
         seat = by_name[found.name]
         if not _takes_rooms(game, seat):
             raise ActionRefused(_("Room: %(name)s is out of the game.") % {"name": found.name}, code="room_dead")

@@ -70,6 +70,24 @@ class ScenarioSpec:
     posts_after_inputs: bool = False
 
 
+@dataclass(frozen=True)
+class CountWords:
+    """A rule set's own words for its day's vote count (SiteRuleset.count_words), shown by the count
+    page, its live fragment, the GM's count post and the archive instead of the core's «majority:
+    N» and each wagon's L-n (the forum) or «Leading: ...» (the club's plurality).
+
+    `decides`: what decides the day, in the rule set's words. `outcome`: what the count does if
+    the day ends as it stands (the count of a closed day: what it did). `wagon_notes`: words beside
+    a wagon's weight, by its target's seat id (None: the peace wagon). `weights_shown`: each voter's
+    vote weight is shown beside his name (a count whose votes weigh differently).
+    """
+
+    decides: str
+    outcome: str = ""
+    wagon_notes: Mapping[int | None, str] = field(default_factory=dict)
+    weights_shown: bool = False
+
+
 class SeatColumn(NamedTuple):
     """One extra column of the GM's players table (SiteRuleset.gm_seat_columns)."""
 
@@ -245,6 +263,11 @@ class SiteRuleset:
         """Voter seat id -> the measure standing now for that voter."""
         return {}
 
+    def measure_weights(self, phase, weights: dict[int, int | float]) -> dict[int, int | float]:
+        """Voter seat id -> the weight of his measure vote, from his vote's `weights` (cards: the
+        same, unless the GM's option `measure_weight` counts every measure vote as one)."""
+        return weights
+
     def measure_refusal(self, *, game, phase, seat, measure: str) -> str:
         """Why the measure would be refused now (a reason code), or "": the check of
         measure_submit without its write (the post preview)."""
@@ -407,6 +430,13 @@ class SiteRuleset:
         return {}
 
     # --- Votes ---------------------------------------------------------------------------------
+    def count_words(self, count) -> CountWords | None:
+        """The rule set's own words for a day's count (`count`: games.selectors.votes.CountView),
+        or None for the core's: a strict majority's «majority: N» and L-n, or a plurality's leaders
+        (SiteStyle.majority). Cards: the Veche punishes its leader whatever the margin, and its
+        votes weigh 1, 1.5 or 2. Reads only."""
+        return None
+
     # The name of the games.text.votes profile this rule set's votes are read with (registered by
     # the adapter's `vote_profiles`); a game's options refine it (games.services.votes).
     vote_profile_name: ClassVar[str] = "default"

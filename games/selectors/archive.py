@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from games import permissions
 from games.selectors import charts
-from games.wording import event_text, faction_label, role_label
+from games.wording import event_text, faction_label, role_label, wording_of
 from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import (
     AnonymousMessage,
@@ -36,7 +36,7 @@ from games.models import (
     Seat,
     Thread,
 )
-from games.selectors.commitment import commitment_payload
+from games.selectors.commitment import commitment_payload, revealed_roles
 from games.selectors.orders import action_label, order_action_text, order_reason_text
 from games.selectors.votes import CountView, vote_count, vote_weights_for, voters_and_targets, voting_kinds
 
@@ -295,10 +295,17 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
             return "—"
         return f"#{seat.number} {holders.name_at(seat.pk, when) if holders is not None else seat.user.display_name}"
 
+    wording = wording_of(game.ruleset)
     rows = []
     for action in actions:
         details = []
         for key, value in (action.data or {}).items():
+            # The rule set words the data of its own actions first (cards: a card effect, a deck).
+            own = wording.gm_log_detail(action.action, key, value,
+                                        lambda seat_id, when=action.created_at: seat_name(seat_id, when))
+            if own is not None:
+                details.append(own)
+                continue
             if key in ("seat", "target", "source", "sender"):
                 # The replacement's own line names the seat by its newcomer; "old" names who left.
                 shown = seat_name(value, action.created_at)
@@ -314,7 +321,7 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
                 shown = action_label(str(value))
             elif key in ("from", "to"):
                 shown = _when(value) if value else "—"
-            elif key == "accepted":
+            elif key == "accepted" or isinstance(value, bool):
                 shown = _("yes") if value else _("no")
             elif key == "reason" and action.action == "order_override":
                 shown = order_reason_text(str(value)) if value else "—"
@@ -327,7 +334,8 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
             else:
                 shown = str(value)
             details.append((str(GM_DATA_LABELS.get(key, key)), shown))
-        rows.append(GMLogRow(action=action, label=str(GM_ACTION_LABELS.get(action.action, action.action)), details=details))
+        label = wording.gm_action_labels.get(action.action) or GM_ACTION_LABELS.get(action.action, action.action)
+        rows.append(GMLogRow(action=action, label=str(label), details=details))
     return rows
 
 
@@ -356,9 +364,11 @@ def commitment_check(game: Game, seats: list[Seat]) -> dict | None:
         return None
     if game.status != Game.Status.FINISHED:
         return {"sealed": True, "commitment": game.commitment}
-    payload = commitment_payload(game, _as_dealt(seats))
+    dealt = _as_dealt(seats)
+    payload = commitment_payload(game, dealt)
     digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
     return {"sealed": False, "commitment": game.commitment, "payload": payload, "digest": digest,
+            "roles": revealed_roles(game, dealt),
             "matches": digest == game.commitment}
 
 

@@ -16,6 +16,7 @@ from games.engine.rulesets import get_ruleset
 from games.engine.rulesets.base import site_style, voting_order
 from games.models import Game, Phase, Seat, VoteRecord
 from games.rulesets import registry
+from games.rulesets.base import CountWords
 from games.selectors.state import stored_state
 from games.text.names import RosterMatcher
 from games.text.votes import DEFAULT_PROFILE, VoteProfile, profile_named
@@ -159,6 +160,11 @@ class WagonView:
     voters: list[tuple[Seat, int | None]]
     weight: int
     to_majority: int
+    # The voters with their vote weights: (seat, post number, weight), for a rule set whose count
+    # shows them (CountWords.weights_shown).
+    weighted: list[tuple[Seat, int | None, int | float]] = field(default_factory=list)
+    # The rule set's words beside the wagon's weight (CountWords.wagon_notes), in place of L-n.
+    note: str = ""
 
 
 @dataclass
@@ -181,6 +187,9 @@ class CountView:
     candidates: list[Seat] = field(default_factory=list)
     # A table of numbered seats (SiteStyle.rounds): players are shown under their seat numbers.
     by_seat: bool = False
+    # The rule set's own words for the count (SiteRuleset.count_words; cards: the Veche's), or
+    # None for the core's «majority: N» and L-n, or the plurality's leaders.
+    words: CountWords | None = None
 
     @property
     def majority_reached(self) -> WagonView | None:
@@ -239,17 +248,18 @@ def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
     by_id = {s.pk: s for s in seats}
     voters, targets = voters_and_targets(phase, seats)
     ballots = effective_ballots(phase=phase)
-    count = votecount.tally(ballots, voters=voters, targets=targets, weights=vote_weights_for(phase.game, seats),
-                            as_of=as_of)
+    weights = vote_weights_for(phase.game, seats)
+    count = votecount.tally(ballots, voters=voters, targets=targets, weights=weights, as_of=as_of)
     plurality, by_seat, order = _count_style(phase)
-    return CountView(
+    view = CountView(
         plurality=plurality, by_seat=by_seat,
         voting_order=[by_id[i] for i in order if i in by_id],
         candidates=[by_id[i] for i in targets if i in by_id] if phase.kind == Phase.Kind.REVOTE else [],
         phase=phase,
         wagons=[
             WagonView(target=by_id.get(w.target) if w.target else None,
-                      voters=[(by_id[v], n) for v, n in w.voters], weight=w.weight, to_majority=w.to_majority)
+                      voters=[(by_id[v], n) for v, n in w.voters], weight=w.weight, to_majority=w.to_majority,
+                      weighted=[(by_id[v], n, weights.get(v, 1)) for v, n in w.voters])
             for w in count.wagons
         ],
         not_voting=[by_id[v] for v in count.not_voting],
@@ -258,6 +268,12 @@ def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
         ballots=ballots,
         measures=_measure_tally(phase, by_id, voters) if parse_measure(phase.game) is not None else [],
     )
+    adapter = registry.find(phase.game.ruleset)
+    view.words = adapter.count_words(view) if adapter is not None else None
+    if view.words is not None:
+        for wagon in view.wagons:
+            wagon.note = view.words.wagon_notes.get(wagon.target.pk if wagon.target is not None else None, "")
+    return view
 
 
 def _count_style(phase: Phase) -> tuple[bool, bool, tuple[int, ...]]:
@@ -276,12 +292,13 @@ def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> l
     побеждает тюрьма»)."""
     adapter = registry.site(phase.game.ruleset)
     measures = adapter.measures_standing(phase)
-    weights = vote_weights_for(phase.game, list(by_id.values()))
+    weights = adapter.measure_weights(phase, vote_weights_for(phase.game, list(by_id.values())))
     wording = wording_of(phase.game.ruleset)
     rows = []
     for value in adapter.measures:
         who = [by_id[v] for v, m in measures.items() if m == value and v in by_id and v in voters]
         rows.append({"measure": value, "label": wording.measure_label(value), "voters": who,
+                     "weighted": [(s, weights.get(s.pk, 1)) for s in who],
                      "weight": sum(weights.get(s.pk, 1) for s in who)})
     return rows
 

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone, translation
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.communication.rooms import rooms_close_all
@@ -18,9 +19,9 @@ from games.engine.rulesets import get_ruleset
 from games.models import Game, Seat, Thread
 from games.permissions import in_play, is_game_master
 from games.rulesets import registry
-from games.selectors.commitment import commitment_payload
+from games.selectors.commitment import commitment_payload, revealed_roles
 from games.selectors.communication import team_chat_enabled
-from games.services import ActionRefused
+from games.services import ActionRefused, notifications
 from games.services.journal import gm_log, store_events
 from games.services.phases import phase_open_named
 from games.services.posts import post_create
@@ -181,9 +182,15 @@ def game_finish(*, game: Game, winner: str, now: datetime) -> None:
     rooms_close_all(game=game)
     seats = list(game.seats.select_related("user").order_by("number"))
     with translation.override(settings.LANGUAGE_CODE):
-        body = str(_("[b]The game is over.[/b] The role list and its salt, as committed at the start:\n"
-                     "[code]%(payload)s[/code]\nSHA-256: [code]%(hash)s[/code]")) % {
-            "payload": commitment_payload(game, seats), "hash": game.commitment}
+        # The roles by their names in the site's language (the rule set's wording), not the codes
+        # of the committed text; that text, its salt and their check are on the commitment page
+        # and the archive (docs/architecture.md, "The role commitment"), so the thread and the
+        # search read names, not `citizen`.
+        roles = "\n".join(f"{row['number']}. {row['name']} — {row['label']}" for row in revealed_roles(game, seats))
+        body = str(_("[b]The game is over.[/b] The roles:\n%(roles)s\n\n"
+                     "SHA-256 of the role list published at the start: [code]%(hash)s[/code]\n"
+                     "The list with its salt, as committed, and its check: [url=%(url)s]the commitment page[/url].")) % {
+            "roles": roles, "hash": game.commitment, "url": notifications.site_url() + reverse("games:commitment", args=[game.pk])}
     post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
 
 

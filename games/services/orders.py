@@ -23,6 +23,7 @@ from games.services import ActionRefused
 from games.permissions import is_game_master
 from games.services.journal import gm_log
 from games.text.orders import FORUM_VOCABULARY, letter_order_text, parse_order
+from games.wording import name_case, suggestion_text
 
 
 @dataclass
@@ -32,6 +33,17 @@ class OrderConfirmation:
     target: str = ""
     source: str = ""
     reason: str = ""
+    # The players a refused name comes closest to (a typo) or fits (an ambiguous name), offered in
+    # the refusal («Может быть, Кикимора?»), never taken for them.
+    suggestions: tuple[str, ...] = ()
+
+    @property
+    def refusal_text(self) -> str:
+        """The refusal's reason in words, with the closest names when a name fitted nobody."""
+        text = order_reason_text(self.reason)
+        if self.suggestions and self.reason in ("name_unknown", "name_ambiguous"):
+            text = f"{text}. {suggestion_text(self.suggestions)}"
+        return text
 
     @property
     def message(self) -> str:
@@ -41,7 +53,7 @@ class OrderConfirmation:
                 return str(_("Order accepted: %(action)s — from %(source)s to %(target)s")) % {
                     "action": what, "source": self.source, "target": self.target}
             return str(_("Order accepted: %(action)s — %(target)s")) % {"action": what, "target": self.target}
-        return str(_("Order not accepted: %(reason)s")) % {"reason": order_reason_text(self.reason)}
+        return str(_("Order not accepted: %(reason)s")) % {"reason": self.refusal_text}
 
 
 # What a refusal may say about a target-only probe that is not about the target (a stolen
@@ -88,7 +100,8 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
         return None, OrderConfirmation(False, reason="game_over" if game.status == Game.Status.FINISHED else "no_phase")
     if phase is None:
         return None, OrderConfirmation(False, reason="no_phase")
-    action, target, source, reason = _judge(game=game, seat=seat, phase=phase, action=action, target=target,
+    action, target, source, reason, suggestions = _judge(game=game, seat=seat, phase=phase, action=action,
+                                                         target=target,
                                             source=source, text=text, detail=detail, now=now)
     order = Order.objects.create(
         phase=phase, actor=seat, action=action, target=target, source_seat=source, text=(text or "")[:2000],
@@ -98,7 +111,7 @@ def order_submit(*, game: Game, user, action: str | None = None, target: Seat | 
     )
     confirmation = OrderConfirmation(
         accepted=not reason, action=action, target=target.user.display_name if target else "",
-        source=source.user.display_name if source else "", reason=reason)
+        source=source.user.display_name if source else "", reason=reason, suggestions=suggestions)
     if confirm and as_gm is None:
         order_confirmation_post(game=game, seat=seat, phase=phase, confirmation=confirmation, now=now)
     return order, confirmation
@@ -115,12 +128,15 @@ def _standing_for_text(phase, seat: Seat, seats: dict[int, Seat]) -> tuple[str, 
 
 
 def _judge(*, game: Game, seat: Seat, phase, action: str | None, target: Seat | None, source: Seat | None,
-           text: str | None, detail: dict | None, now: datetime) -> tuple[str, Seat | None, Seat | None, str]:
-    """An order as the ledger will hold it: (action, target, source, refusal code or ""). A text
+           text: str | None, detail: dict | None, now: datetime
+           ) -> tuple[str, Seat | None, Seat | None, str, tuple[str, ...]]:
+    """An order as the ledger will hold it: (action, target, source, refusal code or "", the names
+    a refused name comes closest to). A text
     is read with the rule set's order words (games.text.orders.parse_order); then the deadline,
     then the rule set's check_order. Writes nothing (order_submit and order_preview share it)."""
     state = game_state(game)
     reason = ""
+    suggestions: tuple[str, ...] = ()
     if text is not None:
         seats = {s.pk: s for s in game.seats.select_related("user")}
         parsed = parse_order(text, seats_matcher(seats.values()), actor_name=seat.user.display_name,
@@ -131,13 +147,14 @@ def _judge(*, game: Game, seat: Seat, phase, action: str | None, target: Seat | 
         source = by_name.get(parsed.source) if parsed.source else None
         if not parsed.valid:
             reason = parsed.reason or "no_action_word"
+            suggestions = tuple(parsed.candidates or ())
     if not reason and (phase.closed_at is not None or (phase.deadline_at is not None and now >= phase.deadline_at)):
         reason = "after_deadline"
     if not reason:
         reason = get_ruleset(game.ruleset).check_order(
             state, EngineOrder(actor=seat.pk, action=action or "", target=target.pk if target else None,
                                source=source.pk if source else None, detail=detail or None)) or ""
-    return action or "", target, source, reason
+    return action or "", target, source, reason, suggestions
 
 
 def order_override(*, game: Game, gm, seat: Seat, action: str, target: Seat | None, source: Seat | None = None,
@@ -222,10 +239,11 @@ class OrderPreview:
             return str(_("Not an order: no line starts with an order word, so this is an ordinary letter."))
         if not c.accepted:
             return str(_("Read as an order, which would not be accepted: %(reason)s")) % {
-                "reason": order_reason_text(c.reason)}
+                "reason": c.refusal_text}
         if c.source:
-            return str(_("Read as an order → %(action)s — from %(source)s to %(target)s")) % {
-                "action": action_label(c.action), "source": c.source, "target": c.target}
+            return str(_("Read as an order → %(action)s — from %(source)s to %(target)s")) % {  # «у Эсмеральды для Фроло»
+                "action": action_label(c.action), "source": name_case(c.source, "gent"),
+                "target": name_case(c.target, "gent")}
         return str(_("Read as an order → %(action)s — %(target)s")) % {"action": action_label(c.action),
                                                                        "target": c.target}
 
@@ -243,8 +261,9 @@ def order_preview(*, thread, author, body: str, now: datetime | None = None) -> 
     if phase is None or not game.state:
         return OrderPreview(OrderConfirmation(False, reason="no_phase"))
     seat = _seat_of(game, author)
-    action, target, source, reason = _judge(game=game, seat=seat, phase=phase, action=None, target=None,
-                                            source=None, text=text, detail=None, now=now or timezone.now())
+    action, target, source, reason, suggestions = _judge(game=game, seat=seat, phase=phase, action=None,
+                                                         target=None, source=None, text=text, detail=None,
+                                                         now=now or timezone.now())
     return OrderPreview(OrderConfirmation(
         accepted=not reason, action=action, target=target.user.display_name if target else "",
-        source=source.user.display_name if source else "", reason=reason))
+        source=source.user.display_name if source else "", reason=reason, suggestions=suggestions))

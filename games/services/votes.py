@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.rulesets import RULESETS
 from games.engine.rulesets.base import site_style
-from games.wording import vote_reason_text, vote_weight_text, wording_of
+from games.wording import suggestion_text, vote_reason_text, vote_weight_text, wording_of
 from games.selectors.holders import count_as_cast
 from games.selectors.votes import (CountView, count_title, engine_state_of, parse_measure, roster_matcher, version_key,
                                    vote_count, vote_profile_for, voting_phase)
@@ -67,9 +67,13 @@ class VoteConfirmation:
     measure_reason: str = ""
     ruleset: str = ""
     vote_word: str = ""  # the rule set's vote words, quoted in a hint
+    # The players a refused name comes closest to (a typo: «Вассю», «Фролу») or fits (an ambiguous
+    # one), offered in the refusal («Может быть, Фроло?»): never counted for them.
+    suggestions: tuple[str, ...] = ()
     # A vote written after the counted one that did not count («##unvote» then «##vote Зорро»):
     # its reason, told too, so a vote that was meant is never lost without a word.
     later_reason: str = ""
+    later_suggestions: tuple[str, ...] = ()  # the closest names to that later vote's refused name
     # The phase the post's counted ballot went to (None: no ballot counted): the posting service
     # (games/services/posting.py) checks that day's majority next. Not shown, not compared.
     ballot_phase: Phase | None = field(default=None, compare=False, repr=False)
@@ -105,8 +109,19 @@ class VoteConfirmation:
             if self.later_reason:
                 text += " " + str(_("The vote written after it was not counted: %(reason)s")) % {
                     "reason": reason_text(self.later_reason, vote_word=self.vote_word)}
+                if self.later_suggestions and self.later_reason in ("name_unknown", "name_ambiguous"):
+                    text += " " + suggestion_text(self.later_suggestions)
             return text
-        return str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason, vote_word=self.vote_word)}
+        text = str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason, vote_word=self.vote_word)}
+        if self.suggestions and self.reason in ("name_unknown", "name_ambiguous"):
+            text += " " + suggestion_text(self.suggestions)
+        return text
+
+
+def count_version_bump(*, phase_id: int) -> None:
+    """The day's count changed without a vote (a rule set's own input it reads: cards, the GM's
+    pick for a tied Veche): the cached count pages and fragments are made again. Call on commit."""
+    _bump_version(phase_id)
 
 
 def _bump_version(phase_id: int) -> None:
@@ -168,11 +183,14 @@ class _Judged:
         the final one that failed («##unvote» then «##vote <nobody>»), so it is not lost unsaid."""
         final = max((i for i, row in enumerate(self.rows) if row[1]), default=None)
         if final is None:
-            return VoteConfirmation(counted=False, reason=self.rows[-1][2], vote_word=vote_word_for(game))
+            found = self.rows[-1][0]
+            return VoteConfirmation(counted=False, reason=self.rows[-1][2], vote_word=vote_word_for(game),
+                                    suggestions=tuple(getattr(found, "candidates", ()) or ()))
         found = self.rows[final][0]
         later = [row for row in self.rows[final + 1 :] if not row[1] and row[0].kind == VoteRecord.Kind.VOTE]
         return VoteConfirmation(counted=True, kind=found.kind, target=found.target or "",
-                                later_reason=later[-1][2] if later else "", vote_word=vote_word_for(game))
+                                later_reason=later[-1][2] if later else "", vote_word=vote_word_for(game),
+                                later_suggestions=tuple(later[-1][0].candidates or ()) if later else ())
 
 
 def _judge(*, game: Game, author_id: int, body: str, now: datetime) -> _Judged | None:
@@ -270,20 +288,33 @@ def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note:
 
 def vote_count_bbcode(count: CountView) -> str:
     """The count as a post, the way GMs format it by hand."""
-    if count.plurality:  # no majority to reach: the count names the leaders instead
+    words = count.words  # the rule set's own words (cards: the Veche's), else the core's
+    if count.plurality or words is not None:  # no majority to reach: the count names the leaders instead
         lines = [str(_("[b]Vote count, %(phase)s[/b]")) % {"phase": count_title(count.phase)}]
     else:
         lines = [str(_("[b]Vote count, %(phase)s[/b] (majority: %(n)d)")) % {
             "phase": count_title(count.phase), "n": count.majority}]
+    if words is not None:
+        lines += [line for line in (words.decides, words.outcome) if line]
     for wagon in count.wagons:
         name = wagon.target.user.display_name if wagon.target else str(_("Peace"))
-        voters = ", ".join(f"{seat.user.display_name} (#{number})" for seat, number in wagon.voters)
+        if words is not None and words.weights_shown:
+            voters = ", ".join(f"{seat.user.display_name} ×{vote_weight_text(weight)} (#{number})"
+                               for seat, number, weight in wagon.weighted)
+        else:
+            voters = ", ".join(f"{seat.user.display_name} (#{number})" for seat, number in wagon.voters)
         weight = vote_weight_text(wagon.weight)  # «6,5» in Russian, as on the count page
-        if count.plurality:
+        if words is not None:
+            note = f" ({wagon.note})" if wagon.note else ""
+            lines.append(f"[b]{name}[/b] — {weight}{note}: {voters}")
+        elif count.plurality:
             lines.append(f"[b]{name}[/b] — {weight}: {voters}")
         else:
             lines.append(f"[b]{name}[/b] — {weight} (L-{wagon.to_majority}): {voters}")
-    if count.plurality and count.leaders:
+    for row in count.measures if words is not None else ():
+        who = ", ".join(f"{seat.user.display_name} ×{vote_weight_text(w)}" for seat, w in row["weighted"])
+        lines.append(f"{row['label']} — {vote_weight_text(row['weight'])}" + (f": {who}" if who else ""))
+    if words is None and count.plurality and count.leaders:
         lines.append(str(_("Leading: %(names)s")) % {
             "names": ", ".join(w.target.user.display_name for w in count.leaders if w.target)})
     if count.not_voting:
@@ -348,6 +379,8 @@ class VotePreview:
         if not c.counted:
             text = str(_("The vote will not count: %(reason)s")) % {
                 "reason": reason_text(c.reason, vote_word=c.vote_word)}
+            if c.suggestions and c.reason in ("name_unknown", "name_ambiguous"):
+                text += " " + suggestion_text(c.suggestions)
         elif c.kind == VoteRecord.Kind.UNVOTE:
             text = str(_("Read as → withdrawing your vote"))
         elif c.kind == VoteRecord.Kind.PEACE:

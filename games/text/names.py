@@ -6,7 +6,7 @@ import re
 import threading
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import islice, product
 
@@ -20,6 +20,7 @@ __all__ = [
     "MatchResult",
     "RosterEntry",
     "RosterMatcher",
+    "SUGGEST_EDITS",
     "Token",
     "morph",
     "normalize",
@@ -36,6 +37,12 @@ FUZZY_EDITS = ((6, 1), (10, 2), (16, 3))
 # any length from FUZZY_MIN_LEN on.
 # Shorter queries are never fuzzy-matched.
 FUZZY_MIN_LEN = 4
+# A name that matched nobody is answered with the closest names, never taken for one of them:
+# (length from, edits allowed) — one letter doubled, missing or off in a short name («Вассю»,
+# «Фролу»), more in longer ones; at most SUGGEST_MAX names, from SUGGEST_MIN_LEN letters.
+SUGGEST_EDITS = ((3, 1), (6, 2), (10, 3))
+SUGGEST_MIN_LEN = 3
+SUGGEST_MAX = 3
 # A unique prefix names the player from this many letters on ("Кики" for Кикимора).
 PREFIX_MIN_LEN = 3
 # Parts of nicknames that never name a player alone (articles, "Im" in ImVladTheGreat).
@@ -551,7 +558,8 @@ class RosterMatcher:
 
     def match(self, fragment: str, *, fuzzy: bool = True) -> MatchResult:
         """The player the whole fragment names ("Васю", "[private=...]" value, a room name)."""
-        return self._cached((fragment, -1, fuzzy, 0), lambda: self._match(fragment, fuzzy))
+        return self._cached((fragment, -1, fuzzy, 0),
+                            lambda: self._with_suggestions(self._match(fragment, fuzzy), fragment))
 
     def _match(self, fragment: str, fuzzy: bool) -> MatchResult:
         norm = normalize(fragment)
@@ -588,7 +596,8 @@ class RosterMatcher:
         `limit` characters are read.
         """
         text = text[:limit]
-        return self._cached((text, skip_words, fuzzy, 1), lambda: self._match_start(text, skip_words, fuzzy))
+        return self._cached((text, skip_words, fuzzy, 1),
+                            lambda: self._with_suggestions(self._match_start(text, skip_words, fuzzy), text))
 
     def _match_start(self, text: str, skip_words: int, fuzzy: bool) -> MatchResult:
         norm = normalize(text)
@@ -612,6 +621,35 @@ class RosterMatcher:
             if r is not None:
                 return _with_skipped(r, j)
         return MatchResult(None, "unknown", start=toks[0].start, end=toks[0].end)
+
+    def suggest(self, text: str, *, limit: int = SUGGEST_MAX) -> tuple[str, ...]:
+        """The players whose names come closest to the words at the start of `text`, which named
+        nobody («Вассю», «в тюрьму Фролу»: a letter doubled, one off, a wrong ending): the names
+        a refusal offers («Может быть, Фроло?»), never a match. A looser budget than a match's
+        (SUGGEST_EDITS: a suggestion is asked, not taken), closest first, then by name; none for
+        a word that is no name at all (a pronoun, «его»)."""
+        toks = tokenize(normalize(text), self._max_words)
+        if not toks or not self._fuzzy_choices or _function_word(toks[0].key):
+            return ()
+        best: dict[int, int] = {}
+        for n in range(1, len(toks) + 1):
+            query = " ".join(t.key for t in toks[:n])
+            if len(query) < SUGGEST_MIN_LEN:
+                continue
+            budget = _suggest_budget(len(query))
+            for _choice, distance, idx in process.extract(query, self._fuzzy_choices, scorer=OSA.distance,
+                                                          score_cutoff=budget, limit=None):
+                for p in self._fuzzy_players[idx]:
+                    best[p] = min(best.get(p, budget + 1), int(distance))
+        order = sorted(best, key=lambda p: (best[p], self.names[p]))
+        return tuple(self.names[p] for p in order[:limit])
+
+    def _with_suggestions(self, r: MatchResult, text: str) -> MatchResult:
+        """An unknown name's result carrying the closest names as its candidates (suggest)."""
+        if r.reason != "unknown" or r.candidates:
+            return r
+        found = self.suggest(text)
+        return replace(r, candidates=found) if found else r
 
     def search(self, text: str) -> MatchResult:
         """The first player named anywhere in `text` (exact or partial forms, no fuzzy)."""
@@ -657,6 +695,15 @@ def _function_word(key: str) -> bool:
     if not _CYRILLIC_RE.search(key):
         return key in _ENGLISH_FUNCTION_WORDS
     return any(p.tag.POS in _FUNCTION_POS or "Apro" in p.tag for p in morph().parse(key) if p.score >= 0.1)
+
+
+def _suggest_budget(length: int) -> int:
+    """Edits a name offered as a suggestion may differ by (SUGGEST_EDITS)."""
+    budget = 0
+    for from_length, edits in SUGGEST_EDITS:
+        if length >= from_length:
+            budget = edits
+    return budget
 
 
 def _edit_budget(length: int) -> int:

@@ -19,7 +19,7 @@ from games.wording import event_text, faction_goal, faction_label, role_help, ro
 from games.forms import CommunicationForm, GameCreateForm
 from games.models import AnonymousMessage, Game, Order, Seat
 from games.selectors.archive import audience_label, gm_log_rows
-from games.selectors.commitment import commitment_payload
+from games.selectors.commitment import commitment_payload, revealed_roles
 from games.selectors.holders import SeatHolders
 from games.selectors.moderation import inactivity_table
 from games.selectors.play import (
@@ -68,10 +68,12 @@ def commitment_check(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     if game.status != Game.Status.FINISHED or not game.commitment:
         raise Http404
-    payload = commitment_payload(game, list(game.seats.select_related("user")))
+    seats = list(game.seats.select_related("user"))
+    payload = commitment_payload(game, seats)
     digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
     return render(request, "games/commitment.html", {"game": game, "payload": payload, "digest": digest,
-                                                     "matches": digest == game.commitment})
+                                                     "matches": digest == game.commitment,
+                                                     "roles": revealed_roles(game, seats)})
 
 
 @login_required

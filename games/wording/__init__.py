@@ -10,7 +10,8 @@ engine codes and event kinds and fails on one without a text in Russian and Engl
 """
 
 from games.wording.base import RulesetWording
-from games.wording.common import name_in, seat_status_label, vote_reason_text, vote_weight_text
+from games.wording.common import (name_case, name_in, names_joined, seat_status_label, suggestion_text,
+                                  vote_reason_text, vote_weight_text)
 from games.wording.events import event_text, order_summary, results_bbcode
 from games.wording.lookup import (
     DEFAULT_WORDING,
@@ -32,12 +33,15 @@ __all__ = [
     "event_text",
     "faction_goal",
     "faction_label",
+    "name_case",
     "name_in",
+    "names_joined",
     "order_reason_text",
     "order_summary",
     "order_vocabulary",
     "results_bbcode",
     "role_help",
+    "suggestion_text",
     "role_label",
     "seat_status_label",
     "vote_reason_text",

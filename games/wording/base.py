@@ -35,6 +35,16 @@ class RulesetWording:
     # What a vote button inserts; {name} is the player's name in the accusative.
     vote_button_form: str = "[b]В тюрьму {name}[/b]"  # the forum rules' own example
 
+    # The GM log's actions this rule set writes itself (games.services.journal.gm_log), in words;
+    # the core's own (and those it words for a rule set already) are games.selectors.archive's.
+    gm_action_labels: Mapping[str, Any] = {}
+
+    def gm_log_detail(self, action: str, key: str, value: Any, seat_name) -> tuple[str, str] | None:
+        """One data item of a GM log row this rule set writes, in words: (label, value), where
+        `seat_name(seat id)` names a seat as it was when the GM acted. None: the core's words
+        (games.selectors.archive._gm_log)."""
+        return None
+
     # --- Codes in words ---------------------------------------------------------------------
     def role_label(self, role: str) -> str:
         return str(self.role_names.get(role, role))

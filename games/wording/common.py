@@ -7,8 +7,11 @@ Pure tables and small helpers: nothing here knows a rule set (a rule set's own w
 
 from __future__ import annotations
 
+from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
+
+from games.text.names import inflect_name
 
 # Factions no rule set owns: the winner of a game nobody won.
 FACTION_NAMES = {
@@ -86,6 +89,33 @@ def vote_weight_text(value) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return number_format(value)
+
+
+def name_case(name, case: str) -> str:
+    """A player's name in a Russian grammatical case (pymorphy3, games.text.names.inflect_name)
+    for a sentence that governs it («у Эсмеральды», «между Васей»), when the reader reads Russian;
+    as written otherwise, and for a name pymorphy3 does not know (SleepWalker, Фроло)."""
+    text = str(name if name is not None else "?")
+    language = translation.get_language() or ""
+    return inflect_name(text, case) if language.startswith("ru") else text
+
+
+def names_joined(names, case: str = "nomn") -> str:
+    """Names joined the Russian way, each in `case`: «Васей и Кикиморой», «Вася, Петя и Маша»
+    ("Вася and Кикимора" in English)."""
+    names = [name_case(n, case) for n in names]
+    if len(names) <= 1:
+        return names[0] if names else "—"
+    return str(_("%(names)s and %(last)s")) % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def suggestion_text(names) -> str:
+    """«Может быть, Фроло?», «Может быть, Вася или Василий?»: the names a refused name comes
+    closest to (games.text.names.RosterMatcher.suggest) or fits, joined the Russian way."""
+    names = [str(n) for n in names]
+    joined = names[0] if len(names) == 1 else str(_("%(names)s or %(last)s")) % {
+        "names": ", ".join(names[:-1]), "last": names[-1]}
+    return str(_("Did you mean %(names)s?")) % {"names": joined}
 
 
 def name_in(data: dict, *keys: str) -> str:

@@ -38,6 +38,7 @@ from games.permissions import is_game_master
 from games.services import ActionRefused
 from games.communication.letters import order_confirmation_post
 from games.services.journal import gm_log
+from games.services.votes import count_version_bump
 from games.selectors.state import game_state
 from games.selectors.votes import standing_votes
 from games.rulesets.cards.wording import (
@@ -615,6 +616,8 @@ def card_gm_tie_break_set(*, phase: Phase, gm, seat_pk: int | None, now: datetim
     if seat_pk is not None and (not state.has_seat(seat_pk) or not state.seat(seat_pk).is_active):
         raise ActionRefused(_("Pick a living character."), code="bad_target")
     _gm_decision_set(phase, gm, "tie_break", seat_pk, now=now, log="card_tie_break")
+    # The count's «if the day ended now» names the pick (CardsSite.count_words): its cached pages go.
+    transaction.on_commit(lambda: count_version_bump(phase_id=phase.pk))
 
 
 def card_gm_deck_set(*, phase: Phase, gm, seat: Seat, cards: list[str] | None,

@@ -164,6 +164,13 @@ class CardsSite(SiteRuleset):
             return None
         return card_order_text(order)
 
+    # --- The Veche's count: its leader is punished whatever the margin, its votes weigh 1 to 4 ----
+    def count_words(self, count):
+        # The count reads the card ledger and the game's state: imported when a count is shown.
+        from games.rulesets.cards.veche_count import count_words
+
+        return count_words(count)
+
     # --- The Veche's measure («казнь» / «тюрьма»), read from the vote posts ---------------------
     measures = ("execution", "prison")
 
@@ -178,6 +185,16 @@ class CardsSite(SiteRuleset):
         from games.rulesets.cards.services import measures_standing
 
         return measures_standing(phase)
+
+    def measure_weights(self, phase, weights: dict) -> dict:
+        """«measure_weight»: the vote strengths weigh the measure vote too, unless the GM counts
+        every measure vote as one (the engine's count_veche reads the same option)."""
+        from games.selectors.votes import engine_state_of  # the count's reads: when a count is made
+
+        _ruleset, state = engine_state_of(phase)
+        if state is not None and not CARDS.option(state, "measure_weight"):
+            return {seat: 1 for seat in weights}
+        return weights
 
     def measure_refusal(self, *, game, phase, seat, measure: str) -> str:
         # The services load the models: imported when a post is previewed, not at registration.

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.text.names import inflect_name
-from games.wording import RulesetWording, faction_label, name_in, order_reason_text, vote_weight_text
+from games.wording import (RulesetWording, faction_label, name_case, name_in, names_joined, order_reason_text,
+                           vote_weight_text)
 
 # The secret roles by the seed's names, and the placeholders of a role table that new_game draws.
 ROLE_NAMES = {
@@ -621,6 +622,55 @@ def _weight(value) -> str:
     return vote_weight_text(value)
 
 
+# --- The Veche's count in its own words (veche_count.py; SiteRuleset.count_words) ------------------
+# «По окончании дня персонаж, набравший больше всего голосов, получает 6 урона, если была выбрана
+# казнь ... Если строгое большинство голосов "за мир", то казни и посадки не происходит.»
+VECHE_DECIDES = gettext_lazy(
+    "The Veche punishes the leader of the vote, whatever the margin; nobody is punished only when more than "
+    "half of the votes cast are for peace. The measure: execution if it has more votes than prison, "
+    "otherwise prison. A vote's weight is shown beside the voter.")
+
+
+def veche_outcome_text(*, reason: str, leader: str = "", measure: str | None = None, leaders: list[str] | None = None,
+                       tie_rule: str = "", peace: Any = 0, cast: Any = 0, closed: bool = False,
+                       execution_damage: int = 6, prison_phases: int = 4) -> str:
+    """What the Veche does as the votes stand (or did, for a closed day): the leader and the
+    measure, or nobody and why; a tie for the lead names the rule that chose."""
+    if reason == "two_left":
+        what = _("nobody is punished: two players are left")
+    elif reason == "peace_majority":
+        what = _("nobody is punished: a strict majority for peace (%(peace)s of %(cast)s)") % {
+            "peace": _weight(peace), "cast": _weight(cast)}
+    elif not leader:
+        what = _("nobody is punished: nobody has a vote")
+    elif measure == "execution":
+        what = _("execution of %(name)s (%(n)d damage)") % {"name": leader, "n": execution_damage}
+    else:
+        what = _("prison for %(name)s (the Sleeve is lost, no targeted cards for %(n)d phases)") % {
+            "name": leader, "n": prison_phases}
+    if leader and leaders and len(leaders) > 1:
+        what += "; " + _("a tie between %(names)s, settled %(rule)s") % {
+            "names": names_joined(leaders, "ablt"), "rule": tie_rule}
+    if closed:
+        return _("The Veche's result: %(what)s.") % {"what": what}
+    return _("If the day ended now: %(what)s.") % {"what": what}
+
+
+def veche_wagon_note(*, leader: bool = False, tied: bool = False, peace_needs: Any = None,
+                     peace_wins: bool = False) -> str:
+    """The words beside a wagon of the Veche's count: the leader (punished, whatever the margin),
+    a leader tied with him, peace's strict majority, or what peace needs."""
+    if peace_wins:
+        return _("a strict majority: nobody is punished")
+    if peace_needs is not None:
+        return _("peace needs more than %(n)s") % {"n": _weight(peace_needs)}
+    if leader:
+        return _("leader: punished")
+    if tied:
+        return _("tied with the leader")
+    return ""
+
+
 def _cards_text(kind: str, data: dict) -> str | None:
     """The texts of the cards rule set's events (docs/rulesets/cards.md, "Events"); None for kinds
     the common texts handle."""
@@ -679,16 +729,18 @@ def _cards_text(kind: str, data: dict) -> str | None:
             "value": _reveal_value(str(data.get("what")), data.get("value"))}
     if kind == "message" and "sender_name" in data:
         return _("Card message from %(sender)s to %(target)s: «%(text)s»%(status)s") % {
-            "sender": data.get("sender_name") or _("the GM"), "target": data.get("target_name", "?"),
+            "sender": name_case(data.get("sender_name") or _("the GM"), "gent"),
+            "target": name_case(data.get("target_name", "?"), "gent"),
             "text": data.get("text", ""), "status": "" if data.get("delivered") else " " + _("(not delivered)")}
     if kind == "message":
         return _("A message from the GM (a card was played at you): «%(text)s»") % {"text": data.get("text", "")}
     if kind == "mafia_message" and "sender_name" in data:
         if data.get("result") == "refused":
             return _("The mafia message of %(sender)s was refused (%(reason)s).") % {
-                "sender": data.get("sender_name"), "reason": _card_reason(data.get("reason"))}
+                "sender": name_case(data.get("sender_name"), "gent"), "reason": _card_reason(data.get("reason"))}
         return _("Mafia message from %(sender)s to %(target)s: «%(text)s»") % {
-            "sender": data.get("sender_name"), "target": data.get("target_name", "?"), "text": data.get("text", "")}
+            "sender": name_case(data.get("sender_name"), "gent"), "target": name_case(data.get("target_name", "?"), "gent"),
+            "text": data.get("text", "")}
     if kind == "mafia_message":
         return _("A message from %(name)s of the mafia: «%(text)s»") % {"name": name, "text": data.get("text", "")}
     if kind == "hand_sizes":
@@ -850,8 +902,60 @@ def deck_refusal_texts(refusals) -> list[str]:
     return out
 
 
+# The GM log's cards actions and data (docs/rulesets/cards.md, "GM decisions"): a card effect in a
+# sentence (effect_text), the GM's pick for a tied Veche, the decks he built, never a raw value.
+CARDS_GM_ACTION_LABELS = {
+    "card_tie_break": gettext_lazy("picked who is punished if the Veche ties"),
+    "card_gm_deck": gettext_lazy("built decks for players"),
+}
+CARDS_GM_DATA_LABELS = {
+    "effect": gettext_lazy("effect"),
+    "tie_break": gettext_lazy("punished on a tie"),
+    "decks": gettext_lazy("decks"),
+    "cards": gettext_lazy("cards in the collection"),
+    "default": gettext_lazy("the shipped collection"),
+}
+
+
+def gm_log_detail(action: str, key: str, value: Any, seat_name) -> tuple[str, str] | None:
+    """A cards GM log item in words (CardsWording.gm_log_detail); None for the core's keys."""
+    if key not in CARDS_GM_DATA_LABELS:
+        return None
+    label = str(CARDS_GM_DATA_LABELS[key])
+    if key == "effect":
+        if not isinstance(value, dict):
+            return label, "—"
+        names = {v: seat_name(v) for k in ("target", "target2", "viewer") if isinstance(v := value.get(k), int)}
+        return label, effect_text(value, names)
+    if key == "tie_break":
+        return label, seat_name(value) if isinstance(value, int) else str(_("nobody: the alphabet decides"))
+    if key == "decks":
+        if not isinstance(value, dict) or not value:
+            return label, str(_("none: decks are dealt at random"))
+        return label, "; ".join(f"{seat_name(_seat_key(seat))}: {_deck_summary(cards)}" for seat, cards in value.items())
+    if key == "default":
+        return label, str(_("yes") if value else _("no"))
+    return label, "—" if value in (None, "") else str(value)
+
+
+def _seat_key(seat: Any) -> Any:
+    try:
+        return int(seat)
+    except (TypeError, ValueError):
+        return seat
+
+
+def _deck_summary(cards: Any) -> str:
+    if isinstance(cards, dict):  # {"cards": [...], "colours": [...]}
+        colours = ", ".join(colour_label(c) for c in cards.get("colours") or ())
+        text = _deck_contents(cards.get("cards"))
+        return f"{text} ({colours})" if colours else text
+    return _deck_contents(cards)
+
+
 class CardsWording(RulesetWording):
     role_names = ROLE_NAMES
+    gm_action_labels = CARDS_GM_ACTION_LABELS
     faction_names = FACTION_NAMES
     faction_goals = CARDS_FACTION_GOALS
     action_labels = ACTION_LABELS
@@ -864,6 +968,9 @@ class CardsWording(RulesetWording):
 
     def reason_text(self, code: str, **params) -> str:
         return card_reason_text(code, **params)
+
+    def gm_log_detail(self, action: str, key: str, value: Any, seat_name) -> tuple[str, str] | None:
+        return gm_log_detail(action, key, value, seat_name)
 
     def measure_label(self, measure) -> str:
         return measure_label(measure)

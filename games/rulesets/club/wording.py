@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.text.orders import ActionWords, OrderVocabulary
-from games.wording import RulesetWording, faction_label, name_in
+from games.wording import RulesetWording, faction_label, name_in, names_joined
 
 # Club (seed 003): one order per player and phase. A note is the night's check with the note left
 # («Записку можно оставить только сразу после проверки»), so "записка про X" is a check of X too.
@@ -185,8 +185,8 @@ class ClubWording(RulesetWording):
         if kind == "removed":
             return self.with_role(data, _("%(name)s is removed for fouls.") % {"name": name})
         if kind == "revote":
-            return _("Tie: a re-vote between %(names)s.") % {
-                "names": ", ".join(str(p.get("name")) for p in data.get("leaders", []))}
+            return _("Tie: a re-vote between %(names)s.") % {  # «между Васей и Кикиморой»
+                "names": names_joined([p.get("name") for p in data.get("leaders", [])], "ablt")}
         if kind == "no_execution":
             return _("A peaceful day: nobody leaves the table.")
         if kind == "taken":

@@ -5,6 +5,7 @@ prison). Mixed into CardsRuleset.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -23,7 +24,7 @@ from games.rulesets.cards.engine.context import (
     _mapping_by_seat,
 )
 from games.rulesets.cards.engine.roles import overt_key, overt_role
-from games.rulesets.cards.engine.veche import EXECUTION, MEASURES, count_veche
+from games.rulesets.cards.engine.veche import EXECUTION, MEASURES, VecheResult, count_veche
 
 
 class DayMixin:
@@ -94,19 +95,9 @@ class DayMixin:
                 ctx.gm_note("measure_dropped", voter=voter, voter_name=ctx.name(voter), given=scalar(measure))
                 continue
             measures[voter] = measure
-        alive = [s.id for s in state.active()]
         tie_break = self.option(state, "tie_break")
         gm_pick = pick_seat(state, (ctx.inputs.gm or {}).get("tie_break")) if tie_break == "gm" else None
-        result = count_veche(
-            voters=voters, alive=alive, votes=votes, measures=measures,
-            weight=lambda seat: self.vote_weight(state, seat),
-            tie_key=lambda seat: self._tie_key(state, seat, gm_pick),
-            weigh_measure=bool(self.option(state, "measure_weight")),
-        )
-        if result.leader is not None:
-            measure = self.veche_measure(state, result.leader, result.measure)
-            if measure != result.measure:
-                result = replace(result, measure=measure)
+        result = self._veche_of(state, votes, measures, gm_pick)
         ctx.veche = result
 
         def name(seat: Any) -> Any:
@@ -143,6 +134,36 @@ class DayMixin:
         else:
             ctx.imprisoned.append(leader.id)
             ctx.events.append(Event("imprisoned", PUBLIC, {**_ref(leader), "phases": PRISON_PHASES}))
+
+    def _veche_of(self, state: GameState, votes: dict[int, int | str | None], measures: dict[int, str | None],
+                  gm_pick: int | None) -> VecheResult:
+        """The Veche counted from checked votes and measures: the close's count and veche_standing's."""
+        result = count_veche(
+            voters=self.voters(state), alive=[s.id for s in state.active()], votes=votes, measures=measures,
+            weight=lambda seat: self.vote_weight(state, seat),
+            tie_key=lambda seat: self._tie_key(state, seat, gm_pick),
+            weigh_measure=bool(self.option(state, "measure_weight")),
+        )
+        if result.leader is not None:
+            measure = self.veche_measure(state, result.leader, result.measure)
+            if measure != result.measure:
+                result = replace(result, measure=measure)
+        return result
+
+    def veche_standing(self, state: GameState, votes: Mapping[int, int | str | None],
+                       measures: Mapping[int, str | None], *, tie_pick: int | None = None) -> VecheResult | None:
+        """The Veche as the close would count it if the day ended with these standing votes (seat,
+        "peace" or None) and measures: who is punished and how, or peace and why. The same count as
+        the close's (`_count_veche`); a vote or a measure the close would drop is left out, and
+        `tie_pick` is the GM's pick for a tie when the game's option `tie_break` is `gm`. None
+        outside a day (nobody votes)."""
+        if not self.voters(state):
+            return None
+        checked_votes = {v: t for v, t in votes.items()
+                         if t is not None and self.check_vote(state, v, t) is None}
+        checked_measures = {v: m for v, m in measures.items() if self.check_measure(state, v, m) is None}
+        gm_pick = tie_pick if self.option(state, "tie_break") == "gm" else None
+        return self._veche_of(state, checked_votes, checked_measures, gm_pick)
 
     def veche_measure(self, state: GameState, leader: int, measure: str) -> str:
         """The measure applied to the Veche's leader: the vote's, unless a rule says otherwise (the

@@ -32,7 +32,7 @@ from types import MappingProxyType
 from games.engine.events import PUBLIC, Event
 from games.engine.orders import PhaseInputs
 from games.engine.resolution import Resolution
-from games.engine.rulesets.base import RoleSpec
+from games.engine.rulesets.base import RoleSpec, SiteStyle
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.cards.engine import abilities_a  # noqa: F401  (registers helper A's abilities)
@@ -118,6 +118,10 @@ class CardsRuleset(VecheRolesMixin, HeroMixin, DeadMixin, OpeningMixin, PlaysMix
     })
     deck_reasons: Mapping[str, str] = DECK_REASONS
     peace_vote = True  # the Veche has a vote «за мир»: the site's vote reader must accept it
+    # «По окончании дня персонаж, набравший больше всего голосов, получает 6 урона»: the Veche's
+    # leader at the close is punished whatever the margin (a plurality), never a majority that ends
+    # the day early; the count speaks the Veche's own words (CardsSite.count_words).
+    site = SiteStyle(majority=False)
     # The measure vote read from a post's bold text («[b]казнь[/b]», «[b]в тюрьму[/b]»).
     parse_measure = staticmethod(parse_measure)
 
