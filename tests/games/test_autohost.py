@@ -313,3 +313,50 @@ def test_standing_by_is_offered_when_the_table_is_full(setup, players):
     assert not Standby.objects.filter(game=game, user=spare).exists()
     with pytest.raises(ActionRefused):
         standby_join(game=game, user=players[0])  # a player of the game
+
+
+CLUB_NAMES = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Зоя", "Игорь", "Кира", "Лев", "Мила"]
+CLUB_ACCUSATIVE = {"Анна": "Анну", "Борис": "Бориса", "Вера": "Веру", "Глеб": "Глеба", "Дина": "Дину",
+                   "Егор": "Егора", "Жанна": "Жанну", "Зоя": "Зою", "Игорь": "Игоря", "Кира": "Киру", "Лев": "Льва",
+                   "Мила": "Милу", "Запасной": "Запасного"}
+
+
+def test_a_whole_automatic_club_game_plays_to_its_end_with_silent_players(db):
+    """A club setup of 12: nobody hosts, two red civilians never speak. The others vote each day
+    for a black player (in a re-vote, for one of its candidates); nobody sends a night order. The
+    site replaces the first silent player with the one standing by and removes the second, the
+    reds win, and the archive and the commitment check."""
+    setup = AutoSetup.objects.create(title="Автоклуб", ruleset="club", size=12, phase_hours=24, missed_limit=2)
+    game = _open_game(setup)
+    for name in CLUB_NAMES:
+        autohost_join(game=game, user=make_user(name))
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    civilians = list(game.seats.select_related("user").filter(role="civilian").order_by("number"))
+    silent = {civilians[0].user_id, civilians[1].user_id}
+    standby_join(game=game, user=make_user("Запасной"))
+    for _phase in range(40):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        phase = game.current_phase
+        if phase.kind in ("day", "revote"):
+            alive = list(game.seats.select_related("user").filter(is_alive=True).order_by("number"))
+            blacks = [s for s in alive if s.faction == "black"]
+            target = blacks[0] if blacks else None
+            for seat in alive:
+                if seat.user_id in silent or target is None:
+                    continue
+                choice = target if seat != target else next(s for s in alive if s != seat and s.faction == "red")
+                post_submit(thread=game.game_thread, author=seat.user,
+                            body=f"Голосую за [b]{CLUB_ACCUSATIVE[choice.user.display_name]}[/b]")
+        assert phases_close_due(now=phase.deadline_at + timedelta(seconds=1)) == 1
+        automatic_games_host(now=phase.deadline_at + timedelta(minutes=1))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner == "red"
+    actions = set(GMAction.objects.filter(game=game).values_list("action", flat=True))
+    assert {"auto_replace", "auto_modkill"} <= actions
+    assert not GMAction.objects.filter(game=game).exclude(user=site_host()).exists()
+    payload = commitment_payload(game, list(game.seats.select_related("user")))
+    assert hashlib.sha256(payload.encode("utf-8")).hexdigest() == game.commitment
+    assert client_for(None).get(reverse("games:archive", args=[game.pk])).status_code == 200
