@@ -360,3 +360,44 @@ def test_a_whole_automatic_club_game_plays_to_its_end_with_silent_players(db):
     payload = commitment_payload(game, list(game.seats.select_related("user")))
     assert hashlib.sha256(payload.encode("utf-8")).hexdigest() == game.commitment
     assert client_for(None).get(reverse("games:archive", args=[game.pk])).status_code == 200
+
+
+def test_a_whole_automatic_cards_game_plays_to_its_end_with_silent_players(db):
+    """A cards setup of 8: nobody hosts, nobody builds a deck (the site deals legal ones at the end
+    of deck building, as its first post says), nobody plays a card; two players of the law never
+    speak. The others call each day for the execution of a mafioso on the Вече. The site replaces
+    the first silent player and removes the second; the law wins; archive and commitment check."""
+    setup = AutoSetup.objects.create(title="Автокарты", ruleset="cards", size=8, phase_hours=24, missed_limit=2)
+    game = _open_game(setup)
+    accusative = {**ACCUSATIVE, "Лев": "Льва", "Запасной": "Запасного"}
+    for name in [*NAMES, "Лев"]:
+        autohost_join(game=game, user=make_user(name))
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.current_phase.kind == "deckbuilding"
+    law = list(game.seats.filter(faction="law").order_by("number"))
+    silent = {law[0].user_id, law[1].user_id}
+    standby_join(game=game, user=make_user("Запасной"))
+    for _phase in range(40):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        phase = game.current_phase
+        if phase.kind == "day":
+            alive = list(game.seats.select_related("user").filter(is_alive=True).order_by("number"))
+            target = next(s for s in alive if s.faction == "mafia")
+            for seat in alive:
+                if seat.user_id in silent:
+                    continue
+                choice = target if seat != target else next(s for s in alive if s.faction == "law")
+                post_submit(thread=game.game_thread, author=seat.user,
+                            body=f"[b]Казнить {accusative[choice.user.display_name]}![/b]")
+        assert phases_close_due(now=phase.deadline_at + timedelta(seconds=1)) == 1
+        automatic_games_host(now=phase.deadline_at + timedelta(minutes=1))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner == "law"
+    actions = set(GMAction.objects.filter(game=game).values_list("action", flat=True))
+    assert {"auto_replace", "auto_modkill"} <= actions
+    assert not GMAction.objects.filter(game=game).exclude(user=site_host()).exists()
+    payload = commitment_payload(game, list(game.seats.select_related("user")))
+    assert hashlib.sha256(payload.encode("utf-8")).hexdigest() == game.commitment
+    assert client_for(None).get(reverse("games:archive", args=[game.pk])).status_code == 200
