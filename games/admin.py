@@ -30,6 +30,11 @@ class AutoSetupForm(forms.ModelForm):
             ruleset = get_ruleset(key)
             if not adapter.auto_host:
                 self.add_error("ruleset", adapter.auto_host_refusal)
+            options = cleaned.get("options") or {}
+            for name, (label, values, _default) in adapter.auto_host_choices().items():
+                if name in options and options[name] not in {value for value, _text in values}:
+                    self.add_error("options", _("%(label)s: one of %(values)s.") % {
+                        "label": label, "values": ", ".join(value for value, _text in values)})
             size = cleaned.get("size")
             if size is not None and not ruleset.min_players <= size <= ruleset.max_players:
                 self.add_error("size", _("This rule set is played by %(min)d to %(max)d players.")

@@ -413,6 +413,12 @@ class SiteRuleset:
         game's first post and docs (the core adds what every automatic game shares)."""
         return []
 
+    def auto_host_choices(self) -> dict[str, tuple[Any, tuple[tuple[str, Any], ...], str]]:
+        """The rules a setup may choose for this rule set's automatic games: option name ->
+        (label, ((value, label), ...), default); the engine reads the option (forum: a mafia shot
+        nobody ordered, none or by lot). The admin's setup form offers and checks them."""
+        return {}
+
     def auto_host_options(self, options: dict) -> dict:
         """The options of an automatic game: a choice only a human GM could make (the cards'
         «tie_break: gm») is replaced by the rule the site follows; {} of the defaults for none."""

@@ -780,3 +780,41 @@ def test_orders_are_summarised_for_the_gm_when_the_turn_closes():
     assert {e.data["actor_name"] for e in orders} == {"Вася", "Кикимора", "Баба Яга", "Шапочка", "Негодяй"}
     assert gm_order(r, "Вася")["learned_role"] == "mafioso"
     assert gm_order(r, "Негодяй")["reason"] == "source_jailed"
+
+
+# -- an automatic game's choice: a mafia shot nobody ordered (docs/rulesets/forum.md) ---------------
+def test_unordered_mafia_shot_does_not_happen_by_default():
+    """«После ведущий обрабатывает заказы на спецдействия всех игроков.» No order, no shot: the
+    default, and a human GM's game."""
+    resolution = play(new_game())
+    assert events_of(resolution, "killed") == [] and events_of(resolution, "shot_by_lot") == []
+
+
+def test_unordered_mafia_shot_is_aimed_by_lot_when_the_setup_says_so():
+    """An automatic game whose setup chose «lot»: with no mafioso's order, the lot aims the mafia's
+    shot at a player in play outside the mafia and not jailed today; the GM's log says so."""
+    state = new_game(missing_shot="lot")
+    resolution = play(state, seed=3)
+    (lot,) = events_of(resolution, "shot_by_lot")
+    assert lot.audience == GM
+    target = state.seat(lot.data["target"])
+    assert target.faction != "mafia" and target.name != "Бонд"
+    assert [e.data["name"] for e in events_of(resolution, "killed")] == [target.name]
+    # The same seed aims the same shot: the preview and the close agree.
+    assert events_of(play(state, seed=3), "shot_by_lot")[0].data["target"] == lot.data["target"]
+
+
+def test_an_ordered_mafia_shot_draws_no_lot():
+    state = new_game(missing_shot="lot")
+    resolution = play(state, ("Кикимора", "shoot", "Джон"))
+    assert events_of(resolution, "shot_by_lot") == []
+    assert [e.data["name"] for e in events_of(resolution, "killed")] == ["Джон"]
+
+
+def test_the_lot_shoots_nobody_when_no_mafioso_is_free():
+    """The killer's own shot is his: without a mafioso in play (both jailed or out) there is no
+    collective shot to aim."""
+    roster = [("Вася", "recruiter"), ("Кикимора", "mafioso"), ("Джон", "citizen"), ("Эсмеральда", "killer"),
+              ("Фроло", "citizen"), ("Бонд", "citizen"), ("Соня", "citizen")]
+    resolution = play(new_game(roster, missing_shot="lot"), jail="Кикимора")
+    assert events_of(resolution, "shot_by_lot") == [] and events_of(resolution, "killed") == []

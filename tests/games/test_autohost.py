@@ -401,3 +401,20 @@ def test_a_whole_automatic_cards_game_plays_to_its_end_with_silent_players(db):
     payload = commitment_payload(game, list(game.seats.select_related("user")))
     assert hashlib.sha256(payload.encode("utf-8")).hexdigest() == game.commitment
     assert client_for(None).get(reverse("games:archive", args=[game.pk])).status_code == 200
+
+
+def test_a_setup_chooses_the_forums_unordered_shot_by_lot(db):
+    """A rule set's choices for automatic games (SiteRuleset.auto_host_choices): the forum's
+    setup may aim a shot nobody ordered by lot; its first post says which rule it follows, and the
+    admin refuses a value the rule set does not offer."""
+    setup = AutoSetup.objects.create(title="Форум с жребием", ruleset="forum", size=7, options={"missing_shot": "lot"})
+    game = _open_game(setup)
+    assert game.options["missing_shot"] == "lot"
+    first = game.game_thread.posts.order_by("number").first().body
+    assert "жребий направляет его в игрока не из мафии" in first
+    plain = _open_game(AutoSetup.objects.create(title="Форум", ruleset="forum", size=7))
+    assert "Выстрел мафии, который никто не заказал, не происходит." in plain.game_thread.posts.first().body
+    form = AutoSetupForm(data={"title": "Х", "ruleset": "forum", "size": 7, "phase_hours": 24,
+                               "options": '{"missing_shot": "always"}', "prod_after_hours": 12, "missed_limit": 2,
+                               "active": True})
+    assert not form.is_valid() and "options" in form.errors

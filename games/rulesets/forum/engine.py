@@ -110,7 +110,7 @@ FAIL_MAFIA_DISAGREE = "mafia_disagree"
 # reads this module's source to keep the list whole).
 EVENT_KINDS: tuple[str, ...] = (
     "game_started", "role", "team", "order", "check_result", "granted_check", "killed", "wounded", "vote_result",
-    "tie_break", "tie_break_ignored", "jailed", "game_over",
+    "tie_break", "tie_break_ignored", "jailed", "game_over", "shot_by_lot",
 )
 
 
@@ -337,6 +337,7 @@ class ForumRuleset:
         events: list[Event] = []
 
         jailed_id, votes, weights = self._settle_jail(state, inputs, rng, events)
+        inputs = self._shot_by_lot(state, inputs, jailed_id, rng, events)
         checks, protected, shots, reports = self._settle_orders(state, inputs, jailed_id)
 
         shot_at = {target for _label, target in shots}
@@ -487,6 +488,27 @@ class ForumRuleset:
         reveal = bool(state.options.get("reveal_roles", True))
         events.append(Event("jailed", PUBLIC, _public_ref(state.seat(jailed), reveal)))
         return jailed, votes, weights
+
+    def _shot_by_lot(
+        self, state: GameState, inputs: PhaseInputs, jailed: int | None, rng: random.Random, events: list[Event]
+    ) -> PhaseInputs:
+        """Option `missing_shot: "lot"` (an automatic game's choice, docs/rulesets/forum.md,
+        "Automatic games"): when no mafioso ordered the collective shot, the lot names its target
+        among the players in play outside the mafia (not the one jailed today), as if the first
+        free mafioso had ordered it. «none» (the default, a human GM's game): no order, no shot."""
+        if state.options.get("missing_shot", "none") != "lot":
+            return inputs
+        shooters = [s for s in state.seats if s.is_active and s.role == MAFIOSO and s.id != jailed]
+        if not shooters or any(o.action == SHOOT and o.actor in {s.id for s in shooters} for o in inputs.orders.values()):
+            return inputs
+        targets = [s.id for s in state.seats if s.is_active and s.faction != MAFIA and s.id != jailed]
+        if not targets:
+            return inputs
+        target = rng.choice(targets)
+        actor = shooters[0].id
+        events.append(Event("shot_by_lot", GM, {**_ref(state.seat(actor)), "target": target,
+                                                "target_name": state.seat(target).name}))
+        return replace(inputs, orders={**inputs.orders, actor: Order(actor, SHOOT, target)})
 
     def _settle_orders(
         self, state: GameState, inputs: PhaseInputs, jailed: int | None

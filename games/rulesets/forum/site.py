@@ -25,12 +25,19 @@ class ForumSite(SiteRuleset):
     # "Automatic games"): a tie by lot, an order not sent is no action.
     auto_host = True
 
+    def auto_host_choices(self) -> dict:
+        return {"missing_shot": (_("A mafia shot nobody ordered"),
+                                 (("none", _("does not happen")), ("lot", _("is aimed by lot"))), "none")}
+
     def auto_host_rules(self, *, game) -> list:
+        by_lot = (game.options or {}).get("missing_shot") == "lot"
         return [
             _("The day ends at its deadline; the player with the most votes goes to jail. A tie between "
               "the leaders is broken by lot, drawn with the game's secret seed."),
-            _("Night orders are sent on the site (the order form on your role page) before the deadline; "
-              "an order not sent is no action, and a mafia kill nobody ordered does not happen."),
+            _("Orders are sent on the site (the order form on your role page) before the deadline; an order "
+              "not sent is no action.") + " " + (
+                _("When no mafioso orders the mafia's shot, the lot aims it at a player outside the mafia.")
+                if by_lot else _("A mafia shot nobody ordered does not happen.")),
             _("Roles are revealed as the rules say; the winner is announced when one side has won."),
         ]
 

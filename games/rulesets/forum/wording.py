@@ -72,6 +72,9 @@ class ForumWording(RulesetWording):
             return _("%(name)s was shot but survived, wounded.") % {"name": name}
         if kind == "granted_check":
             return _("You were checked by the recruiter: next turn you may make one check of your own.")
+        if kind == "shot_by_lot":
+            return _("The mafia ordered no shot: the lot chose its target, %(target)s (the automatic game's rule).") % {
+                "target": data.get("target_name", "")}
         if kind == "tie_break_ignored":
             return _("The GM's tie-break was not used (%(reason)s).") % {"reason": data.get("reason", "")}
         return None
