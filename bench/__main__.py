@@ -52,6 +52,13 @@ def parse_args(argv=None):
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (default 4)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (default 1: the machine has few cores)")
     parser.add_argument("--posts", type=int, default=10_000, help="posts in the game thread (default 10,000)")
+    growth = parser.add_argument_group("growth curves (bench/growth.py): how each cost grows with the work")
+    growth.add_argument("--growth", action="store_true", help="measure at several thread sizes instead")
+    growth.add_argument("--sizes", type=lambda text: [int(x) for x in text.split(",")], default=[1_000, 10_000, 100_000],
+                        help="thread sizes, comma-separated (default 1000,10000,100000)")
+    growth.add_argument("--repeat", type=int, default=15, help="timings per measurement (default 15)")
+    growth.add_argument("--fresh", action="store_true", help="seed the kept databases again")
+    growth.add_argument("--drop", action="store_true", help="remove the seeded databases afterwards")
     args = parser.parse_args(argv)
     args.seconds = args.seconds or (4.0 if args.quick else 15.0)
     args.warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 3.0)
@@ -300,6 +307,10 @@ def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: st
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.growth:
+        from bench import growth
+
+        return growth.main(args)
     started = time.monotonic()
     wrk = ensure_wrk()
     prefix = f"mafia-bench-{os.getpid()}-{secrets.token_hex(3)}"

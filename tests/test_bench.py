@@ -185,3 +185,32 @@ def test_missing_endpoint_gives_nulls_not_a_crash():
 ])
 def test_the_benchmark_never_uses_a_real_sites_database(url, expected):
     assert bench_database_url(url) == expected
+
+
+def _growth_rows(page_ms, recount_ms, search_ms):
+    return {"thread page (last), kept": {"ms": page_ms, "ratio": 0.7, "queries": 0},
+            "recount of the day": {"ms": recount_ms, "ratio": 0.1, "queries": 2},
+            "search, a rare word": {"ms": search_ms, "ratio": 0.05, "queries": 7}}
+
+
+def test_growth_table_judges_each_curve_against_its_goal():
+    """python -m bench --growth: a page flat in the thread's size, a recount at most linear (and
+    within 300 ms at 100,000), search within 50 ms at the largest size."""
+    from bench import growth
+
+    text, verdicts = growth.table([1_000, 100_000], {1_000: _growth_rows(10.0, 4.0, 20.0),
+                                                       100_000: _growth_rows(11.0, 250.0, 45.0)})
+    assert verdicts["thread page (last), kept"] == {"growth": 1.1, "goal": "<= 1.2 x", "met": True}
+    assert verdicts["recount of the day"]["met"] and verdicts["search, a rare word"]["met"]
+    assert "100,000 posts" in text and "NO" not in text
+    _text, verdicts = growth.table([1_000, 100_000], {1_000: _growth_rows(10.0, 4.0, 20.0),
+                                                        100_000: _growth_rows(13.0, 510.0, 80.0)})
+    assert not any(v["met"] for v in verdicts.values())
+
+
+def test_growth_keeps_its_databases_per_size_and_recipe():
+    from bench import growth
+
+    first = growth._database_for("postgres://postgres@127.0.0.1:5432/mafia_bench", 10_000)
+    assert first.endswith(f"/mafia_bench_growth_10000_{growth.recipe()}") and "bench" in first
+    assert growth.recipe() == growth.recipe()
