@@ -18,7 +18,7 @@ from games.engine.rulesets import get_ruleset
 from games.models import Game, Seat, Thread
 from games.permissions import in_play, is_game_master
 from games.rulesets import registry
-from games.selectors.commitment import commitment_payload
+from games.selectors.commitment import as_dealt, commitment_payload, role_changes
 from games.selectors.communication import team_chat_enabled
 from games.services import ActionRefused
 from games.services.journal import gm_log, store_events
@@ -127,8 +127,8 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
             # The state's role: a placeholder of the table is drawn by new_game.
             seat.role, seat.faction, seat.status = seat_state.role, seat_state.faction, seat_state.status
             seat.is_alive = in_play(game, seat_state)  # the rule set says who still plays
-            seat.dealt_name = seat.user.display_name
-        Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive", "dealt_name"])
+            seat.dealt_name, seat.dealt_role = seat.user.display_name, seat.role
+        Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive", "dealt_name", "dealt_role"])
         game.commitment_salt = secrets.token_hex(16)
         game.commitment = hashlib.sha256(commitment_payload(game, seats).encode("utf-8")).hexdigest()
         game.state = state.to_json()
@@ -183,7 +183,12 @@ def game_finish(*, game: Game, winner: str, now: datetime) -> None:
     with translation.override(settings.LANGUAGE_CODE):
         body = str(_("[b]The game is over.[/b] The role list and its salt, as committed at the start:\n"
                      "[code]%(payload)s[/code]\nSHA-256: [code]%(hash)s[/code]")) % {
-            "payload": commitment_payload(game, seats), "hash": game.commitment}
+            "payload": commitment_payload(game, as_dealt(seats)), "hash": game.commitment}
+        changes = role_changes(game, seats)
+        if changes:  # beside the deal, never in it: the list above must hash to the commitment
+            body += "\n" + str(_("Roles changed during the game by its rules:")) + "\n" + "\n".join(
+                str(_("#%(number)s %(name)s: at the deal %(dealt)s, now %(now)s")) % {
+                    "number": c.number, "name": c.name, "dealt": c.dealt, "now": c.now} for c in changes)
     post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
 
 
