@@ -390,6 +390,27 @@ def test_saviour_extra_knowledge_in_the_first_three_nights_if_free_in_the_mornin
         == "bad_detail"
 
 
+def test_saviour_extra_knowledge_with_privileges_is_once_per_hero():
+    """«Также в первые три ночи имеет возможность получить себе внеочередное Тайное Знание если утром
+    останется на свободе (в сессиях с Привилегиями не более одного на каждого участника)»: in a show
+    with privileges, one extra key about each hero over the whole show (issue 28); without
+    privileges, no such limit."""
+    for in_play, limited in ((["secretary"], True), (None, False)):
+        state = night1(in_play=in_play) if in_play else night1()
+        first = close(state, orders=night_orders(state, Жора=("save", "Аня", {"extra_knowledge": "Егор"})))
+        assert list(first.outcome["keys_secret"]["Жора"]) == ["Егор"]
+        night2 = replace(first.state, phase="night 2")
+        again = _order(night2, "Жора", "save", "Аня", {"extra_knowledge": sid(night2, "Егор")})
+        other = _order(night2, "Жора", "save", "Аня", {"extra_knowledge": sid(night2, "Илья")})
+        assert SHOW.check_order(night2, again) == ("extra_knowledge_had" if limited else None)
+        assert SHOW.check_order(night2, other) is None
+        targets = SHOW.extra_knowledge_targets(night2, sid(night2, "Жора"))
+        assert (sid(night2, "Егор") in targets) is not limited and sid(night2, "Илья") in targets
+        # the close asks the same rule: the refused extra gives nothing
+        second = close(night2, orders=night_orders(night2, Жора=("save", "Аня", {"extra_knowledge": "Егор"})))
+        assert ("Жора" in second.outcome["keys_secret"]) is not limited
+
+
 def test_masons_suspicions_cut_the_judge_weight_tenfold_and_the_lot_is_logged():
     """«Ночью каждый Масон выбирает самого подозрительного участника и вероятность для того стать
     Судьёй на следующее утро снижается на порядок» (each suspicion ×0.1; the weights go to the GM)."""

@@ -93,6 +93,7 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         panel["night_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in actions]
         panel["night_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
         panel["is_saviour"] = me.role == "saviour"
+        panel["extra_knowledge_targets"] = [(h, names.get(h, "?")) for h in SHOW.extra_knowledge_targets(state, me.id)]
         panel["is_questioner"] = (state.memory.get("judge") == me.id
                                   and int(state.memory.get("judge_day") or 0) == number)
         panel["slaves"] = [(h, names.get(h, "?")) for h in SHOW.unrevealed_slaves(state)]

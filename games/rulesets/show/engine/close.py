@@ -528,6 +528,8 @@ class StageClose:
                                    phase=self.start.phase) is None:
                     # the night's keys left him nothing new to learn about that hero
                     self.events.append(Event("knowledge_empty", seat_audience(hero), ref(self.start.seat(about))))
+                else:  # «не более одного на каждого участника» (with privileges: check_order)
+                    self.memory["saviour"].setdefault("extra_about", []).append(about)
 
     def judge_lot(self, choices: dict[int, tuple[str, int | None]]) -> None:
         """«на утро среди всех героев, которые не находятся в Коме, с учётом ночных Масонских действий

@@ -60,6 +60,7 @@ from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine.economy import new_coins_memory
 from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_today
 from games.rulesets.show.engine.keys import (
+    extra_knowledge_had,
     give_secret_key,
     is_revealed,
     knowledge_candidates,
@@ -126,6 +127,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "key_used": "the Saviour's public key is once per show",
         "no_right": "the hero holds no Secret Knowledge to use",
         "no_key_left": "there is no key left to learn about this hero",
+        "extra_knowledge_had": "with privileges the Saviour's extra Secret Knowledge is once per hero",
         # part 3, the privileges
         "hacker": "the Hacker gets no Secret Knowledge the ordinary way",
         "stun_used": "this hero has been stunned once already",
@@ -598,9 +600,25 @@ class ShowRuleset:
                 return "bad_detail"
             if about is None or not state.has_seat(about) or about == actor.id:
                 return "bad_target"
+            # «(в сессиях с Привилегиями не более одного на каждого участника)»: with privileges in
+            # play, one extra key about each hero over the whole show
+            if state.options.get("privileges") and about in extra_knowledge_had(state):
+                return "extra_knowledge_had"
             if not knowledge_candidates(state, dict(state.memory), actor.id, about):
                 return "no_key_left"
         return None
+
+    def extra_knowledge_targets(self, state: GameState, actor: int) -> tuple[int, ...]:
+        """The heroes the Saviour may ask his extra Secret Knowledge about tonight (none when he may
+        not ask it at all): the panel's list, checked again by `check_order`."""
+        kind, number = parse_phase(state.phase)
+        if kind != NIGHT or not state.has_seat(actor):
+            return ()
+        me = state.seat(actor)
+        if not me.is_active:
+            return ()
+        return tuple(s.id for s in state.seats if self._check_detail(
+            state, me, number, {"extra_knowledge": s.id}) is None)
 
     def unrevealed_slaves(self, state: GameState) -> list[int]:
         memory = dict(state.memory)
