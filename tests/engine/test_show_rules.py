@@ -658,8 +658,38 @@ def test_sleeping_after_one_miss_deep_coma_after_more():
     del votes["Гоша"]
     state = close(state, votes=votes).state
     assert next(h for h in public_status(state)["heroes"] if h["name"] == "Гоша")["sleep"] == "asleep"
-    state = close(state, posted={"Кира": ["defence"]}).state
+    state = close(state, posted={"Кира": ["defence"]}).state  # Кира's defence asks nothing of Гоша
+    assert next(h for h in public_status(state)["heroes"] if h["name"] == "Гоша")["sleep"] == "asleep"
+    state = close(state, votes={n: "spare" for n in free_names(state) if n not in ("Кира", "Гоша")}).state
     assert next(h for h in public_status(state)["heroes"] if h["name"] == "Гоша")["sleep"] == "coma"
+
+
+def test_coma_counts_only_the_stages_that_asked_the_hero_an_input():
+    """«Если герой только недавно попал в кому и пропущен всего один этап, то в Статусе он помечается
+    как "Спит" и будучи на Повторном голосовании он не отправляется в рабство автоматически»: a
+    stage is missed only when it asked his input (issue 28): another hero's defence, or the re-vote
+    on himself as the single defendant («перед всеми кроме него стоит выбор»), or a stage in which
+    he has spoken already, is not missed."""
+    state = day1()
+    state = close(state, votes=everyone_votes(state, "Кира")).state
+    state = close(state, posted={"Кира": ["defence"]}).state  # Кира has spoken once in the show
+    state = close(state, votes={n: "spare" for n in free_names(state) if n != "Кира"}).state
+    state = close(state, orders=night_orders(state)).state
+    assert state.phase == "day 2" and not state.memory["coma"]
+    kira = sid(state, "Кира")
+    votes = everyone_votes(state, "Кира")
+    del votes["Кира"]
+    state = close(state, votes=votes).state  # Кира misses the day's vote: «Спит»
+    assert state.memory["coma"] == {str(kira): 1} and state.memory["bench"] == [kira]
+    state = replace(state, memory={**state.memory, "judge": None})  # no judge today: the re-vote decides
+    state = close(state).state  # his defence is owed «только один раз за Шоу»: not missed
+    assert state.phase == "revote 2" and state.memory["coma"] == {str(kira): 1}
+    assert public_status(state)["heroes"][9]["sleep"] == "asleep"
+    spare = {n: "spare" for n in free_names(state) if n != "Кира"}
+    result = close(state, votes=spare)  # the re-vote on him asks him no ballot
+    assert result.outcome["enslaved"] == []  # «не отправляется в рабство автоматически»
+    assert result.state.memory["coma"] == {str(kira): 1}
+    assert next(h for h in public_status(result.state)["heroes"] if h["name"] == "Кира")["sleep"] == "asleep"
 
 
 def test_sleeping_defendant_is_not_enslaved_automatically_a_deep_coma_one_is():

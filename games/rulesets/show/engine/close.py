@@ -33,6 +33,7 @@ from games.rulesets.show.engine.roles import (
     winner_of,
 )
 from games.rulesets.show.engine.money import after_stage
+from games.rulesets.show.engine.status import sleep_mark
 from games.rulesets.show.engine.stages import (
     ALLIES,
     DAY,
@@ -135,12 +136,16 @@ class StageClose:
     def owing(self) -> list[int]:
         return list(self.rules.owing(self.current()))
 
-    def miss(self, owing: list[int]) -> None:
+    def miss(self, owing: list[int], *, excused: frozenset[int] = frozenset()) -> None:
         """«По истечении этого времени все, кто не успел произвести требуемое действие ...
-        впадают в кому.» A hero already in coma counts one more missed stage («Спит» after one)."""
+        впадают в кому.» A hero already in coma counts one more missed stage («Спит» after one)
+        only when this stage asked his input (`rules.owes` at the stage's start, but the
+        `excused`: the stunned): «пропущен всего один этап» counts stages he missed, not stages
+        that passed (issue 28)."""
         current = self.current()
+        asked = set(self.rules.owes(self.start)) - excused
         for key in list(self.memory["coma"]):
-            if self.status.get(int(key)) == ACTIVE:
+            if self.status.get(int(key)) == ACTIVE and int(key) in asked:
                 self.memory["coma"][key] = int(self.memory["coma"][key]) + 1
         for hero in owing:
             if not self.rules.has_acted(current, self.inputs, hero) and str(hero) not in self.memory["coma"]:
@@ -419,7 +424,7 @@ class StageClose:
                 orders[actor] = order
         stuns, excludes = priv.night_inputs(self)
         stunned_targets = set(stuns.values())  # the stunned owe no night action: no coma for it
-        self.miss([h for h in self.owing() if h not in stunned_targets])
+        self.miss([h for h in self.owing() if h not in stunned_targets], excused=frozenset(stunned_targets))
         choices: dict[int, tuple[str, int | None]] = {}
         for hero in self.free():
             if str(hero) not in self.memory["coma"] and hero in orders:
@@ -628,6 +633,10 @@ class StageClose:
             "judge": self.name(judge), "free": [s.name for s in seats if s.status == ACTIVE],
             "alive": [s.name for s in seats if s.status == ACTIVE], "over": state.over,
             "privileges": priv.holder_names(state),
+            # the status's mark of each free hero in coma after the close: «Спит» (`asleep`, one stage
+            # missed at most) or `coma`
+            "sleep": {s.name: sleep_mark(state, s.id) for s in seats
+                      if s.status == ACTIVE and sleep_mark(state, s.id) is not None},
         })
         self.outcome.setdefault("votes", {})
         self.outcome.setdefault("tally", {})

@@ -172,6 +172,8 @@ EVENT_KINDS: tuple[str, ...] = (
 OUTCOME_KEYS: tuple[str, ...] = (
     "stage", "votes", "tally", "bench", "enslaved", "saved", "freed", "keys_public", "keys_secret",
     "revealed", "judge", "coma", "woke", "insomnia", "knowledge", "free", "alive", "over",
+    # `sleep` {name: asleep | coma}: the status's mark of each free hero in coma after the close
+    "sleep",
     # part 2 (docs/rulesets/show.md, "Scenario keys"): `transfers` and `ratings` are coins.py's records;
     # `rating` {name: running total}, `bank`/`pot` after the close, `balances` {name: net change in the
     # show so far}, `burdens` {name: paid this morning}, `grants` {author: sum}, `talents`, `raised`,
@@ -305,28 +307,35 @@ class ShowRuleset:
         return not state.over and not self.waiting_for(state, inputs)
 
     def owing(self, state: GameState) -> list[int]:
-        """Heroes owing the stage's action, in seating order (nobody in coma)."""
+        """Heroes owing the stage's action, in seating order (nobody in coma: «их никто не ждёт»)."""
+        kind, _n = parse_phase(state.phase)
+        if kind == ALLIES:
+            # The choice is not required (no coma for it): only those with a name to pick are awaited.
+            return [s.id for s in state.seats if menu(state, s.id)] if not state.over else []
+        return [h for h in self.owes(state) if not in_coma(state, h)]
+
+    def owes(self, state: GameState) -> list[int]:
+        """Heroes the stage asks its required input of, in seating order, whether in coma or not: a
+        stage missed in coma is one of these (issue 28: a defendant's re-vote, where he has no
+        ballot, or another hero's defence is not missed). The allies' choice is never owed."""
         if state.over:
             return []
         kind, _n = parse_phase(state.phase)
-        awake = [s.id for s in state.active() if not in_coma(state, s.id)]
+        free = [s.id for s in state.active()]
         if kind == NIGHT:
             stunned = priv.stunned_now(state)  # «лишить ночного действия»: nothing owed
-            return [h for h in awake if h not in stunned]
+            return [h for h in free if h not in stunned]
         if kind in (GREETINGS, DAY):
-            return awake
+            return free
         if kind == DEFENCE:
             # «обязательно нужно присылать аудио/видео-Речь только один раз за Шоу»
             spoken = set(state.memory.get("spoken") or ())
-            return [h for h in awake if h in self._bench(state) and h not in spoken]
+            return [h for h in free if h in self._bench(state) and h not in spoken]
         if kind == REVOTE:
-            return [h for h in awake if h in self.voters(state)]
+            return [h for h in free if h in self.voters(state)]
         if kind == JUDGE:
             judge = judge_today(state)
-            return [judge] if judge in awake else []
-        if kind == ALLIES:
-            # The choice is not required (no coma for it): only those with a name to pick are awaited.
-            return [s.id for s in state.seats if menu(state, s.id)]
+            return [judge] if judge in free else []
         return []
 
     def has_acted(self, state: GameState, inputs: PhaseInputs, hero: int) -> bool:
