@@ -195,9 +195,18 @@ class StageClose:
             self.next_phase = f"{DAY} {self.number + 1}"
         else:
             self.next_phase = f"{NIGHT} {self.number}"
-            # «в начале каждой ночи происходят переходы Привилегий» (the carousel)
+
+    def night_begins(self) -> None:
+        """«в начале каждой ночи происходят переходы Привилегий» (the carousel): at the very end of
+        the close whose next stage is a night, after its own fees, burdens and ratings were counted
+        with the privileges as they were (issue 28: not at the day's sentence, before «Выбор
+        Союзника»); the orders wait through the alliance stage, and lapse when the show ends or
+        insomnia skips the night."""
+        kind, _n = parse_phase(self.next_phase) if self.next_phase and not self.over else ("", 0)
+        if kind == NIGHT:
             priv.resolve_thefts(self)
-        self.memory.get("priv", {}).pop("thefts", None)  # an insomnia day's orders lapse
+        if kind not in (DEFENCE, JUDGE, REVOTE, ALLIES):  # a night began, or none will: they lapse
+            self.memory.get("priv", {}).pop("thefts", None)
 
     def ballots(self) -> dict[int, Any]:
         current = self.current()
@@ -219,6 +228,7 @@ class StageClose:
         {GREETINGS: self.greetings, DAY: self.day, DEFENCE: self.defence, REVOTE: self.revote,
          JUDGE: self.judge, NIGHT: self.night, ALLIES: self.allies}[self.kind]()
         after_stage(self)
+        self.night_begins()
         return self.finish()
 
     def greetings(self) -> None:
