@@ -447,6 +447,23 @@ def test_a_secret_judge_is_told_only_to_himself():
     assert events_of(removed, "judge_removed")[0].data == {}
 
 
+def test_the_judge_is_private_by_default_when_the_genius_is_in_play():
+    """A11 by default (issue 28): the Гений «По утрам знает, кто стал Судьёй», which tells him
+    nothing if everyone is told; so with the Гений in play the judge is told only to himself and
+    the GM unless the GM says otherwise, and announced to all in a show without him."""
+    assert new().options["judge_public"] is True
+    assert new(in_play=["genius"]).options["judge_public"] is False
+    assert new(in_play=["secretary"]).options["judge_public"] is True
+    assert new(in_play=["genius"], judge_public=True).options["judge_public"] is True
+    assert new(judge_public=False).options["judge_public"] is False
+    with pytest.raises(ValueError):
+        new(judge_public="sometimes")
+    state = close(greet(new(in_play=["genius"], alliances=False))).state
+    result = close(state, orders=night_orders(state))
+    [told] = events_of(result, "judge")
+    assert told.audience == seat_audience(result.state.memory["judge"])
+
+
 def test_judge_is_drawn_among_free_heroes_not_in_coma():
     """«А на утро среди всех героев, которые не находятся в Коме ... выбирается Судья» (A9: slaves
     are not candidates)."""
