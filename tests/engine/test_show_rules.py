@@ -464,6 +464,26 @@ def test_the_judge_is_private_by_default_when_the_genius_is_in_play():
     assert told.audience == seat_audience(result.state.memory["judge"])
 
 
+def test_secret_knowledge_lots_at_every_main_day_stage_as_a_gm_option():
+    """«На всех основных дневных этапах среди участников, находящихся на свободе, разыгрывается
+    возможность получить Тайное Знание» (A25, issue 28): by default one lot per day vote; with the
+    GM's `knowledge_lots: day_stages`, the seed's letter, a lot at the defence and the re-vote (and
+    the judge's decision) too, each among the free heroes awake."""
+    for lots, every in (("day", False), ("day_stages", True)):
+        state = day1(knowledge_lots=lots)
+        day = close(state, votes=everyone_votes(state, "Кира"))
+        defence = close(day.state, posted={"Кира": ["defence"]})
+        revote = close(defence.state, votes={n: "spare" for n in free_names(defence.state) if n != "Кира"})
+        assert day.outcome["knowledge"] in free_names(state)
+        for result in (defence, revote):
+            assert (result.outcome.get("knowledge") is not None) is every
+            assert bool(events_of(result, "knowledge_won")) is every
+        rights = revote.state.memory["knowledge_rights"]
+        assert sum(int(n) for n in rights.values()) == (3 if every else 1)
+    with pytest.raises(ValueError):
+        new(knowledge_lots="nights")
+
+
 def test_judge_is_drawn_among_free_heroes_not_in_coma():
     """«А на утро среди всех героев, которые не находятся в Коме ... выбирается Судья» (A9: slaves
     are not candidates)."""

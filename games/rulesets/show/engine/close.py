@@ -289,9 +289,17 @@ class StageClose:
         self.events.append(Event("opinions_gm", GM, {"requests": {self.name(r): self.name(t)
                                                                   for r, t in requests.items()}}))
 
+    def stage_knowledge_lot(self) -> None:
+        """A25, the seed's letter as a GM option (`knowledge_lots: day_stages`, issue 28): «На всех
+        основных дневных этапах» — a lot at the close of the defence, the re-vote and the judge's
+        decision too, not only of the day vote. The default (`day`) draws none here."""
+        if self.start.options.get("knowledge_lots") == "day_stages":
+            self.knowledge_lot()
+
     def knowledge_lot(self) -> None:
         """«На всех основных дневных этапах среди участников, находящихся на свободе, разыгрывается
-        возможность получить Тайное Знание» (A25: one lot per day vote, among the free heroes awake)."""
+        возможность получить Тайное Знание» (A25: one lot per day vote, among the free heroes awake;
+        with `knowledge_lots: day_stages`, one at every day stage: stage_knowledge_lot)."""
         candidates = self.awake()
         winner = priv.knowledge_lot_winner(self, candidates)  # the Гений's first; never the Хакер
         if winner is None and not candidates:
@@ -311,6 +319,7 @@ class StageClose:
                     self.memory["spoken"].append(hero)
                 self.events.append(Event("defence", PUBLIC, ref(self.start.seat(hero))))
         self.miss(owing)
+        self.stage_knowledge_lot()
         judge = judge_today(self.current())
         # «Если на этот момент есть активный Судья (не находящийся в коме)»
         if judge is not None and self.status[judge] == ACTIVE and str(judge) not in self.memory["coma"]:
@@ -332,6 +341,7 @@ class StageClose:
         extra_ballot = [extra[1]] if extra is not None else []
         missed_before = {h: coma_missed(self.start, h) for h in bench}
         self.miss(owing)
+        self.stage_knowledge_lot()  # among those free during the stage, before its sentence
         enslaved: list[int] = []
         if len(bench) == 1:
             yes = sum(1 for t in [*ballots.values(), *extra_ballot] if t == TO_SLAVERY)
@@ -369,10 +379,12 @@ class StageClose:
         order = id_map(self.inputs.orders).get(judge)
         if judge is None or not isinstance(order, Order) or self.rules.check_order(current, order) is not None:
             self.miss(self.owing())
+            self.stage_knowledge_lot()
             self.events.append(Event("judge_missed", PUBLIC, self.judge_ref(judge)))
             self.next_phase = f"{REVOTE} {self.number}"
             return
         self.miss([])
+        self.stage_knowledge_lot()
         if order.action == SPARE:
             spared = ref(self.start.seat(self.memory["bench"][0]))
             self.events.append(Event("judge_decision", PUBLIC, {"spared": spared, "enslaved": None}))

@@ -46,6 +46,10 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         # "auto" (issue 28): public, but private when the Гений is in play, whose «По утрам знает,
         # кто стал Судьёй» would tell him nothing otherwise. Resolved to a bool at the deal.
         "judge_public": "auto",
+        # A25: a Secret Knowledge lot at each day vote ("day"), or at every main day stage
+        # ("day_stages": the day vote, the defence, the re-vote, the judge's decision; the seed's
+        # letter «На всех основных дневных этапах», issue 28).
+        "knowledge_lots": "day",
         # C2: the judge questions a slave only when more than one unrevealed slave exists.
         "question_needs_two": True,
         # A14: a defendant in deep coma (more than one stage missed) is enslaved by the re-vote
@@ -105,7 +109,8 @@ def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
         else:
             merged[key] = value
     for name, allowed in (("save_once", ("self", "each")), ("reptiloid_disagree", ("nobody", "lot")),
-                          ("single_majority", ("cast", "voters")), ("suspicion_cut", ("each", "once"))):
+                          ("single_majority", ("cast", "voters")), ("suspicion_cut", ("each", "once")),
+                          ("knowledge_lots", ("day", "day_stages"))):
         if merged[name] not in allowed:
             raise ValueError(f"option {name} is one of {allowed}, not {merged[name]!r}")
     for name in COIN_OPTIONS:
