@@ -13,7 +13,7 @@ from games.engine.events import GM, PUBLIC, faction_audience, seat_audience
 from games.engine.orders import Order
 from games.engine.rulesets import Ruleset
 from games.rulesets.show.engine import SHOW, deal, default_roles, innate_keys, keys_of, winner_of
-from games.rulesets.show.engine.facts import SLAVE
+from games.rulesets.show.engine.facts import SLAVE, judge_sits
 from games.rulesets.show.engine.roles import night_would_decide
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, visible_ballots
 from tests.engine.show_helpers import (
@@ -482,6 +482,33 @@ def test_secret_knowledge_lots_at_every_main_day_stage_as_a_gm_option():
         assert sum(int(n) for n in rights.values()) == (3 if every else 1)
     with pytest.raises(ValueError):
         new(knowledge_lots="nights")
+
+
+def test_slaves_may_be_drawn_judge_and_decide_from_slavery_as_a_gm_option():
+    """«А на утро среди всех героев, которые не находятся в Коме, с учётом ночных Масонских действий
+    выбирается Судья следующего дня. Таким образом, Судьёй может стать герой с любой Ролью.» A9 by
+    default draws among the free; the GM's `judge_from: all` (issue 28) takes the seed's letter:
+    a slave may be drawn, and judges from slavery; nobody in coma is drawn either way."""
+    drawn = {"free": set(), "all": set()}
+    for option in drawn:
+        for seed in range(30):
+            state = enslaved(night1(judge_from=option), "Гоша", "Даша")
+            state = replace(state, memory={**state.memory, "coma": {}})  # a slave is never in coma
+            drawn[option].add(close(state, seed=seed, orders=night_orders(state)).outcome["judge"])
+    assert not drawn["free"] & {"Гоша", "Даша"}
+    assert drawn["all"] & {"Гоша", "Даша"}
+    state = enslaved(night1(judge_from="all"), "Аня")
+    state = replace(state, memory={**state.memory, "coma": {}})
+    anya = sid(state, "Аня")
+    day2 = replace(state, phase="day 2", memory={**state.memory, "judge": anya, "judge_day": 2})
+    assert judge_sits(day2, anya) and not judge_sits(replace(day2, options={**day2.options, "judge_from": "free"}), anya)
+    benched = close(day2, votes=everyone_votes(day2, "Кира"))
+    defence = close(benched.state, posted={"Кира": ["defence"]})
+    assert defence.state.phase == "judge 2"  # the slave judge sits
+    assert SHOW.allowed_actions(defence.state, anya) == ("enslave", "spare")
+    assert SHOW.owing(defence.state) == [anya]
+    decided = close(defence.state, orders=[("Аня", "enslave", "Кира")])
+    assert decided.outcome["enslaved"] == ["Кира"]
 
 
 def test_judge_is_drawn_among_free_heroes_not_in_coma():

@@ -79,6 +79,9 @@ def option_fields() -> dict[str, forms.Field]:
         label=_("Secret Knowledge lots (show)"), required=False, initial="day",
         choices=[("day", _("one a day, at the day vote")),
                  ("day_stages", _("at every main day stage: the vote, the defence, the re-vote, the judge"))])
+    fields["show_judge_from"] = forms.ChoiceField(
+        label=_("Who may be drawn judge (show)"), required=False, initial="free",
+        choices=[("free", _("the free heroes not in coma")), ("all", _("every hero not in coma, slaves too"))])
     fields["show_judge"] = forms.ChoiceField(
         label=_("Who learns the new judge (show)"), required=False, initial="auto",
         choices=[("auto", _("everyone, but only the judge and the GM when the Genius is in play")),
@@ -112,6 +115,7 @@ def options_from(cleaned: dict) -> dict:
         "reptiloid_disagree": cleaned.get("show_reptiloid_disagree") or "nobody",
         "single_majority": cleaned.get("show_single_majority") or "cast",
         "knowledge_lots": cleaned.get("show_knowledge_lots") or "day",
+        "judge_from": cleaned.get("show_judge_from") or "free",
         "judge_public": {"public": True, "private": False}.get(cleaned.get("show_judge") or "auto", "auto"),
         "privileges": [p for p in PRIVILEGES if p in (cleaned.get("show_privileges") or ())],
         # the carousel needs privileges in play (the engine refuses it otherwise): off without them

@@ -14,7 +14,7 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.alliances import choose as choose_allies
-from games.rulesets.show.engine.facts import SLAVE, coma_missed, holders, id_map, ids, judge_today
+from games.rulesets.show.engine.facts import SLAVE, coma_missed, holders, id_map, ids, judge_sits, judge_today
 from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.privilege_keys import SECRETARY
 from games.rulesets.show.engine.keys import add_public_key, give_secret_key, reveal
@@ -322,7 +322,7 @@ class StageClose:
         self.stage_knowledge_lot()
         judge = judge_today(self.current())
         # «Если на этот момент есть активный Судья (не находящийся в коме)»
-        if judge is not None and self.status[judge] == ACTIVE and str(judge) not in self.memory["coma"]:
+        if judge is not None and judge_sits(self.current(), judge):
             self.next_phase = f"{JUDGE} {self.number}"
         else:
             self.next_phase = f"{REVOTE} {self.number}"
@@ -562,7 +562,10 @@ class StageClose:
         """«на утро среди всех героев, которые не находятся в Коме, с учётом ночных Масонских действий
         выбирается Судья следующего дня»; each Mason's suspicion «понижает на порядок вероятность»:
         the hero's weight is multiplied by 0.1 (A9: free heroes only, a judge always when any)."""
-        candidates = self.awake()
+        # A9: the free heroes not in coma; with `judge_from: all` every hero not in coma, slaves too
+        current = self.current()
+        candidates = (self.awake() if self.start.options.get("judge_from", "free") == "free"
+                      else [s.id for s in current.seats if judge_sits(current, s.id)])
         suspicions = {h: 0 for h in candidates}
         for hero, (action, target) in choices.items():
             if action == SUSPECT and target in suspicions:

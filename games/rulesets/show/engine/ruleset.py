@@ -58,7 +58,7 @@ from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.alliances import check_pick, key_counts, menu, share_knowledge
 from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine.economy import new_coins_memory
-from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_today
+from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_sits, judge_today
 from games.rulesets.show.engine.keys import (
     extra_knowledge_had,
     give_secret_key,
@@ -335,7 +335,7 @@ class ShowRuleset:
             return [h for h in free if h in self.voters(state)]
         if kind == JUDGE:
             judge = judge_today(state)
-            return [judge] if judge in free else []
+            return [judge] if judge is not None and (judge in free or judge_sits(state, judge)) else []
         return []
 
     def has_acted(self, state: GameState, inputs: PhaseInputs, hero: int) -> bool:
@@ -493,6 +493,9 @@ class ShowRuleset:
             return (PICK_ALLY,) if menu(state, actor) else ()
         if kind == DAY and actor in self.extra_voters(state):
             return (VOTE,)
+        if kind == JUDGE and actor == judge_today(state) and not self._free(state, actor) \
+                and judge_sits(state, actor):  # A9's `judge_from: all`: a slave judge
+            return (ENSLAVE, SPARE) if len(self._bench(state)) == 1 else (ENSLAVE,)
         if not self._free(state, actor):
             return ()
         extra: tuple[str, ...] = ()
@@ -532,9 +535,9 @@ class ShowRuleset:
         if not state.has_seat(order.actor):
             return "not_a_player"
         actor = state.seat(order.actor)
-        if not actor.is_active:
-            return "not_free"
         kind, number = parse_phase(state.phase)
+        if not actor.is_active and not (kind == JUDGE and judge_sits(state, actor.id)):
+            return "not_free"  # a slave judge (A9's `judge_from: all`) decides from slavery
         target = seat_id(order.target)
         if kind == JUDGE:
             return self._check_judge(state, order, target)

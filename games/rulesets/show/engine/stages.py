@@ -42,6 +42,10 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "single_majority": "cast",
         # A9: each Mason's suspicion cuts the weight by 10 ("each") or any suspicion does once ("once").
         "suspicion_cut": "each",
+        # A9: the judge is drawn among the free heroes not in coma ("free"), or among every hero not
+        # in coma, slaves too ("all": the seed's letter «среди всех героев, которые не находятся в
+        # Коме», issue 28); a slave judge decides from slavery but questions nobody (no night choice).
+        "judge_from": "free",
         # A11: the new judge is announced to all (True) or told only to himself and the GM (False);
         # "auto" (issue 28): public, but private when the Гений is in play, whose «По утрам знает,
         # кто стал Судьёй» would tell him nothing otherwise. Resolved to a bool at the deal.
@@ -110,7 +114,7 @@ def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
             merged[key] = value
     for name, allowed in (("save_once", ("self", "each")), ("reptiloid_disagree", ("nobody", "lot")),
                           ("single_majority", ("cast", "voters")), ("suspicion_cut", ("each", "once")),
-                          ("knowledge_lots", ("day", "day_stages"))):
+                          ("knowledge_lots", ("day", "day_stages")), ("judge_from", ("free", "all"))):
         if merged[name] not in allowed:
             raise ValueError(f"option {name} is one of {allowed}, not {merged[name]!r}")
     for name in COIN_OPTIONS:
