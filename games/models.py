@@ -202,6 +202,10 @@ class Seat(models.Model):
     # The player's display name when the roles were dealt: the role commitment names it, so a
     # later replacement or rename does not break the hash revealed at the end.
     dealt_name = models.CharField(_("name at the deal"), max_length=40, blank=True, editable=False)
+    # The role dealt, as the commitment hashed it: a rule set may change a role later (the Show's
+    # Змеёныш turns a Масон into a Рептилоид; a card can), and `role` follows the game, so the
+    # reveal reads this one (games.selectors.commitment) and shows the change beside it.
+    dealt_role = models.CharField(_("role at the deal"), max_length=32, blank=True, editable=False)
     # The player asked to be replaced (the GMs are told; cleared when someone takes the seat).
     replacement_requested_at = models.DateTimeField(_("replacement requested at"), null=True, blank=True)
     replacement_reason = models.CharField(_("why a replacement is wanted"), max_length=300, blank=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -442,6 +442,21 @@ def filter_visible_private_messages(user, game: Game, messages: QuerySet) -> Que
         return messages
     seat = seat_of(user, game)
     return messages.filter(Q(recipient=seat) | Q(sender=seat)) if seat is not None else messages.none()
+
+
+def filter_visible_deferred_messages(user, game: Game, rows: QuerySet, *, delivered: bool) -> QuerySet:
+    """Deferred messages kept on a rule set's order rows, the actor their sender and the target their
+    receiver (the Show's sympathies: «отправляет ему отложенное сообщение»; «все получают
+    отправленные им ранее сообщения-Симпатии» at the «Выбор Союзника» stage): the sender and the
+    GMs read them; the receiver once the rules deliver them (`delivered`); everybody after the
+    game, as every [private] text (can_read_private_texts); nobody else."""
+    rows = rows.filter(phase__game=game, valid=True)
+    if can_read_private_texts(user, game):
+        return rows
+    seat = seat_of(user, game)
+    if seat is None:
+        return rows.none()
+    return rows.filter(Q(actor=seat) | Q(target=seat)) if delivered else rows.filter(actor=seat)
 
 
 def filter_visible_anonymous(user, game: Game, messages: QuerySet) -> QuerySet:

@@ -19,6 +19,7 @@ from accounts.models import User, display_name_key
 from games.models import Game, Order, Phase, PrivateMessage, Seat, Thread, VoteRecord
 from games.rulesets import registry
 from games.rulesets.base import ScenarioSpec, SiteRuleset
+from games.selectors.commitment import commitment_reveal
 from games.services import ActionRefused
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
@@ -186,6 +187,22 @@ def compare(expected: dict, actual: dict) -> list[str]:
     return diffs
 
 
+def commitment_diffs(game: Game) -> list[str]:
+    """Every game played to its end checks its role commitment, as a player would on the
+    commitment page and in the game thread's last post: the revealed list must hash to what the
+    start published, whatever the rules changed since the deal (issue 28)."""
+    if game.status != Game.Status.FINISHED:
+        return []
+    seats = list(game.seats.select_related("user"))
+    reveal = commitment_reveal(game, seats)
+    diffs = []
+    if reveal is None or not reveal["matches"]:
+        diffs.append(f"  commitment: the revealed list does not hash to the published {game.commitment!r}")
+    elif not game.game_thread.posts.filter(body__contains=reveal["payload"]).exists():
+        diffs.append("  commitment: the game thread's last word does not reveal the committed list")
+    return diffs
+
+
 def play(path: str, *, keep: bool = False, password: str | None = None) -> ScenarioReport:
     """Play one file. Without `keep` everything happens in a transaction that is rolled back."""
     data = load(path)
@@ -326,7 +343,7 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
     game.refresh_from_db()
     game_outcome = {"over": game.status == Game.Status.FINISHED, "winner": game.winner or None}
     report = ScenarioReport(path=path, phases=reports, game=game_outcome,
-                            game_diffs=compare(data.get("expect") or {}, game_outcome))
+                            game_diffs=compare(data.get("expect") or {}, game_outcome) + commitment_diffs(game))
     if keep:
         report.game_url = game.get_absolute_url()
         report.users = {"gm": gm.username, **{name: u.username for name, u in users.items()}}

@@ -8,7 +8,6 @@ unseal everything once the game is over; the views let only the GMs see a runnin
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -36,7 +35,7 @@ from games.models import (
     Seat,
     Thread,
 )
-from games.selectors.commitment import commitment_payload, revealed_roles
+from games.selectors.commitment import commitment_reveal
 from games.selectors.orders import action_label, order_action_text, order_reason_text
 from games.selectors.votes import CountView, vote_count, vote_weights_for, voters_and_targets, voting_kinds
 
@@ -339,39 +338,6 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
     return rows
 
 
-def _as_dealt(seats: list[Seat]) -> list[Seat]:
-    """The seats with the players they were dealt to: a replacement changes a seat's player, but
-    the commitment hashed the names at the deal. Seats keep that name (Seat.dealt_name); for
-    games dealt before it was kept, the first replaced player of each seat stands in."""
-    first_player = {}
-    for r in Replacement.objects.filter(seat__in=seats).select_related("old_user").order_by("created_at", "pk"):
-        first_player.setdefault(r.seat_id, r.old_user)
-    dealt = []
-    for seat in seats:
-        if seat.pk in first_player and not seat.dealt_name:
-            copy = Seat(pk=seat.pk, game_id=seat.game_id, number=seat.number, role=seat.role, faction=seat.faction)
-            copy.user = first_player[seat.pk]
-            seat = copy
-        dealt.append(seat)
-    return dealt
-
-
-def commitment_check(game: Game, seats: list[Seat]) -> dict | None:
-    """The role commitment checked as on the commitment page (games.views.play.commitment_check):
-    the revealed list and salt (games.selectors.commitment.commitment_payload) hashed here; the
-    page hashes the same text again in the browser. Sealed (no salt shown) while the game runs."""
-    if not game.commitment:
-        return None
-    if game.status != Game.Status.FINISHED:
-        return {"sealed": True, "commitment": game.commitment}
-    dealt = _as_dealt(seats)
-    payload = commitment_payload(game, dealt)
-    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
-    return {"sealed": False, "commitment": game.commitment, "payload": payload, "digest": digest,
-            "roles": revealed_roles(game, dealt),
-            "matches": digest == game.commitment}
-
-
 def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool, with_counts: bool,
                   holders: SeatHolders | None = None) -> tuple[list, list, list]:
     holders = holders if holders is not None else SeatHolders.for_game(game)
@@ -425,7 +391,7 @@ def game_archive(user, game: Game) -> Archive:
         rooms=[t for t in threads if t.kind == Thread.Kind.ROOM],
         threads=sorted((t for t in threads if t.kind != Thread.Kind.ROOM), key=lambda t: (kind_order.get(t.kind, 9), t.pk)),
         gm_log=_gm_log(user, game, seats_by_id, phases_by_id, holders),
-        commitment=commitment_check(game, seats),
+        commitment=commitment_reveal(game, seats),
     )
 
 

@@ -79,6 +79,8 @@ def game_export(game: Game, *, user=None) -> dict:
         roster.append({
             "id": seat.pk, "number": seat.number, "player": _person(seat.user),
             "role": seat.role or None if visible else None, "faction": seat.faction or None if visible else None,
+            # the role the commitment hashed (a rule may have changed `role` since: issue 28)
+            "dealt_role": (seat.dealt_role or seat.role) or None if visible else None,
             "status": seat.status, "alive": seat.is_alive,
             "aliases": list(seat.aliases or []), "replacements": replacements.get(seat.pk, []),
             "holders": [{"player": _person(st.user), "from": _iso(st.start), "until": _iso(st.end)}

@@ -19,7 +19,7 @@ from games.engine.rulesets import get_ruleset
 from games.models import Game, Seat, Thread
 from games.permissions import in_play, is_game_master
 from games.rulesets import registry
-from games.selectors.commitment import commitment_payload, revealed_roles
+from games.selectors.commitment import as_dealt, commitment_payload, revealed_roles, role_changes
 from games.selectors.communication import team_chat_enabled
 from games.services import ActionRefused, notifications
 from games.services.journal import gm_log, store_events
@@ -128,8 +128,8 @@ def game_start(*, game: Game, by, now: datetime | None = None, seed: int | None 
             # The state's role: a placeholder of the table is drawn by new_game.
             seat.role, seat.faction, seat.status = seat_state.role, seat_state.faction, seat_state.status
             seat.is_alive = in_play(game, seat_state)  # the rule set says who still plays
-            seat.dealt_name = seat.user.display_name
-        Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive", "dealt_name"])
+            seat.dealt_name, seat.dealt_role = seat.user.display_name, seat.role
+        Seat.objects.bulk_update(seats, ["role", "faction", "status", "is_alive", "dealt_name", "dealt_role"])
         game.commitment_salt = secrets.token_hex(16)
         game.commitment = hashlib.sha256(commitment_payload(game, seats).encode("utf-8")).hexdigest()
         game.state = state.to_json()
@@ -182,15 +182,22 @@ def game_finish(*, game: Game, winner: str, now: datetime) -> None:
     rooms_close_all(game=game)
     seats = list(game.seats.select_related("user").order_by("number"))
     with translation.override(settings.LANGUAGE_CODE):
-        # The roles by their names in the site's language (the rule set's wording), not the codes
-        # of the committed text; that text, its salt and their check are on the commitment page
-        # and the archive (docs/architecture.md, "The role commitment"), so the thread and the
-        # search read names, not `citizen`.
-        roles = "\n".join(f"{row['number']}. {row['name']} — {row['label']}" for row in revealed_roles(game, seats))
+        # The roles as dealt, by their names in the site's language (the rule set's wording), not
+        # the codes of the committed text; that text, its salt and their check are on the
+        # commitment page and the archive (docs/architecture.md, "The role commitment"), so the
+        # thread and the search read names, not `citizen`. A role a rule changed since is told
+        # beside the deal, never written into it (issue 28).
+        roles = "\n".join(f"{row['number']}. {row['name']} — {row['label']}"
+                          for row in revealed_roles(game, as_dealt(seats)))
         body = str(_("[b]The game is over.[/b] The roles:\n%(roles)s\n\n"
                      "SHA-256 of the role list published at the start: [code]%(hash)s[/code]\n"
                      "The list with its salt, as committed, and its check: [url=%(url)s]the commitment page[/url].")) % {
             "roles": roles, "hash": game.commitment, "url": notifications.site_url() + reverse("games:commitment", args=[game.pk])}
+        changes = role_changes(game, seats)
+        if changes:
+            body += "\n" + str(_("Roles changed during the game by its rules:")) + "\n" + "\n".join(
+                str(_("#%(number)s %(name)s: at the deal %(dealt)s, now %(now)s")) % {
+                    "number": c.number, "name": c.name, "dealt": c.dealt, "now": c.now} for c in changes)
     post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
 
 

@@ -19,7 +19,7 @@ from games.wording import event_text, faction_goal, faction_label, role_help, ro
 from games.forms import CommunicationForm, GameCreateForm
 from games.models import AnonymousMessage, Game, Order, Seat
 from games.selectors.archive import audience_label, gm_log_rows
-from games.selectors.commitment import commitment_payload, revealed_roles
+from games.selectors.commitment import commitment_reveal
 from games.selectors.holders import SeatHolders
 from games.selectors.moderation import inactivity_table
 from games.selectors.play import (
@@ -62,18 +62,13 @@ def _parse_local(raw: str) -> datetime:
 
 @require_GET
 def commitment_check(request: HttpRequest, pk: int) -> HttpResponse:
-    """After the game: the revealed role list and salt, hashed here and in the browser."""
-    import hashlib
-
+    """After the game: the revealed role list and salt, hashed here and in the browser, and the
+    roles a rule changed since the deal beside it."""
     game = _game(pk)
     if game.status != Game.Status.FINISHED or not game.commitment:
         raise Http404
-    seats = list(game.seats.select_related("user"))
-    payload = commitment_payload(game, seats)
-    digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
-    return render(request, "games/commitment.html", {"game": game, "payload": payload, "digest": digest,
-                                                     "matches": digest == game.commitment,
-                                                     "roles": revealed_roles(game, seats)})
+    reveal = commitment_reveal(game, list(game.seats.select_related("user")))
+    return render(request, "games/commitment.html", {"game": game, "commitment": reveal})
 
 
 @login_required

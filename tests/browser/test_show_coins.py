@@ -62,11 +62,16 @@ def test_a_show_with_sympathies_an_alliance_a_bet_a_trial_and_the_final_split(li
     for name in NAMES:
         post_submit(thread=game.game_thread, author=users[name], body=f"Привет от {name}")
     assert _stage(game) == ("day", 1)
-    # Day 1: Аня and Боря send each other their sympathy on the panel.
+    # Day 1: Аня and Боря send each other their sympathy on the panel; Аня's carries a deferred
+    # message (issue 28), a long word in it: it wraps on the phone.
+    letter = "Давай [b]дружить[/b]: " + "оченьоченьоченьдлинноеслово" * 3
     for name, other in (("Аня", "Боря"), ("Боря", "Аня")):
         page, form = panel(name, "sympathy")
         form.locator("select[name=target]").select_option(label=other)
+        if name == "Аня":
+            form.locator("textarea[name=message]").fill(letter)
         submit(page, form)
+    assert page.locator("[data-sympathy-received]").count() == 0  # Боря reads it only at the allies' stage
     for name in NAMES:
         services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Вера" else "Вера"])
     post_submit(thread=game.game_thread, author=users["Вера"], body="Я не виновата")
@@ -74,7 +79,16 @@ def test_a_show_with_sympathies_an_alliance_a_bet_a_trial_and_the_final_split(li
         services.show_vote(game=game, user=users[name], ballot="enslave")
     assert _stage(game) == ("allies", 1)
 
-    # «Выбор Союзника»: the mutual picks make an alliance; the stage ends when both have chosen.
+    # «Выбор Союзника»: «все получают отправленные им ранее сообщения-Симпатии» — Боря reads Аня's
+    # on his panel and his «Обо мне», both at 390 px.
+    page, _form = panel("Боря", "ally")
+    received = page.locator(".show-panel [data-sympathy-received]")
+    assert received.count() == 1 and "дружить" in received.inner_text()
+    assert received.locator("strong", has_text="дружить").count() == 1  # its BBCode rendered
+    page.goto(f"{base}/games/{game.pk}/show/about/{seats['Боря'].pk}/")
+    assert "дружить" in page.locator("#sympathies").inner_text()
+    _fits(page)
+    # the mutual picks make an alliance; the stage ends when both have chosen.
     for name, other in (("Аня", "Боря"), ("Боря", "Аня")):
         page, form = panel(name, "ally")
         form.locator("select[name=target]").select_option(label=other)

@@ -838,6 +838,36 @@ def test_carousel_slaves_take_part_and_some_privileges_are_never_stolen():
     assert fresh.outcome["thefts"] == {"Аня": "hare"}
 
 
+def test_carousel_moves_privileges_when_the_night_begins_after_the_stages_fees():
+    """«Если Шоу проходит в режиме Карусели Привилегий, то в начале каждой ночи происходят переходы
+    Привилегий от одного участника к другому» (issue 28): a theft ordered in day 1's vote takes effect
+    when night 1 begins, so the re-vote and «Выбор Союзника» before it are charged with the
+    privileges as they were — Боря, the Заяц («не платит никакие Взносы»), pays nothing in them; from
+    the night, Аня holds it."""
+    for alliances in (True, False):
+        state = carousel({"Боря": ["hare"]}, alliances=alliances)
+        borya, anya = hero(sid(state, "Боря")), hero(sid(state, "Аня"))
+        day = close(state, votes={"Аня": "Боря"}, steal={"Аня": "Боря"})
+        defence = close(day.state, posted={"Боря": ["defence"]})
+        revote = close(defence.state, votes={n: "spare" for n in ["Аня", "Вера", "Гоша"]})
+        stages = [revote]
+        if alliances:
+            assert revote.state.phase == "allies 1" and held(revote.state) == {"Боря": ["hare"]}
+            assert revote.outcome["thefts"] == {}
+            stages.append(close(revote.state))
+        last = stages[-1]
+        assert last.state.phase == "night 1" and held(last.state) == {"Аня": ["hare"]}
+        assert last.outcome["thefts"] == {"Аня": "hare"}
+        for result in [day, defence, *stages]:  # every stage before the night: the Заяц's, free
+            transfers = [Transfer.from_dict(t) for t in result.outcome["transfers"]]
+            assert not [t for t in transfers if t.debit == borya], result.state.phase
+            assert [t for t in transfers if t.debit == anya and t.reason == "stage_fee"], result.state.phase
+        night = close(last.state, orders=night_orders(last.state))
+        transfers = [Transfer.from_dict(t) for t in night.outcome["transfers"]]
+        assert [t for t in transfers if t.debit == borya and t.reason == "stage_fee"]
+        assert not [t for t in transfers if t.debit == anya and t.reason == "stage_fee"]
+
+
 def test_carousel_is_off_without_the_option():
     """The carousel is a GM option: without it nobody may steal."""
     state = at(new(privileges={"Боря": ["genius"]}), "day 1")

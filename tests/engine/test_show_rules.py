@@ -13,7 +13,7 @@ from games.engine.events import GM, PUBLIC, faction_audience, seat_audience
 from games.engine.orders import Order
 from games.engine.rulesets import Ruleset
 from games.rulesets.show.engine import SHOW, deal, default_roles, innate_keys, keys_of, winner_of
-from games.rulesets.show.engine.facts import SLAVE
+from games.rulesets.show.engine.facts import SLAVE, judge_sits
 from games.rulesets.show.engine.roles import night_would_decide
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, visible_ballots
 from tests.engine.show_helpers import (
@@ -390,6 +390,27 @@ def test_saviour_extra_knowledge_in_the_first_three_nights_if_free_in_the_mornin
         == "bad_detail"
 
 
+def test_saviour_extra_knowledge_with_privileges_is_once_per_hero():
+    """«Также в первые три ночи имеет возможность получить себе внеочередное Тайное Знание если утром
+    останется на свободе (в сессиях с Привилегиями не более одного на каждого участника)»: in a show
+    with privileges, one extra key about each hero over the whole show (issue 28); without
+    privileges, no such limit."""
+    for in_play, limited in ((["secretary"], True), (None, False)):
+        state = night1(in_play=in_play) if in_play else night1()
+        first = close(state, orders=night_orders(state, Жора=("save", "Аня", {"extra_knowledge": "Егор"})))
+        assert list(first.outcome["keys_secret"]["Жора"]) == ["Егор"]
+        night2 = replace(first.state, phase="night 2")
+        again = _order(night2, "Жора", "save", "Аня", {"extra_knowledge": sid(night2, "Егор")})
+        other = _order(night2, "Жора", "save", "Аня", {"extra_knowledge": sid(night2, "Илья")})
+        assert SHOW.check_order(night2, again) == ("extra_knowledge_had" if limited else None)
+        assert SHOW.check_order(night2, other) is None
+        targets = SHOW.extra_knowledge_targets(night2, sid(night2, "Жора"))
+        assert (sid(night2, "Егор") in targets) is not limited and sid(night2, "Илья") in targets
+        # the close asks the same rule: the refused extra gives nothing
+        second = close(night2, orders=night_orders(night2, Жора=("save", "Аня", {"extra_knowledge": "Егор"})))
+        assert ("Жора" in second.outcome["keys_secret"]) is not limited
+
+
 def test_masons_suspicions_cut_the_judge_weight_tenfold_and_the_lot_is_logged():
     """«Ночью каждый Масон выбирает самого подозрительного участника и вероятность для того стать
     Судьёй на следующее утро снижается на порядок» (each suspicion ×0.1; the weights go to the GM)."""
@@ -424,6 +445,70 @@ def test_a_secret_judge_is_told_only_to_himself():
     assert not any(h["judge"] for h in public_status(result.state)["heroes"])
     removed = close(result.state, votes=everyone_votes(result.state, result.state.seat(judge).name))
     assert events_of(removed, "judge_removed")[0].data == {}
+
+
+def test_the_judge_is_private_by_default_when_the_genius_is_in_play():
+    """A11 by default (issue 28): the Гений «По утрам знает, кто стал Судьёй», which tells him
+    nothing if everyone is told; so with the Гений in play the judge is told only to himself and
+    the GM unless the GM says otherwise, and announced to all in a show without him."""
+    assert new().options["judge_public"] is True
+    assert new(in_play=["genius"]).options["judge_public"] is False
+    assert new(in_play=["secretary"]).options["judge_public"] is True
+    assert new(in_play=["genius"], judge_public=True).options["judge_public"] is True
+    assert new(judge_public=False).options["judge_public"] is False
+    with pytest.raises(ValueError):
+        new(judge_public="sometimes")
+    state = close(greet(new(in_play=["genius"], alliances=False))).state
+    result = close(state, orders=night_orders(state))
+    [told] = events_of(result, "judge")
+    assert told.audience == seat_audience(result.state.memory["judge"])
+
+
+def test_secret_knowledge_lots_at_every_main_day_stage_as_a_gm_option():
+    """«На всех основных дневных этапах среди участников, находящихся на свободе, разыгрывается
+    возможность получить Тайное Знание» (A25, issue 28): by default one lot per day vote; with the
+    GM's `knowledge_lots: day_stages`, the seed's letter, a lot at the defence and the re-vote (and
+    the judge's decision) too, each among the free heroes awake."""
+    for lots, every in (("day", False), ("day_stages", True)):
+        state = day1(knowledge_lots=lots)
+        day = close(state, votes=everyone_votes(state, "Кира"))
+        defence = close(day.state, posted={"Кира": ["defence"]})
+        revote = close(defence.state, votes={n: "spare" for n in free_names(defence.state) if n != "Кира"})
+        assert day.outcome["knowledge"] in free_names(state)
+        for result in (defence, revote):
+            assert (result.outcome.get("knowledge") is not None) is every
+            assert bool(events_of(result, "knowledge_won")) is every
+        rights = revote.state.memory["knowledge_rights"]
+        assert sum(int(n) for n in rights.values()) == (3 if every else 1)
+    with pytest.raises(ValueError):
+        new(knowledge_lots="nights")
+
+
+def test_slaves_may_be_drawn_judge_and_decide_from_slavery_as_a_gm_option():
+    """«А на утро среди всех героев, которые не находятся в Коме, с учётом ночных Масонских действий
+    выбирается Судья следующего дня. Таким образом, Судьёй может стать герой с любой Ролью.» A9 by
+    default draws among the free; the GM's `judge_from: all` (issue 28) takes the seed's letter:
+    a slave may be drawn, and judges from slavery; nobody in coma is drawn either way."""
+    drawn = {"free": set(), "all": set()}
+    for option in drawn:
+        for seed in range(30):
+            state = enslaved(night1(judge_from=option), "Гоша", "Даша")
+            state = replace(state, memory={**state.memory, "coma": {}})  # a slave is never in coma
+            drawn[option].add(close(state, seed=seed, orders=night_orders(state)).outcome["judge"])
+    assert not drawn["free"] & {"Гоша", "Даша"}
+    assert drawn["all"] & {"Гоша", "Даша"}
+    state = enslaved(night1(judge_from="all"), "Аня")
+    state = replace(state, memory={**state.memory, "coma": {}})
+    anya = sid(state, "Аня")
+    day2 = replace(state, phase="day 2", memory={**state.memory, "judge": anya, "judge_day": 2})
+    assert judge_sits(day2, anya) and not judge_sits(replace(day2, options={**day2.options, "judge_from": "free"}), anya)
+    benched = close(day2, votes=everyone_votes(day2, "Кира"))
+    defence = close(benched.state, posted={"Кира": ["defence"]})
+    assert defence.state.phase == "judge 2"  # the slave judge sits
+    assert SHOW.allowed_actions(defence.state, anya) == ("enslave", "spare")
+    assert SHOW.owing(defence.state) == [anya]
+    decided = close(defence.state, orders=[("Аня", "enslave", "Кира")])
+    assert decided.outcome["enslaved"] == ["Кира"]
 
 
 def test_judge_is_drawn_among_free_heroes_not_in_coma():
@@ -637,8 +722,38 @@ def test_sleeping_after_one_miss_deep_coma_after_more():
     del votes["Гоша"]
     state = close(state, votes=votes).state
     assert next(h for h in public_status(state)["heroes"] if h["name"] == "Гоша")["sleep"] == "asleep"
-    state = close(state, posted={"Кира": ["defence"]}).state
+    state = close(state, posted={"Кира": ["defence"]}).state  # Кира's defence asks nothing of Гоша
+    assert next(h for h in public_status(state)["heroes"] if h["name"] == "Гоша")["sleep"] == "asleep"
+    state = close(state, votes={n: "spare" for n in free_names(state) if n not in ("Кира", "Гоша")}).state
     assert next(h for h in public_status(state)["heroes"] if h["name"] == "Гоша")["sleep"] == "coma"
+
+
+def test_coma_counts_only_the_stages_that_asked_the_hero_an_input():
+    """«Если герой только недавно попал в кому и пропущен всего один этап, то в Статусе он помечается
+    как "Спит" и будучи на Повторном голосовании он не отправляется в рабство автоматически»: a
+    stage is missed only when it asked his input (issue 28): another hero's defence, or the re-vote
+    on himself as the single defendant («перед всеми кроме него стоит выбор»), or a stage in which
+    he has spoken already, is not missed."""
+    state = day1()
+    state = close(state, votes=everyone_votes(state, "Кира")).state
+    state = close(state, posted={"Кира": ["defence"]}).state  # Кира has spoken once in the show
+    state = close(state, votes={n: "spare" for n in free_names(state) if n != "Кира"}).state
+    state = close(state, orders=night_orders(state)).state
+    assert state.phase == "day 2" and not state.memory["coma"]
+    kira = sid(state, "Кира")
+    votes = everyone_votes(state, "Кира")
+    del votes["Кира"]
+    state = close(state, votes=votes).state  # Кира misses the day's vote: «Спит»
+    assert state.memory["coma"] == {str(kira): 1} and state.memory["bench"] == [kira]
+    state = replace(state, memory={**state.memory, "judge": None})  # no judge today: the re-vote decides
+    state = close(state).state  # his defence is owed «только один раз за Шоу»: not missed
+    assert state.phase == "revote 2" and state.memory["coma"] == {str(kira): 1}
+    assert public_status(state)["heroes"][9]["sleep"] == "asleep"
+    spare = {n: "spare" for n in free_names(state) if n != "Кира"}
+    result = close(state, votes=spare)  # the re-vote on him asks him no ballot
+    assert result.outcome["enslaved"] == []  # «не отправляется в рабство автоматически»
+    assert result.state.memory["coma"] == {str(kira): 1}
+    assert next(h for h in public_status(result.state)["heroes"] if h["name"] == "Кира")["sleep"] == "asleep"
 
 
 def test_sleeping_defendant_is_not_enslaved_automatically_a_deep_coma_one_is():

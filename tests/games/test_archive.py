@@ -121,6 +121,21 @@ def test_commitment_is_verified_with_the_names_at_the_deal_after_a_replacement(f
     assert "Новенькая" in content and "уехала" in content
 
 
+def test_a_role_changed_after_the_deal_keeps_the_commitment_and_is_shown_beside_it(finished_game):
+    """Issue 28, item 1, for every rule set: a rule that changes a role later (the Show's
+    Змеёныш, a card) changes the stored seat (games.services.resolution._seats_follow); the
+    reveal is still the deal as committed, and the change is listed beside it."""
+    game = finished_game.game
+    seat = finished_game.seat("Даша")
+    Seat.objects.filter(pk=seat.pk).update(role="mafioso", faction="mafia")
+    for url in (_urls(game)["archive"], reverse("games:commitment", args=[game.pk])):
+        content = client_for(None).get(url).content.decode()
+        assert re.search(r'<strong class="ok"( id="commitment-site-verdict")?>✔', content), url
+        assert f'[{seat.number},&quot;Даша&quot;,&quot;citizen&quot;]' in content
+        changes = content[content.index('id="commitment-changes"'):]
+        assert f'<li data-seat="{seat.number}">№{seat.number} Даша: при раздаче — ' in changes
+
+
 def test_a_forged_commitment_does_not_match(finished_game):
     game = finished_game.game
     Game.objects.filter(pk=game.pk).update(commitment="0" * 64)

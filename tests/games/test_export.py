@@ -96,7 +96,7 @@ def test_export_speaks_in_seat_numbers_and_reveals_the_commitment(richer_game):
     assert data["rooms"][0]["members"] == [1, 2, 3]
     assert data["game"]["rng_seed"] == 7 and data["sealed"] is False
     # The export alone is enough to check the commitment.
-    roles = [[r["number"], r["player"]["display_name"], r["role"]] for r in data["roster"]]
+    roles = [[r["number"], r["player"]["display_name"], r["dealt_role"]] for r in data["roster"]]
     payload = f"{data['game']['commitment_salt']}:" + json.dumps(roles, ensure_ascii=False, separators=(",", ":"))
     assert hashlib.sha256(payload.encode()).hexdigest() == data["game"]["commitment"]
 
@@ -134,3 +134,18 @@ def test_export_without_a_viewer_is_refused_while_the_game_runs(started):
 
     with pytest.raises(Http404):
         game_export(started)
+
+
+def test_export_checks_the_commitment_after_a_role_changed_by_the_rules(richer_game):
+    """Issue 28, item 1: a role a rule changed after the deal (the Show's Змеёныш, a card) is the
+    roster's `role`; `dealt_role` is what the commitment hashed, so the export alone still checks it."""
+    game = richer_game.game
+    seat = game.seats.order_by("number").first()
+    dealt = seat.role
+    type(seat).objects.filter(pk=seat.pk).update(role="mafioso" if dealt != "mafioso" else "citizen")
+    data = game_export(game)
+    first = next(r for r in data["roster"] if r["number"] == seat.number)
+    assert first["dealt_role"] == dealt != first["role"]
+    roles = [[r["number"], r["player"]["display_name"], r["dealt_role"]] for r in data["roster"]]
+    payload = f"{data['game']['commitment_salt']}:" + json.dumps(roles, ensure_ascii=False, separators=(",", ":"))
+    assert hashlib.sha256(payload.encode()).hexdigest() == data["game"]["commitment"]

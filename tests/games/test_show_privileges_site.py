@@ -378,7 +378,7 @@ def test_the_hackers_guess_is_answered_at_once_and_shown_only_to_him(show):
 
 def test_the_genius_reads_on_his_panel_who_became_judge_this_morning():
     """«По утрам знает, кто стал Судьёй.» (the judge is not public in this show)"""
-    game, gm, users, seats = _start(held={"Аня": ["genius"]}, show_privileges=["genius"], show_judge_private="on")
+    game, gm, users, seats = _start(held={"Аня": ["genius"]}, show_privileges=["genius"], show_judge="private")
     _to_night(game, users, seats)
     for name, action, target in (("Аня", "suspect", "Вера"), ("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"),
                                  ("Кира", "enslave", "Жора"), ("Вера", "enslave", "Жора"), ("Лёва", "enslave", "Жора")):

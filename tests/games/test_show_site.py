@@ -8,6 +8,7 @@ chat, the private /fullstatus and the hidden ballots, per perspective."""
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -475,3 +476,30 @@ def test_a_refused_button_still_wakes_a_hero_in_coma(show):
     assert str(seats["Кира"].pk) not in game.state["memory"]["coma"]
     assert GameEvent.objects.filter(game=game, kind="woke", data__seat=seats["Кира"].pk).exists()
     assert not Order.objects.filter(phase=game.current_phase, actor=seats["Кира"], action="vote", valid=True).exists()
+
+
+def test_a_slave_judge_gets_his_decision_on_his_panel_when_the_gm_allows_slave_judges(tmp_path, db):
+    """A9 as the GM's option (`judge_from: all`, issue 28): «Судьёй может стать герой с любой Ролью»,
+    drawn «среди всех героев, которые не находятся в Коме»; the slave Гоша, drawn judge, finds the
+    decision on his panel (the engine's list), and it stands when he sends it."""
+    import yaml
+
+    from games.scenarios import play
+
+    source = Path(__file__).resolve().parents[1] / "scenarios" / "show" / "judge-a-slave-when-the-gm-allows.yaml"
+    data = yaml.safe_load(source.read_text("utf-8"))
+    data["phases"] = data["phases"][:-1]  # up to defence 2: the judge's stage is open
+    path = tmp_path / "slave-judge.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    report = play(str(path), keep=True)
+    assert report.ok, [p.diffs for p in report.phases]
+    game = Game.objects.filter(ruleset="show").latest("pk")
+    assert game.current_phase.kind == "judge"
+    seats = {s.dealt_name: s for s in game.seats.select_related("user")}
+    page = client_for(seats["Гоша"].user).get(game.get_absolute_url()).content.decode()
+    assert "Ваше решение, судья" in page
+    other = client_for(seats["Аня"].user).get(game.get_absolute_url()).content.decode()
+    assert "Ваше решение, судья" not in other
+    client_for(seats["Гоша"].user).post(reverse("games:show_act", args=[game.pk]),
+                                        {"act": "order", "action": "enslave", "target": seats["Кира"].pk})
+    assert Order.objects.get(phase__kind="judge", actor=seats["Гоша"]).valid

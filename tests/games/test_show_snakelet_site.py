@@ -94,3 +94,33 @@ def test_the_turned_snakelet_reads_the_reptiloids_events_from_then_on(tmp_path):
     assert line not in client_for(borya.user).get(reverse("games:role", args=[game.pk])).content.decode()
     # and his night choice was the Reptiloids' (the scenario's night 1: Боря enslaved by him)
     assert game.seats.get(pk=borya.pk).status == "enslaved"
+
+
+def test_the_commitment_still_matches_after_the_turn_and_shows_the_turn_beside_it(tmp_path):
+    """Issue 28, item 1: «Если все Рептилоиды оказались в рабстве, а свободных героев больше
+    двух, то Змеёныш превращается в Рептилоида» changes a role during the show; the reveal is the
+    deal exactly as committed (Аня a Mason), so the commitment page, the archive and the game
+    thread's last post all say it matches, and the turn is shown beside it as a change."""
+    import hashlib
+
+    from games.selectors.commitment import commitment_payload
+
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "show" / "privilege-snakelet-burdens-and-bank.yaml"
+    report = play(str(path), keep=True)
+    assert report.ok, (report.game_diffs, [p.diffs for p in report.phases])
+    game = Game.objects.get(title="Scenario: privilege-snakelet-burdens-and-bank")
+    seats = list(game.seats.select_related("user"))
+    anya = next(s for s in seats if s.user.display_name == "Аня")
+    assert (anya.dealt_role, anya.role) == ("mason", REPTILOID)  # the rule changed the stored role
+    payload = commitment_payload(game, seats)
+    assert hashlib.sha256(payload.encode()).hexdigest() == game.commitment
+    assert f'[{anya.number},"Аня","mason"]' in payload
+    verdicts = {reverse("games:commitment", args=[game.pk]): '<strong class="ok">✔',
+                reverse("games:archive", args=[game.pk]): '<strong class="ok" id="commitment-site-verdict">'}
+    for url, verdict in verdicts.items():
+        page = client_for(None).get(url).content.decode()
+        assert verdict in page, url
+        changes = page[page.index('id="commitment-changes"'):]
+        assert f'<li data-seat="{anya.number}">№{anya.number} Аня: при раздаче — Масон, теперь — Рептилоид</li>' in changes
+    last = game.game_thread.posts.order_by("-number").first().body
+    assert payload in last and "Масон" in last.split(payload)[1] and "Рептилоид" in last.split(payload)[1]

@@ -75,8 +75,17 @@ def option_fields() -> dict[str, forms.Field]:
     fields["show_single_majority"] = forms.ChoiceField(
         label=_("A single defendant's majority (show)"), required=False, initial="cast",
         choices=[("cast", _("of the ballots cast")), ("voters", _("of everyone who may vote"))])
-    fields["show_judge_private"] = forms.BooleanField(
-        label=_("The judge is told only to himself and the GM (show)"), required=False)
+    fields["show_knowledge_lots"] = forms.ChoiceField(
+        label=_("Secret Knowledge lots (show)"), required=False, initial="day",
+        choices=[("day", _("one a day, at the day vote")),
+                 ("day_stages", _("at every main day stage: the vote, the defence, the re-vote, the judge"))])
+    fields["show_judge_from"] = forms.ChoiceField(
+        label=_("Who may be drawn judge (show)"), required=False, initial="free",
+        choices=[("free", _("the free heroes not in coma")), ("all", _("every hero not in coma, slaves too"))])
+    fields["show_judge"] = forms.ChoiceField(
+        label=_("Who learns the new judge (show)"), required=False, initial="auto",
+        choices=[("auto", _("everyone, but only the judge and the GM when the Genius is in play")),
+                 ("public", _("everyone")), ("private", _("only the judge himself and the GM"))])
     # Part 3: «распределение доступных для этого Шоу Привилегий» and «КАРУСЕЛЬ ПРИВИЛЕГИЙ».
     fields["show_privileges"] = forms.MultipleChoiceField(
         label=_("Privileges in play (show)"), required=False, widget=forms.CheckboxSelectMultiple,
@@ -105,7 +114,9 @@ def options_from(cleaned: dict) -> dict:
         "save_once": cleaned.get("show_save_once") or "self",
         "reptiloid_disagree": cleaned.get("show_reptiloid_disagree") or "nobody",
         "single_majority": cleaned.get("show_single_majority") or "cast",
-        "judge_public": not cleaned.get("show_judge_private"),
+        "knowledge_lots": cleaned.get("show_knowledge_lots") or "day",
+        "judge_from": cleaned.get("show_judge_from") or "free",
+        "judge_public": {"public": True, "private": False}.get(cleaned.get("show_judge") or "auto", "auto"),
         "privileges": [p for p in PRIVILEGES if p in (cleaned.get("show_privileges") or ())],
         # the carousel needs privileges in play (the engine refuses it otherwise): off without them
         "carousel": bool(cleaned.get("show_carousel")) and bool(cleaned.get("show_privileges")),

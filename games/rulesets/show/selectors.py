@@ -93,11 +93,12 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         panel["night_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in actions]
         panel["night_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
         panel["is_saviour"] = me.role == "saviour"
+        panel["extra_knowledge_targets"] = [(h, names.get(h, "?")) for h in SHOW.extra_knowledge_targets(state, me.id)]
         panel["is_questioner"] = (state.memory.get("judge") == me.id
                                   and int(state.memory.get("judge_day") or 0) == number)
         panel["slaves"] = [(h, names.get(h, "?")) for h in SHOW.unrevealed_slaves(state)]
-    if kind == JUDGE and me.id == judge and me.is_active:
-        panel["judge_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in allowed]
+    if kind == JUDGE and me.id == judge:  # the engine's list: a free judge, or a slave one (A9 `judge_from: all`)
+        panel["judge_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in allowed if a in ("enslave", "spare")]
     if "use_knowledge" in allowed:
         panel["knowledge_targets"] = others + [(h, names.get(h, "?")) for h in
                                                (s.id for s in state.seats if not s.is_active)]

@@ -12,16 +12,19 @@ from django.db.models import Q, Sum
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from coins.models import Account, Entry, Fine, user_key
 from coins.wording import reason_label
 from games import permissions
-from games.models import Game, GameEvent, Order, Seat
+from games.models import Game, GameEvent, Order, Phase, Seat
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.bets import about_me
 from games.rulesets.show.engine.facts import in_coma
+from games.rulesets.show.engine.stages import ALLIES, DAY, DEFENCE, REVOTE
 from games.rulesets.show.services import BET, GRANT, GRANT_PASS, PICK_ALLY, RAISE, SYMPATHY
 from games.rulesets.show.services_coins import (
+    SYMPATHY_MESSAGE_MAX,
     acting_fee,
     bets_open,
     is_allies_stage,
@@ -33,6 +36,7 @@ from games.rulesets.show.services_coins import (
 )
 from games.rulesets.show.wording import RATING_REASONS, role_name
 from games.selectors.state import game_state
+from games.text import bbcode
 
 
 def _standing(rows: list[Order], action: str) -> Order | None:
@@ -75,8 +79,12 @@ def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], 
         row = _standing(rows, SYMPATHY)
         out["sympathy"] = {"targets": [(s.id, names.get(s.id, "?")) for s in state.seats if s.id != me.id],
                            "mine": names.get(row.target_id, "") if row is not None else "",
-                           "second": phase.kind == "revote"}
+                           # his own words (his row): the message he sent with it
+                           "message": _message_html(row) if row is not None else "",
+                           "second": phase.kind == "revote", "limit": SYMPATHY_MESSAGE_MAX}
     if is_allies_stage(state):
+        # «все получают отправленные им ранее сообщения-Симпатии»: read as the hero reads them
+        out["letters"] = sympathy_letters(game=game, seat=seat, user=seat.user)["received"]
         menu = SHOW.ally_menu(state, me.id)
         if menu:
             row = _standing(rows, PICK_ALLY)
@@ -109,6 +117,45 @@ def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], 
             "pass_fee": int(options["pass_fee"]),
             "passed": passed,
         }
+    return out
+
+
+def _message_html(row: Order) -> str:
+    """A sympathy row's deferred message, rendered and sanitised as a post's body is."""
+    text = str((row.detail or {}).get("message") or "")
+    return mark_safe(bbcode.render(text)) if text else ""  # noqa: S308 - nh3-sanitised by bbcode.render
+
+
+def sympathies_delivered(game: Game) -> bool:
+    """«В конце первого дня наступает этап "Выбор Союзника", все получают отправленные им ранее
+    сообщения-Симпатии»: delivered once that stage has opened."""
+    return Phase.objects.filter(game=game, kind=ALLIES, voided_at__isnull=True).exists()
+
+
+def sympathy_letters(*, game: Game, seat: Seat, user) -> dict[str, list[dict[str, Any]]]:
+    """The sympathies `seat` sent and received with their deferred messages, as `user` may read
+    them (games.permissions.filter_visible_deferred_messages: the sender, the GMs, the receiver once
+    delivered, everybody after the end). Only each sender's standing sympathy of each window counts
+    (the last of day 1 and defence 1, the last of revote 1: what the engine recorded)."""
+    delivered = sympathies_delivered(game)
+    rows = (Order.objects.filter(phase__game=game, action=SYMPATHY, valid=True, target__isnull=False)
+            .select_related("phase", "actor__user", "target__user").order_by("recorded_at", "pk"))
+    standing: dict[tuple[int, bool], Order] = {}
+    for row in rows:
+        if row.phase.number == 1 and row.phase.kind in (DAY, DEFENCE, REVOTE):
+            standing[(row.actor_id, row.phase.kind == REVOTE)] = row
+    visible = set(permissions.filter_visible_deferred_messages(
+        user, game, Order.objects.filter(pk__in=[r.pk for r in standing.values()]), delivered=delivered)
+        .values_list("pk", flat=True))
+    out: dict[str, list[dict[str, Any]]] = {"sent": [], "received": []}
+    for (_sender, second), row in sorted(standing.items(), key=lambda item: (item[1].recorded_at, item[1].pk)):
+        if row.pk not in visible:
+            continue
+        letter = {"second": second, "html": _message_html(row), "delivered": delivered}
+        if row.actor_id == seat.pk:
+            out["sent"].append({**letter, "name": row.target.user.display_name})
+        if row.target_id == seat.pk:
+            out["received"].append({**letter, "name": row.actor.user.display_name})
     return out
 
 
@@ -147,6 +194,7 @@ def about_me_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
                    "reason": reason_label(e.reason, incoming=e.credit.key == key),
                    "detail": e.detail} for e in lines],
         "balance": _balance(seat.user_id),
+        "letters": sympathy_letters(game=game, seat=seat, user=user),
     }
 
 

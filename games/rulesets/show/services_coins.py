@@ -24,6 +24,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from coins import services as coins
 from games.models import Game, Order, Seat
@@ -48,8 +49,10 @@ from games.rulesets.show.services import (
 )
 from games.rulesets.show.engine.privileges import ANONYMOUS_FEE
 from games.selectors.state import game_state
+from games.services import ActionRefused
 from games.services.media import media_check, media_store
 from games.services.posts import post_create
+from games.text import bbcode
 
 BET, RAISE, SYMPATHY, PICK_ALLY = "bet", "raise", "sympathy", "pick_ally"
 TRIAL_ANSWER, GRANT, GRANT_PASS, MESSAGE_FEE = "trial_answer", "grant", "grant_pass", "message_fee"
@@ -166,10 +169,33 @@ def _sympathy_check(stage: _Stage, target: int | None) -> str | None:
     return "self_forbidden" if target == stage.seat.pk else None
 
 
-def show_sympathy(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
+SYMPATHY_MESSAGE_MAX = 1000  # characters of a sympathy's deferred message
+
+
+def sympathy_message_clean(message: str | None) -> str:
+    """A sympathy's deferred message as stored («отправляет ему отложенное сообщение,
+    подкрепляющее его намерение заключить Альянс»): BBCode as a post's body, its line breaks
+    normalised, at most SYMPATHY_MESSAGE_MAX characters, something visible in it; rendered and
+    sanitised as posts are when shown (games.text.bbcode.render). Empty: a sympathy without words.
+    A refusal raises ActionRefused before anything is written."""
+    text = (message or "").replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").strip()
+    if not text:
+        return ""
+    if len(text) > SYMPATHY_MESSAGE_MAX:
+        raise ActionRefused(_("The message is too long: %(length)d characters, the limit is %(limit)d.")
+                            % {"length": len(text), "limit": SYMPATHY_MESSAGE_MAX}, code="too_long")
+    if not bbcode.plain_text(bbcode.parse(text)).strip():
+        raise ActionRefused(_("The message shows nothing: write some text in it."), code="nothing_visible")
+    return text
+
+
+def show_sympathy(*, game: Game, user, target, message: str | None = None, now: datetime | None = None
+                  ) -> ShowResult:
     """A sympathy (a deferred message to the chosen hero, delivered at the «Выбор Союзника» stage):
-    any hero, never to himself; the last one in its window stands."""
-    return show_input(game, user, SYMPATHY, target, now, _sympathy_check, early_close=False)
+    any hero, never to himself; the last one in its window stands, with its message."""
+    text = sympathy_message_clean(message)
+    return show_input(game, user, SYMPATHY, target, now, _sympathy_check, early_close=False,
+                      detail={"message": text} if text else None)
 
 
 def show_pick_ally(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:

@@ -69,7 +69,7 @@ def _coins_act(act: str, data, files, kwargs: dict, target: Seat | None):
     if act == "raise":
         return services_coins.show_raise(**kwargs, target=target)
     if act == "sympathy":
-        return services_coins.show_sympathy(**kwargs, target=target)
+        return services_coins.show_sympathy(**kwargs, target=target, message=data.get("message"))
     if act == "ally":
         return services_coins.show_pick_ally(**kwargs, target=target)
     if act == "grant":
@@ -139,7 +139,7 @@ def show_act(request: HttpRequest, pk: int) -> HttpResponse:
     elif act in COIN_ACTS:
         try:
             result = _coins_act(act, data, request.FILES, kwargs, target)
-        except ActionRefused as refusal:  # a trial answer's file refused by its content, nothing written
+        except ActionRefused as refusal:  # a trial answer's file or a sympathy's message refused, nothing written
             messages.error(request, refusal.message)
             return redirect(game.get_absolute_url())
     else:

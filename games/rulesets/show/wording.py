@@ -88,6 +88,7 @@ REASONS = {
     "key_used": gettext_lazy("the Saviour's public key is once per show"),
     "no_right": gettext_lazy("you hold no Secret Knowledge to use"),
     "no_key_left": gettext_lazy("there is no key left to learn about this hero"),
+    "extra_knowledge_had": gettext_lazy("in a show with privileges the extra Secret Knowledge is at most one about each hero"),
     # part 3, the privileges
     "hacker": gettext_lazy("the Hacker gets no Secret Knowledge the ordinary way"),
     "stun_used": gettext_lazy("this hero has been stunned once already"),

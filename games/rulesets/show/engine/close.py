@@ -14,7 +14,7 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.alliances import choose as choose_allies
-from games.rulesets.show.engine.facts import SLAVE, coma_missed, holders, id_map, ids, judge_today
+from games.rulesets.show.engine.facts import SLAVE, coma_missed, holders, id_map, ids, judge_sits, judge_today
 from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.privilege_keys import SECRETARY
 from games.rulesets.show.engine.keys import add_public_key, give_secret_key, reveal
@@ -33,6 +33,7 @@ from games.rulesets.show.engine.roles import (
     winner_of,
 )
 from games.rulesets.show.engine.money import after_stage
+from games.rulesets.show.engine.status import sleep_mark
 from games.rulesets.show.engine.stages import (
     ALLIES,
     DAY,
@@ -135,12 +136,16 @@ class StageClose:
     def owing(self) -> list[int]:
         return list(self.rules.owing(self.current()))
 
-    def miss(self, owing: list[int]) -> None:
+    def miss(self, owing: list[int], *, excused: frozenset[int] = frozenset()) -> None:
         """«По истечении этого времени все, кто не успел произвести требуемое действие ...
-        впадают в кому.» A hero already in coma counts one more missed stage («Спит» after one)."""
+        впадают в кому.» A hero already in coma counts one more missed stage («Спит» after one)
+        only when this stage asked his input (`rules.owes` at the stage's start, but the
+        `excused`: the stunned): «пропущен всего один этап» counts stages he missed, not stages
+        that passed (issue 28)."""
         current = self.current()
+        asked = set(self.rules.owes(self.start)) - excused
         for key in list(self.memory["coma"]):
-            if self.status.get(int(key)) == ACTIVE:
+            if self.status.get(int(key)) == ACTIVE and int(key) in asked:
                 self.memory["coma"][key] = int(self.memory["coma"][key]) + 1
         for hero in owing:
             if not self.rules.has_acted(current, self.inputs, hero) and str(hero) not in self.memory["coma"]:
@@ -190,9 +195,18 @@ class StageClose:
             self.next_phase = f"{DAY} {self.number + 1}"
         else:
             self.next_phase = f"{NIGHT} {self.number}"
-            # «в начале каждой ночи происходят переходы Привилегий» (the carousel)
+
+    def night_begins(self) -> None:
+        """«в начале каждой ночи происходят переходы Привилегий» (the carousel): at the very end of
+        the close whose next stage is a night, after its own fees, burdens and ratings were counted
+        with the privileges as they were (issue 28: not at the day's sentence, before «Выбор
+        Союзника»); the orders wait through the alliance stage, and lapse when the show ends or
+        insomnia skips the night."""
+        kind, _n = parse_phase(self.next_phase) if self.next_phase and not self.over else ("", 0)
+        if kind == NIGHT:
             priv.resolve_thefts(self)
-        self.memory.get("priv", {}).pop("thefts", None)  # an insomnia day's orders lapse
+        if kind not in (DEFENCE, JUDGE, REVOTE, ALLIES):  # a night began, or none will: they lapse
+            self.memory.get("priv", {}).pop("thefts", None)
 
     def ballots(self) -> dict[int, Any]:
         current = self.current()
@@ -214,6 +228,7 @@ class StageClose:
         {GREETINGS: self.greetings, DAY: self.day, DEFENCE: self.defence, REVOTE: self.revote,
          JUDGE: self.judge, NIGHT: self.night, ALLIES: self.allies}[self.kind]()
         after_stage(self)
+        self.night_begins()
         return self.finish()
 
     def greetings(self) -> None:
@@ -274,9 +289,17 @@ class StageClose:
         self.events.append(Event("opinions_gm", GM, {"requests": {self.name(r): self.name(t)
                                                                   for r, t in requests.items()}}))
 
+    def stage_knowledge_lot(self) -> None:
+        """A25, the seed's letter as a GM option (`knowledge_lots: day_stages`, issue 28): «На всех
+        основных дневных этапах» — a lot at the close of the defence, the re-vote and the judge's
+        decision too, not only of the day vote. The default (`day`) draws none here."""
+        if self.start.options.get("knowledge_lots") == "day_stages":
+            self.knowledge_lot()
+
     def knowledge_lot(self) -> None:
         """«На всех основных дневных этапах среди участников, находящихся на свободе, разыгрывается
-        возможность получить Тайное Знание» (A25: one lot per day vote, among the free heroes awake)."""
+        возможность получить Тайное Знание» (A25: one lot per day vote, among the free heroes awake;
+        with `knowledge_lots: day_stages`, one at every day stage: stage_knowledge_lot)."""
         candidates = self.awake()
         winner = priv.knowledge_lot_winner(self, candidates)  # the Гений's first; never the Хакер
         if winner is None and not candidates:
@@ -296,9 +319,10 @@ class StageClose:
                     self.memory["spoken"].append(hero)
                 self.events.append(Event("defence", PUBLIC, ref(self.start.seat(hero))))
         self.miss(owing)
+        self.stage_knowledge_lot()
         judge = judge_today(self.current())
         # «Если на этот момент есть активный Судья (не находящийся в коме)»
-        if judge is not None and self.status[judge] == ACTIVE and str(judge) not in self.memory["coma"]:
+        if judge is not None and judge_sits(self.current(), judge):
             self.next_phase = f"{JUDGE} {self.number}"
         else:
             self.next_phase = f"{REVOTE} {self.number}"
@@ -317,6 +341,7 @@ class StageClose:
         extra_ballot = [extra[1]] if extra is not None else []
         missed_before = {h: coma_missed(self.start, h) for h in bench}
         self.miss(owing)
+        self.stage_knowledge_lot()  # among those free during the stage, before its sentence
         enslaved: list[int] = []
         if len(bench) == 1:
             yes = sum(1 for t in [*ballots.values(), *extra_ballot] if t == TO_SLAVERY)
@@ -354,10 +379,12 @@ class StageClose:
         order = id_map(self.inputs.orders).get(judge)
         if judge is None or not isinstance(order, Order) or self.rules.check_order(current, order) is not None:
             self.miss(self.owing())
+            self.stage_knowledge_lot()
             self.events.append(Event("judge_missed", PUBLIC, self.judge_ref(judge)))
             self.next_phase = f"{REVOTE} {self.number}"
             return
         self.miss([])
+        self.stage_knowledge_lot()
         if order.action == SPARE:
             spared = ref(self.start.seat(self.memory["bench"][0]))
             self.events.append(Event("judge_decision", PUBLIC, {"spared": spared, "enslaved": None}))
@@ -419,7 +446,7 @@ class StageClose:
                 orders[actor] = order
         stuns, excludes = priv.night_inputs(self)
         stunned_targets = set(stuns.values())  # the stunned owe no night action: no coma for it
-        self.miss([h for h in self.owing() if h not in stunned_targets])
+        self.miss([h for h in self.owing() if h not in stunned_targets], excused=frozenset(stunned_targets))
         choices: dict[int, tuple[str, int | None]] = {}
         for hero in self.free():
             if str(hero) not in self.memory["coma"] and hero in orders:
@@ -528,12 +555,17 @@ class StageClose:
                                    phase=self.start.phase) is None:
                     # the night's keys left him nothing new to learn about that hero
                     self.events.append(Event("knowledge_empty", seat_audience(hero), ref(self.start.seat(about))))
+                else:  # «не более одного на каждого участника» (with privileges: check_order)
+                    self.memory["saviour"].setdefault("extra_about", []).append(about)
 
     def judge_lot(self, choices: dict[int, tuple[str, int | None]]) -> None:
         """«на утро среди всех героев, которые не находятся в Коме, с учётом ночных Масонских действий
         выбирается Судья следующего дня»; each Mason's suspicion «понижает на порядок вероятность»:
         the hero's weight is multiplied by 0.1 (A9: free heroes only, a judge always when any)."""
-        candidates = self.awake()
+        # A9: the free heroes not in coma; with `judge_from: all` every hero not in coma, slaves too
+        current = self.current()
+        candidates = (self.awake() if self.start.options.get("judge_from", "free") == "free"
+                      else [s.id for s in current.seats if judge_sits(current, s.id)])
         suspicions = {h: 0 for h in candidates}
         for hero, (action, target) in choices.items():
             if action == SUSPECT and target in suspicions:
@@ -626,6 +658,10 @@ class StageClose:
             "judge": self.name(judge), "free": [s.name for s in seats if s.status == ACTIVE],
             "alive": [s.name for s in seats if s.status == ACTIVE], "over": state.over,
             "privileges": priv.holder_names(state),
+            # the status's mark of each free hero in coma after the close: «Спит» (`asleep`, one stage
+            # missed at most) or `coma`
+            "sleep": {s.name: sleep_mark(state, s.id) for s in seats
+                      if s.status == ACTIVE and sleep_mark(state, s.id) is not None},
         })
         self.outcome.setdefault("votes", {})
         self.outcome.setdefault("tally", {})

@@ -34,6 +34,15 @@ def coma_missed(state: GameState, hero: int) -> int | None:
     return None if value is None else int(value)
 
 
+def judge_sits(state: GameState, hero: int | None) -> bool:
+    """Whether the hero may sit as the judge: a free hero, or with `judge_from: all` (A9, issue 28)
+    a slave too («среди всех героев, которые не находятся в Коме»); never one in coma."""
+    if hero is None or not state.has_seat(hero) or in_coma(state, hero):
+        return False
+    seat = state.seat(hero)
+    return seat.is_active or (seat.status == SLAVE and state.options.get("judge_from") == "all")
+
+
 def judge_today(state: GameState) -> int | None:
     """The judge of the current day, if any (drawn in the morning before it)."""
     judge = state.memory.get("judge")

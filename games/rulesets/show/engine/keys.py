@@ -73,6 +73,12 @@ def knowledge_candidates(state: GameState, memory: Memory, holder: int, about: i
     return [k for k in keys_of(state.seat(about).role) if k != NOT_MASON and k not in public and k not in known]
 
 
+def extra_knowledge_had(state: GameState) -> frozenset[int]:
+    """The heroes the Saviour has had his extra Secret Knowledge about (kept apart from his keys:
+    the Змеёныш's turn may erase a key, not the fact that it was given)."""
+    return frozenset(int(h) for h in (state.memory.get("saviour") or {}).get("extra_about") or ())
+
+
 def give_secret_key(
     state: GameState, memory: Memory, holder: int, about: int, rng: random.Random, events: list[Event], *,
     source: str, phase: str,

@@ -58,8 +58,9 @@ from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.alliances import check_pick, key_counts, menu, share_knowledge
 from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine.economy import new_coins_memory
-from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_today
+from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_sits, judge_today
 from games.rulesets.show.engine.keys import (
+    extra_knowledge_had,
     give_secret_key,
     is_revealed,
     knowledge_candidates,
@@ -126,6 +127,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "key_used": "the Saviour's public key is once per show",
         "no_right": "the hero holds no Secret Knowledge to use",
         "no_key_left": "there is no key left to learn about this hero",
+        "extra_knowledge_had": "with privileges the Saviour's extra Secret Knowledge is once per hero",
         # part 3, the privileges
         "hacker": "the Hacker gets no Secret Knowledge the ordinary way",
         "stun_used": "this hero has been stunned once already",
@@ -170,6 +172,8 @@ EVENT_KINDS: tuple[str, ...] = (
 OUTCOME_KEYS: tuple[str, ...] = (
     "stage", "votes", "tally", "bench", "enslaved", "saved", "freed", "keys_public", "keys_secret",
     "revealed", "judge", "coma", "woke", "insomnia", "knowledge", "free", "alive", "over",
+    # `sleep` {name: asleep | coma}: the status's mark of each free hero in coma after the close
+    "sleep",
     # part 2 (docs/rulesets/show.md, "Scenario keys"): `transfers` and `ratings` are coins.py's records;
     # `rating` {name: running total}, `bank`/`pot` after the close, `balances` {name: net change in the
     # show so far}, `burdens` {name: paid this morning}, `grants` {author: sum}, `talents`, `raised`,
@@ -303,28 +307,35 @@ class ShowRuleset:
         return not state.over and not self.waiting_for(state, inputs)
 
     def owing(self, state: GameState) -> list[int]:
-        """Heroes owing the stage's action, in seating order (nobody in coma)."""
+        """Heroes owing the stage's action, in seating order (nobody in coma: «их никто не ждёт»)."""
+        kind, _n = parse_phase(state.phase)
+        if kind == ALLIES:
+            # The choice is not required (no coma for it): only those with a name to pick are awaited.
+            return [s.id for s in state.seats if menu(state, s.id)] if not state.over else []
+        return [h for h in self.owes(state) if not in_coma(state, h)]
+
+    def owes(self, state: GameState) -> list[int]:
+        """Heroes the stage asks its required input of, in seating order, whether in coma or not: a
+        stage missed in coma is one of these (issue 28: a defendant's re-vote, where he has no
+        ballot, or another hero's defence is not missed). The allies' choice is never owed."""
         if state.over:
             return []
         kind, _n = parse_phase(state.phase)
-        awake = [s.id for s in state.active() if not in_coma(state, s.id)]
+        free = [s.id for s in state.active()]
         if kind == NIGHT:
             stunned = priv.stunned_now(state)  # «лишить ночного действия»: nothing owed
-            return [h for h in awake if h not in stunned]
+            return [h for h in free if h not in stunned]
         if kind in (GREETINGS, DAY):
-            return awake
+            return free
         if kind == DEFENCE:
             # «обязательно нужно присылать аудио/видео-Речь только один раз за Шоу»
             spoken = set(state.memory.get("spoken") or ())
-            return [h for h in awake if h in self._bench(state) and h not in spoken]
+            return [h for h in free if h in self._bench(state) and h not in spoken]
         if kind == REVOTE:
-            return [h for h in awake if h in self.voters(state)]
+            return [h for h in free if h in self.voters(state)]
         if kind == JUDGE:
             judge = judge_today(state)
-            return [judge] if judge in awake else []
-        if kind == ALLIES:
-            # The choice is not required (no coma for it): only those with a name to pick are awaited.
-            return [s.id for s in state.seats if menu(state, s.id)]
+            return [judge] if judge is not None and (judge in free or judge_sits(state, judge)) else []
         return []
 
     def has_acted(self, state: GameState, inputs: PhaseInputs, hero: int) -> bool:
@@ -482,6 +493,9 @@ class ShowRuleset:
             return (PICK_ALLY,) if menu(state, actor) else ()
         if kind == DAY and actor in self.extra_voters(state):
             return (VOTE,)
+        if kind == JUDGE and actor == judge_today(state) and not self._free(state, actor) \
+                and judge_sits(state, actor):  # A9's `judge_from: all`: a slave judge
+            return (ENSLAVE, SPARE) if len(self._bench(state)) == 1 else (ENSLAVE,)
         if not self._free(state, actor):
             return ()
         extra: tuple[str, ...] = ()
@@ -521,9 +535,9 @@ class ShowRuleset:
         if not state.has_seat(order.actor):
             return "not_a_player"
         actor = state.seat(order.actor)
-        if not actor.is_active:
-            return "not_free"
         kind, number = parse_phase(state.phase)
+        if not actor.is_active and not (kind == JUDGE and judge_sits(state, actor.id)):
+            return "not_free"  # a slave judge (A9's `judge_from: all`) decides from slavery
         target = seat_id(order.target)
         if kind == JUDGE:
             return self._check_judge(state, order, target)
@@ -598,9 +612,25 @@ class ShowRuleset:
                 return "bad_detail"
             if about is None or not state.has_seat(about) or about == actor.id:
                 return "bad_target"
+            # «(в сессиях с Привилегиями не более одного на каждого участника)»: with privileges in
+            # play, one extra key about each hero over the whole show
+            if state.options.get("privileges") and about in extra_knowledge_had(state):
+                return "extra_knowledge_had"
             if not knowledge_candidates(state, dict(state.memory), actor.id, about):
                 return "no_key_left"
         return None
+
+    def extra_knowledge_targets(self, state: GameState, actor: int) -> tuple[int, ...]:
+        """The heroes the Saviour may ask his extra Secret Knowledge about tonight (none when he may
+        not ask it at all): the panel's list, checked again by `check_order`."""
+        kind, number = parse_phase(state.phase)
+        if kind != NIGHT or not state.has_seat(actor):
+            return ()
+        me = state.seat(actor)
+        if not me.is_active:
+            return ()
+        return tuple(s.id for s in state.seats if self._check_detail(
+            state, me, number, {"extra_knowledge": s.id}) is None)
 
     def unrevealed_slaves(self, state: GameState) -> list[int]:
         memory = dict(state.memory)

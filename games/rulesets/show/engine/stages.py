@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from games.rulesets.show.engine.privilege_keys import PRIVILEGES
+from games.rulesets.show.engine.privilege_keys import GENIUS, PRIVILEGES
 
 # «череда сменяющих друг друга по циклу этапов»: the phase names of GameState.phase.
 GREETINGS = "greetings"  # Приветствия (the first stage only)
@@ -42,8 +42,18 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "single_majority": "cast",
         # A9: each Mason's suspicion cuts the weight by 10 ("each") or any suspicion does once ("once").
         "suspicion_cut": "each",
-        # A11: the new judge is announced to all (True) or told only to himself and the GM.
-        "judge_public": True,
+        # A9: the judge is drawn among the free heroes not in coma ("free"), or among every hero not
+        # in coma, slaves too ("all": the seed's letter «среди всех героев, которые не находятся в
+        # Коме», issue 28); a slave judge decides from slavery but questions nobody (no night choice).
+        "judge_from": "free",
+        # A11: the new judge is announced to all (True) or told only to himself and the GM (False);
+        # "auto" (issue 28): public, but private when the Гений is in play, whose «По утрам знает,
+        # кто стал Судьёй» would tell him nothing otherwise. Resolved to a bool at the deal.
+        "judge_public": "auto",
+        # A25: a Secret Knowledge lot at each day vote ("day"), or at every main day stage
+        # ("day_stages": the day vote, the defence, the re-vote, the judge's decision; the seed's
+        # letter «На всех основных дневных этапах», issue 28).
+        "knowledge_lots": "day",
         # C2: the judge questions a slave only when more than one unrevealed slave exists.
         "question_needs_two": True,
         # A14: a defendant in deep coma (more than one stage missed) is enslaved by the re-vote
@@ -103,7 +113,8 @@ def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
         else:
             merged[key] = value
     for name, allowed in (("save_once", ("self", "each")), ("reptiloid_disagree", ("nobody", "lot")),
-                          ("single_majority", ("cast", "voters")), ("suspicion_cut", ("each", "once"))):
+                          ("single_majority", ("cast", "voters")), ("suspicion_cut", ("each", "once")),
+                          ("knowledge_lots", ("day", "day_stages")), ("judge_from", ("free", "all"))):
         if merged[name] not in allowed:
             raise ValueError(f"option {name} is one of {allowed}, not {merged[name]!r}")
     for name in COIN_OPTIONS:
@@ -127,6 +138,10 @@ def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
     if len(set(privileges)) != len(privileges):
         raise ValueError("option privileges names each privilege once")
     merged["privileges"] = [p for p in PRIVILEGES if p in privileges]  # the seed's order
+    if merged["judge_public"] not in (True, False, "auto"):
+        raise ValueError(f"option judge_public is true, false or \"auto\", not {merged['judge_public']!r}")
+    if merged["judge_public"] == "auto":
+        merged["judge_public"] = GENIUS not in merged["privileges"]
     if not isinstance(merged["carousel"], bool):
         raise ValueError("option carousel is true or false")
     if merged["carousel"] and not merged["privileges"]:

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_post_shown_author'),
+        ('games', '0010_seat_dealt_role'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
