@@ -11,7 +11,7 @@ from django.apps import apps
 from games.models import Seat
 from games.selectors.commitment import commitment_reveal
 
-migration = importlib.import_module("games.migrations.0010_showrules_seat_dealt_role")
+migration = importlib.import_module("games.migrations.0010_seat_dealt_role")
 
 
 def test_the_fill_takes_the_dealt_role_from_the_first_snapshot_not_the_changed_role(finished_game):
