@@ -83,8 +83,9 @@ class Heroes:
         page.wait_for_selector(".message.success")
 
     def order(self, name: str, action: str, target: str) -> None:
-        page, form = self.panel_form(name, "order")
-        form.locator("select[name=action]").select_option(value=action)
+        # one night form per choice, its targets the engine's for that choice (issue 28)
+        page = self.game_page(name)
+        form = page.locator(f".show-panel form:has(input[name=action][value={action}])").first
         form.locator("select[name=target]").select_option(label=target)
         form.locator("button[type=submit]").click()
         page.wait_for_selector(".message.success")

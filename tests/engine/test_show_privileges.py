@@ -337,7 +337,10 @@ def test_bouncer_6_the_stunned_sends_no_message_until_the_night_ends_and_works_f
     stunned, events = SHOW.stun(state, anya, kira)
     assert [e.kind for e in events] == ["stunned"] and events[0].audience == seat_audience(kira)
     assert not can_post(stunned, kira) and can_post(stunned, sid(state, "Боря"))
-    assert kira not in SHOW.owing(stunned) and SHOW.allowed_actions(stunned, kira) == ()
+    # he owes nothing, but keeps his night choice until the night ends: it holds the night open
+    # (issue 28, item 5: rule 5 must not depend on who clicked first); the close voids it
+    assert kira not in SHOW.owing(stunned) and SHOW.allowed_actions(stunned, kira) == ("enslave",)
+    assert SHOW.optional_actions(stunned, kira) == ("night_choice",)
     result = close(stunned, orders=night_orders(stunned, Жора=("save", "Боря"), Кира=("enslave", "Вера")))
     assert result.outcome["stunned"] == ["Кира"] and result.outcome["enslaved"] == []
     assert can_post(at(result.state, "day 2"), kira)

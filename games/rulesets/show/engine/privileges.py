@@ -333,6 +333,10 @@ def check_fake(state: GameState, seat: int, used_in_stage: int, as_hero: Any = N
         as_id = seat_id(as_hero)
         if as_id is None or not state.has_seat(as_id) or as_id == seat:
             return "bad_target"
+        if not _free(state, as_id):
+            # a slave talks only in the slaves' chat: a post in the common thread under his name
+            # would be a fake nobody could have written (issue 28, item 20)
+            return "target_not_free"
     return None
 
 
