@@ -69,3 +69,21 @@ def test_every_offer_is_accepted_and_every_accepted_choice_is_offered(show):
         inputs = with_part_two(state, privilege_inputs(state, random_inputs(state, rng), rng), rng)
         check_menus(state, inputs if rng.random() < 0.7 else PhaseInputs(), rng.randint(0, 6))
         state = SHOW.resolve(state, inputs, seed=seed, now=NOW).state
+
+
+def test_the_saviours_spent_public_key_and_himself_are_not_offered():
+    """«Спаситель один раз за Шоу может ночью добавить о ком-то один публичный Ключ»: once spent, the
+    public key's select is gone from his night form; a Mason is never offered himself to suspect,
+    and a slave is never offered to suspect, save or enslave (relief takes slaves only)."""
+    from dataclasses import replace
+
+    from tests.engine.show_helpers import day1, enslaved, sid
+
+    state = replace(enslaved(day1(), "Вера"), phase="night 1")
+    zhora, anya, vera = sid(state, "Жора"), sid(state, "Аня"), sid(state, "Вера")
+    menu = SHOW.menu(state, zhora)
+    assert "public_key" in menu and vera not in menu["save"] and menu["relieve"] == (vera,)
+    assert anya not in SHOW.menu(state, anya)["suspect"] and vera not in SHOW.menu(state, anya)["suspect"]
+    spent = replace(state, memory={**state.memory, "saviour": {**state.memory["saviour"], "key_used": True}})
+    assert "public_key" not in SHOW.menu(spent, zhora)
+    assert SHOW.check_input(spent, zhora, "public_key", anya) == "key_used"

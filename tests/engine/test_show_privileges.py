@@ -935,3 +935,18 @@ def test_insomnia_a_bouncer_may_stun_the_last_bad_hero_whose_role_is_public():
     assert night_would_decide(used)  # «простучать героев только по одному разу»
     # his team-mate, who knows her, does not stun her
     assert night_would_decide(at(three_left({"Илья": ["bouncer"]}), "day 3", revealed=[zina]))
+
+
+def test_mole_2_a_mole_reptiloids_burden_share_is_held_until_the_end():
+    """«Крот не знает свою Роль и должен выяснить её в ходе Шоу»: a Mole who is a Reptiloid would
+    learn it from «Бремя получено (reptiloids)» on his balance every morning; his share of the
+    Reptiloids' slaves' burden goes to his escrow instead (nothing of his money moves), and the
+    settlement pays it to him at the end (issue 28, item 2)."""
+    state = enslaved(at(new(privileges={"Зина": ["mole"]}), "night 1"), "Аня", owners=("reptiloids",))
+    a, z, i = sid(state, "Аня"), sid(state, "Зина"), sid(state, "Илья")
+    result = close(state, orders=night_orders(state, Жора=("save", "Боря")))
+    burdens = [t for t in result.outcome["transfers"] if t["reason"] == "burden" and t["debit"] == hero(a)]
+    share = state.options["burden_reptiloids"] // 2
+    assert {t["credit"]: t["amount"] for t in burdens} == {escrow(z): share, hero(i): share}
+    assert not [t for t in result.outcome["transfers"] if hero(z) in (t["debit"], t["credit"]) and t["reason"] == "burden"]
+    assert result.state.memory["coins"]["accounts"][escrow(z)] == share

@@ -849,7 +849,7 @@ def adjust_transfers(state: GameState, transfers: Iterable[Transfer]) -> list[Tr
         if t.reason == BURDEN and payer is not None:
             owner = seat_of(t.credit)
             to_bad = (t.credit.startswith("hero:") and owner in reptiloids | demons) or \
-                (t.credit.startswith("escrow:") and owner in demons)
+                (t.credit.startswith("escrow:") and owner in demons | reptiloids)  # a Mole's escrow too
             if holds(state, payer, BINGO) and to_bad:
                 amount *= 2
         out.append(Transfer(t.debit, t.credit, amount, t.reason, t.detail))
