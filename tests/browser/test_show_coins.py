@@ -75,8 +75,14 @@ def test_a_show_with_sympathies_an_alliance_a_bet_a_trial_and_the_final_split(li
     for name in NAMES:
         services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Вера" else "Вера"])
     post_submit(thread=game.game_thread, author=users["Вера"], body="Я не виновата")
+    # the first sympathy of those who sent none holds the defence until they say «Я всё» (item 4)
+    assert _stage(game) == ("defence", 1)
+    for name in NAMES:
+        services.show_done(game=game, user=users[name])
     for name in ("Аня", "Боря", "Жора", "Кира"):
         services.show_vote(game=game, user=users[name], ballot="enslave")
+    for name in NAMES:  # the second sympathy
+        services.show_done(game=game, user=users[name])
     assert _stage(game) == ("allies", 1)
 
     # «Выбор Союзника»: «все получают отправленные им ранее сообщения-Симпатии» — Боря reads Аня's
@@ -107,6 +113,8 @@ def test_a_show_with_sympathies_an_alliance_a_bet_a_trial_and_the_final_split(li
     for name, action, target in (("Аня", "suspect", "Кира"), ("Боря", "suspect", "Кира"), ("Жора", "save", "Аня"),
                                  ("Кира", "enslave", "Аня")):
         assert services.show_order(game=game, user=users[name], action=action, target=seats[target]).accepted
+    for name in NAMES:  # the others' bets «до утра» (Аня changed hers: it holds no more)
+        services.show_done(game=game, user=users[name])
     assert _stage(game) == ("day", 2)
     bet = Entry.objects.get(game=game, reason="bet", debit__key=f"user:{users['Аня'].pk}")
     assert (bet.amount, bet.detail) == (25, "Жора")

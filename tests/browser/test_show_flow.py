@@ -83,11 +83,18 @@ class Heroes:
         page.wait_for_selector(".message.success")
 
     def order(self, name: str, action: str, target: str) -> None:
-        page, form = self.panel_form(name, "order")
-        form.locator("select[name=action]").select_option(value=action)
+        # one night form per choice, its targets the engine's for that choice (issue 28)
+        page = self.game_page(name)
+        form = page.locator(f".show-panel form:has(input[name=action][value={action}])").first
         form.locator("select[name=target]").select_option(label=target)
         form.locator("button[type=submit]").click()
         page.wait_for_selector(".message.success")
+
+    def done(self, name: str) -> None:
+        """«Я всё»: his optional inputs (the first night's bet) hold the stage no longer."""
+        page, form = self.panel_form(name, "done")
+        form.locator("button[type=submit]").click()
+        page.wait_for_selector(".message")
 
     def close(self) -> None:
         for page in self.pages.values():
@@ -153,6 +160,12 @@ def test_a_small_show_greetings_day_defence_revote_night_and_the_judge(live_serv
     heroes.order("Боря", "suspect", "Кира")
     heroes.order("Жора", "save", "Аня")
     heroes.order("Кира", "enslave", "Аня")
+    # every choice is in, but the first night's bets («можно поменять до утра») hold it open until
+    # each hero changes his or says «Я всё» (issue 28, item 4)
+    assert _stage(game) == ("night", 1)
+    assert heroes.game_page("Вера").locator("[data-optional-open]").count() == 1
+    for name in NAMES:
+        heroes.done(name)
     assert _stage(game) == ("day", 2)
     assert GameEvent.objects.get(game=game, kind="morning").data["saved"] is True
 
@@ -223,7 +236,8 @@ def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db, tmp
     page.goto(f"{live_server.url}{game.get_absolute_url()}")
     panel = page.locator(".show-panel")
     assert panel.count() == 1 and page.locator(".show-panel time[data-countdown]").count() == 1
-    assert page.locator(".show-panel select[name=public_key]").count() == 1
+    # one form per night choice (save, relieve Вера), each with the Saviour's extras
+    assert page.locator(".show-panel form:has(input[name=action][value=save]) select[name=public_key]").count() == 1
     box = panel.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390

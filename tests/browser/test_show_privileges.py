@@ -156,6 +156,8 @@ def test_a_fake_post_a_stun_live_votes_a_mole_and_a_carousel_theft(live_server, 
     _fits(page)
 
     post_submit(thread=game.game_thread, author=users["Кира"], body="Я не виновата!")
+    assert _stage(game) == ("defence", 1)  # the first sympathies nobody sent hold it (issue 28, item 4)
+    _close(game)
     for name in ("Аня", "Боря", "Вера", "Лёва", "Миша"):
         services.show_vote(game=game, user=users[name], ballot="enslave", early_close=False)
     _close(game)

@@ -337,7 +337,10 @@ def test_bouncer_6_the_stunned_sends_no_message_until_the_night_ends_and_works_f
     stunned, events = SHOW.stun(state, anya, kira)
     assert [e.kind for e in events] == ["stunned"] and events[0].audience == seat_audience(kira)
     assert not can_post(stunned, kira) and can_post(stunned, sid(state, "Боря"))
-    assert kira not in SHOW.owing(stunned) and SHOW.allowed_actions(stunned, kira) == ()
+    # he owes nothing, but keeps his night choice until the night ends: it holds the night open
+    # (issue 28, item 5: rule 5 must not depend on who clicked first); the close voids it
+    assert kira not in SHOW.owing(stunned) and SHOW.allowed_actions(stunned, kira) == ("enslave",)
+    assert SHOW.optional_actions(stunned, kira) == ("night_choice",)
     result = close(stunned, orders=night_orders(stunned, Жора=("save", "Боря"), Кира=("enslave", "Вера")))
     assert result.outcome["stunned"] == ["Кира"] and result.outcome["enslaved"] == []
     assert can_post(at(result.state, "day 2"), kira)
@@ -962,3 +965,18 @@ def test_insomnia_a_bouncer_may_stun_the_last_bad_hero_whose_role_is_public():
     assert night_would_decide(used)  # «простучать героев только по одному разу»
     # his team-mate, who knows her, does not stun her
     assert night_would_decide(at(three_left({"Илья": ["bouncer"]}), "day 3", revealed=[zina]))
+
+
+def test_mole_2_a_mole_reptiloids_burden_share_is_held_until_the_end():
+    """«Крот не знает свою Роль и должен выяснить её в ходе Шоу»: a Mole who is a Reptiloid would
+    learn it from «Бремя получено (reptiloids)» on his balance every morning; his share of the
+    Reptiloids' slaves' burden goes to his escrow instead (nothing of his money moves), and the
+    settlement pays it to him at the end (issue 28, item 2)."""
+    state = enslaved(at(new(privileges={"Зина": ["mole"]}), "night 1"), "Аня", owners=("reptiloids",))
+    a, z, i = sid(state, "Аня"), sid(state, "Зина"), sid(state, "Илья")
+    result = close(state, orders=night_orders(state, Жора=("save", "Боря")))
+    burdens = [t for t in result.outcome["transfers"] if t["reason"] == "burden" and t["debit"] == hero(a)]
+    share = state.options["burden_reptiloids"] // 2
+    assert {t["credit"]: t["amount"] for t in burdens} == {escrow(z): share, hero(i): share}
+    assert not [t for t in result.outcome["transfers"] if hero(z) in (t["debit"], t["credit"]) and t["reason"] == "burden"]
+    assert result.state.memory["coins"]["accounts"][escrow(z)] == share

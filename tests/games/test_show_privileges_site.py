@@ -68,24 +68,36 @@ def _greet_all(game, users):
     assert _phase(game) == ("day", 1)
 
 
+def _done(game, users):
+    """«Я всё» from each hero: the optional inputs nobody gave (thefts, sympathies, bets, a stun, an
+    exclusion) hold the stage no longer (issue 28, item 4)."""
+    for user in users.values():
+        services.show_done(game=game, user=user)
+
+
 def _to_night(game, users, seats):
     _greet_all(game, users)
     for name in NAMES:
         assert services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"]).accepted
+    _done(game, users)
     assert _phase(game) == ("defence", 1)
     post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
+    _done(game, users)
     assert _phase(game) == ("revote", 1)
     for name in NAMES:
         if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
+    _done(game, users)
     _past_allies(game)
     assert _phase(game) == ("night", 1)
 
 
 def _past_allies(game):
-    """«Выбор Союзника» (part 2): nobody sent a sympathy, so it closes at its timer."""
+    """«Выбор Союзника» (part 2): nobody sent a sympathy, so it waits for nothing and runs no timer:
+    due at once, the deadline task closes it (issue 28, item 15)."""
     assert _phase(game) == ("allies", 1)
     phase = game.current_phase
+    assert phase.deadline_at == phase.opened_at
     assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
 
 
@@ -147,10 +159,15 @@ def test_the_bouncers_stun_silences_the_stunned_until_the_night_ends(show):
     # one stun a night
     second = privs.show_stun(game=game, user=users["Боря"], target=seats["Жора"])
     assert not second.accepted and second.code == "stunned_tonight"  # the engine's check
-    # the stunned owes nothing; the others' choices end the night
+    # the stunned owes nothing, but keeps his night form until the night ends (issue 28, item 5):
+    # it holds the night open, as the bets do, until he chooses or says «Я всё»
+    page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert 'name="action" value="suspect"' in page and "data-optional-open" in page
     for name, action, target in (("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"), ("Кира", "enslave", "Жора"),
                                  ("Вера", "enslave", "Жора"), ("Лёва", "suspect", "Вера")):
         services.show_order(game=game, user=users[name], action=action, target=seats[target])
+    assert _phase(game)[0] == "night"
+    _done(game, users)
     assert _phase(game)[0] == "day"
     post_submit(thread=game.game_thread, author=users["Аня"], body="Снова говорю")  # the night is over
 
@@ -158,10 +175,13 @@ def test_the_bouncers_stun_silences_the_stunned_until_the_night_ends(show):
 def _to_night_from_day(game, users, seats):
     for name in NAMES:
         services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
+    _done(game, users)
     post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
+    _done(game, users)
     for name in NAMES:
         if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
+    _done(game, users)
     _past_allies(game)
     assert _phase(game) == ("night", 1)
 
@@ -174,6 +194,7 @@ def test_the_lawyers_exclusion_takes_a_hero_off_the_next_days_vote_list(show):
     for name, action, target in (("Аня", "suspect", "Вера"), ("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"),
                                  ("Кира", "enslave", "Боря"), ("Вера", "enslave", "Боря"), ("Лёва", "suspect", "Вера")):
         services.show_order(game=game, user=users[name], action=action, target=seats[target])
+    _done(game, users)  # the bets «до утра» and the unused stun hold the night
     assert _phase(game) == ("day", 2)
     assert GameEvent.objects.filter(game=game, kind="excluded", audience="public").exists()
     refused = services.show_vote(game=game, user=users["Аня"], target=seats["Жора"])
@@ -285,6 +306,32 @@ def test_the_talkers_fakes_are_five_a_stage_and_nobody_else_fakes(show):
     assert Post.objects.filter(thread=thread, author=users["Аня"], shown_author=users["Боря"]).count() == 5
 
 
+def test_the_sixth_fake_is_refused_with_a_reason_and_the_reply_form_says_why(show):
+    """Issue 28, item 20: after five fakes «Отправить от имени» leaves the reply form with a line
+    saying why, and a sixth post signed as another hero (a page opened before) is refused, worded,
+    instead of going out silently under his own name; a slave is never offered as a false sender."""
+    game, _gm, users, seats = show
+    thread = game.game_thread
+    url = reverse("games:thread", args=[thread.pk])
+    page = client_for(users["Аня"]).get(url).content.decode()
+    assert 'name="shown_as"' in page and 'data-fakes-left="0"' not in page
+    for n in range(5):
+        post_submit(thread=thread, author=users["Аня"], body=f"фейк {n}", shown_as=users["Боря"].pk)
+    page = client_for(users["Аня"]).get(url).content.decode()
+    assert 'name="shown_as"' not in page and 'data-fakes-left="0"' in page
+    response = client_for(users["Аня"]).post(reverse("games:thread_reply", args=[thread.pk]),
+                                             {"body": "шестой", "shown_as": users["Боря"].pk, "post": "1"}, follow=True)
+    assert "не больше пяти сообщений за Этап под чужим именем" in response.content.decode()
+    assert not Post.objects.filter(body="шестой").exists()
+    # a slave (Миша, after the re-vote) is not offered as a sender, and refused by the engine
+    _to_night(game, users, seats)
+    assert game.seats.get(pk=seats["Миша"].pk).status == "enslaved"
+    senders = {uid for uid, _name in privs.sender_choices(game=game, user=users["Аня"])}
+    assert users["Миша"].pk not in senders and users["Боря"].pk in senders
+    with pytest.raises(ActionRefused):
+        post_submit(thread=thread, author=users["Аня"], body="как раб", shown_as=users["Миша"].pk)
+
+
 def test_a_carousel_theft_ordered_after_the_day_vote_is_resolved_as_the_night_begins(show):
     game, _gm, users, seats = show
     _greet_all(game, users)
@@ -294,10 +341,13 @@ def test_a_carousel_theft_ordered_after_the_day_vote_is_resolved_as_the_night_be
         services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
         if name == "Боря":
             assert privs.show_steal(game=game, user=users["Боря"], target=seats["Вера"]).accepted
+    _done(game, users)
     post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
+    _done(game, users)
     for name in NAMES:
         if name != "Миша":
             services.show_vote(game=game, user=users[name], ballot="enslave")
+    _done(game, users)
     _past_allies(game)
     assert _phase(game) == ("night", 1)
     game.refresh_from_db()
@@ -339,6 +389,7 @@ def test_the_hackers_guess_is_answered_at_once_and_shown_only_to_him(show):
     _greet_all(game, users)
     for name in NAMES:
         services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
+    _done(game, users)  # the carousel's thefts nobody ordered hold the day vote (issue 28, item 4)
     assert _phase(game) == ("defence", 1)
     game.refresh_from_db()
     rights = {int(k): v for k, v in game.state["memory"]["knowledge_rights"].items() if v}
@@ -371,6 +422,7 @@ def test_the_hackers_guess_is_answered_at_once_and_shown_only_to_him(show):
     assert not again.accepted and again.code == "guessed_before"
     # the close reports it in its outcome
     post_submit(thread=game.game_thread, author=users["Миша"], body="Я не виноват")
+    _done(game, users)
     game.refresh_from_db()
     defence = game.phases.get(kind="defence", number=1)
     assert defence.outcome["intercepted"] == {"Кира": {about: caught[0]["key"]}}
@@ -383,6 +435,7 @@ def test_the_genius_reads_on_his_panel_who_became_judge_this_morning():
     for name, action, target in (("Аня", "suspect", "Вера"), ("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"),
                                  ("Кира", "enslave", "Жора"), ("Вера", "enslave", "Жора"), ("Лёва", "enslave", "Жора")):
         services.show_order(game=game, user=users[name], action=action, target=seats[target])
+    _done(game, users)  # the bets «до утра»
     assert _phase(game) == ("day", 2)
     judge_pk = int(game.state["memory"]["judge"])
     judge = next(n for n in NAMES if seats[n].pk == judge_pk)
@@ -450,6 +503,34 @@ def test_the_secretarys_view_is_live_for_him_and_a_404_for_the_others(show):
     # the vote over (the defence runs): the block says so and stops asking (htmx's 286)
     for name in NAMES:
         services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Миша" else "Миша"])
+    _done(game, users)  # the carousel's thefts nobody ordered hold the day vote (issue 28, item 4)
     assert _phase(game) == ("defence", 1)
     over = client_for(users["Аня"]).get(url)
     assert over.status_code == 286 and "hx-get" not in over.content.decode()
+
+
+def test_an_optional_input_holds_the_night_until_given_or_said_done(show):
+    """Issue 28, item 4: «Любой этап заканчивается либо когда все активные герои совершают
+    необходимое ...» — and nothing anyone may still do in it is left open. The Адвокат's exclusion
+    («По ночам Адвокат ... может выбрать») and the bets («может до утра поменять») keep the night
+    open after the last required choice, until each holder gives his input or says «Я всё»."""
+    game, gm, users, seats = show
+    _to_night(game, users, seats)
+    for name, action, target in (("Аня", "suspect", "Вера"), ("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"),
+                                 ("Кира", "enslave", "Боря"), ("Вера", "enslave", "Боря"), ("Лёва", "suspect", "Вера")):
+        services.show_order(game=game, user=users[name], action=action, target=seats[target])
+    assert _phase(game) == ("night", 1)  # every required choice is in: the exclusion form did not vanish
+    page = client_for(users["Вера"]).get(game.get_absolute_url()).content.decode()
+    assert 'name="act" value="exclude"' in page and "data-optional-open" in page
+    gm_page = client_for(gm).get(reverse("games:gm_dashboard", args=[game.pk])).content.decode()
+    held = gm_page[gm_page.index("Открытым его держат"):][:300]
+    assert "Вера" in held
+    assert privs.show_exclude(game=game, user=users["Вера"], target=seats["Жора"]).accepted
+    for name in NAMES:
+        if name != "Вера":
+            services.show_done(game=game, user=users[name])
+    assert _phase(game) == ("night", 1)  # Вера's own bet is still open
+    result = services.show_done(game=game, user=users["Вера"])
+    assert result.accepted and result.closed
+    assert _phase(game) == ("day", 2)
+    assert GameEvent.objects.filter(game=game, kind="excluded", audience="public").exists()

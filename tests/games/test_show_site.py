@@ -157,17 +157,29 @@ def test_the_panel_shows_the_stage_the_countdown_and_what_the_hero_owes(show):
     assert "show-panel" in anonymous and "showhero-" not in anonymous
 
 
+def _done(game, users, names=NAMES):
+    """«Я всё» from each hero: the optional inputs nobody gave (sympathies, bets) hold the stage no
+    longer (issue 28, item 4)."""
+    for name in names:
+        services.show_done(game=game, user=users[name])
+
+
 def _to_night(game, users, seats):
     _greet_all(game, users)
     for name in NAMES:
         services.show_vote(game=game, user=users[name], target=seats["Аня" if name == "Вера" else "Вера"])
     assert _phase(game) == ("defence", 1)
     post_submit(thread=game.game_thread, author=users["Вера"], body="Я не виновата")
+    # the first sympathy (its window ends with the defence) holds the stage until each says «Я всё»
+    assert _phase(game) == ("defence", 1)
+    _done(game, users)
     assert _phase(game) == ("revote", 1)
     for name in NAMES:
         if name != "Вера":
             services.show_vote(game=game, user=users[name], ballot="enslave")
-    # «Выбор Союзника» (part 2): nobody sent a sympathy, so nobody is awaited; it closes at its timer.
+    assert _phase(game) == ("revote", 1)  # the second sympathy
+    _done(game, users)
+    # «Выбор Союзника» (part 2): nobody sent a sympathy, so nobody is awaited: due at once (item 15).
     assert _phase(game) == ("allies", 1)
     phase = game.current_phase
     assert phase_close_if_due(phase_id=phase.pk, now=phase.deadline_at)
@@ -203,7 +215,12 @@ def test_night_choices_through_the_panel_and_the_morning(show):
     client_for(users["Боря"]).post(url, {"act": "order", "action": "suspect", "target": seats["Кира"].pk})
     client_for(users["Жора"]).post(url, {"act": "order", "action": "save", "target": seats["Аня"].pk})
     client_for(users["Кира"]).post(url, {"act": "order", "action": "enslave", "target": seats["Аня"].pk})
-    assert _phase(game) == ("day", 2)  # every free hero chose: the night ended early
+    # every free hero chose, but the first night's bets «можно поменять до утра» hold it open
+    assert _phase(game) == ("night", 1)
+    page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert "data-optional-open" in page
+    _done(game, users)
+    assert _phase(game) == ("day", 2)  # nothing anyone may still do is left open: the night ended early
     morning = GameEvent.objects.get(game=game, kind="morning")
     assert morning.audience == "public" and morning.data["saved"] is True
     choices = GameEvent.objects.get(game=game, kind="night_choices")
@@ -503,3 +520,40 @@ def test_a_slave_judge_gets_his_decision_on_his_panel_when_the_gm_allows_slave_j
     client_for(seats["Гоша"].user).post(reverse("games:show_act", args=[game.pk]),
                                         {"act": "order", "action": "enslave", "target": seats["Кира"].pk})
     assert Order.objects.get(phase__kind="judge", actor=seats["Гоша"]).valid
+
+
+def test_i_am_done_is_refused_when_nothing_optional_is_open(show):
+    """«Я всё» settles only optional inputs: on day 1 of a show without privileges nothing optional
+    holds the vote (a sympathy's window runs on into the defence), so it is refused, worded, and
+    nothing changes."""
+    game, _gm, users, _seats = show
+    _greet_all(game, users)
+    assert _phase(game) == ("day", 1)
+    response = client_for(users["Аня"]).post(reverse("games:show_act", args=[game.pk]), {"act": "done"}, follow=True)
+    assert "nothing optional" in response.content.decode() or "нечего делать по желанию" in response.content.decode()
+    assert Order.objects.get(phase=game.current_phase, action="done").reason == "nothing_open"
+    assert _phase(game) == ("day", 1)
+
+
+def test_a_stage_that_waits_for_nothing_runs_no_timer(show):
+    """Issue 28, item 15: «Выбор Союзника» with no sympathy sent waits for nobody: it is due at once
+    (the deadline task closes it), not after its 1.5-2 hours."""
+    game, _gm, users, seats = show
+    _to_night(game, users, seats)
+    allies = game.phases.get(kind="allies", number=1)
+    assert allies.deadline_at == allies.opened_at
+
+
+def test_the_vote_select_shows_the_choice_and_the_game_thread_the_stage_and_timer(show):
+    """Issue 28, item 21: after voting the select shows the hero's choice, not the first name; the
+    show's game thread names the running stage with its countdown (everyone's, as the game page)."""
+    game, _gm, users, seats = show
+    _greet_all(game, users)
+    assert services.show_vote(game=game, user=users["Аня"], target=seats["Кира"]).accepted
+    page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    assert f'<option value="{seats["Кира"].pk}" selected>' in page
+    other = client_for(users["Боря"]).get(game.get_absolute_url()).content.decode()
+    assert " selected>" not in other[other.index('name="act" value="vote"'):][:2000]
+    thread = client_for(None).get(reverse("games:thread", args=[game.game_thread_id])).content.decode()
+    stage = thread[thread.index("data-show-stage"):][:400]
+    assert "data-countdown" in stage and ("Дневное голосование" in stage or "Day vote" in stage)

@@ -82,6 +82,9 @@ def build_show_privileges_world() -> World:
     _close(game)
     post_submit(thread=game.game_thread, author=users["Вера"], body="Я не виновата!")  # her defence
     game.refresh_from_db()
+    # the first sympathy nobody sent holds the defence open (issue 28, item 4): to its timer
+    assert game.current_phase.kind == "defence", game.current_phase
+    _close(game)
     assert game.current_phase.kind == "revote", game.current_phase
     for name in PLAYERS:
         if name != "Вера":

@@ -27,6 +27,8 @@ LEDGER_REASONS = {
     "bet": (_("Base bet to the winners' pot"), _("Bet")),
     "pot_share": _("Share of the winners' pot"),
     "bank_share": _("Share of the show's bank"),
+    # issue 28, item 2: a Mole's burden shares, held until the end
+    "mole_burdens": _("Burdens held for you while you did not know your role"),
 }
 
 

@@ -11,12 +11,10 @@ from django.conf import settings
 
 from games import permissions
 from games.models import Game, Seat
-from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.privilege_keys import (
     EXCLUDE,
     EXTRA_VOTE,
-    FAKE,
     FAKES_PER_STAGE,
     GENIUS,
     HACKER,
@@ -25,12 +23,14 @@ from games.rulesets.show.engine.privilege_keys import (
     SECRETARY,
     STEAL,
     STUN,
+    TALKER,
 )
 from games.rulesets.show.engine.facts import holds, judge_today, priv_memory
-from games.rulesets.show.engine.stages import REVOTE, SPARE, TO_SLAVERY, parse_phase
+from games.rulesets.show.engine.stages import SPARE, TO_SLAVERY
 from games.rulesets.show.privileges_ledger import fakes_in_stage, privilege_inputs
 from games.rulesets.show.privileges_wording import PRIVILEGE_HELP
-from games.rulesets.show.services import VOTE, ledger_inputs
+from games.rulesets.show.selectors import hero_menu
+from games.rulesets.show.services import ledger_inputs
 from games.rulesets.show.wording import ACTION_LABELS, PRIVILEGE_NAMES, key_label, stage_label
 from games.selectors.state import game_state
 
@@ -60,8 +60,9 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
     phase = game.current_phase
     open_phase = phase if phase is not None and phase.closed_at is None else None
     names = dict(game.seats.values_list("pk", "dealt_name"))
-    allowed = set(SHOW.allowed_actions(state, me)) if open_phase is not None else set()
-    others = [s.id for s in state.seats if s.id != me]
+    # What the panel offers is the engine's menu (engine/menu.py; selectors.hero_menu), the same rule
+    # the services ask again.
+    offers = hero_menu(state, me, open_phase)
     panel: dict[str, Any] = {
         "hero": me, "pov": pov,
         "privileges": [(p, str(PRIVILEGE_NAMES.get(p, p)), str(PRIVILEGE_HELP.get(p, ""))) for p in held],
@@ -71,32 +72,29 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
         "stunned": me in priv.stunned_now(state),
     }
     rows = list(open_phase.orders.filter(actor_id=me, valid=True).order_by("recorded_at", "pk")) if open_phase else []
-    done = {r.action for r in rows}
+    chosen = {r.action: (r.detail or {}).get("ballot") or r.target_id for r in rows}
 
-    def pick(check) -> list[tuple[int, str]]:
-        return [(h, names.get(h, "?")) for h in others if check(h) is None]
+    def named(action: str) -> list[tuple[int, str]]:
+        return [(h, names.get(h, "?")) for h in offers.get(action, ()) if isinstance(h, int)]
 
-    if STUN in allowed:  # the engine offers no second stun in a night
-        panel["stun_targets"] = pick(lambda h: SHOW.check_stun(state, me, h))
-    if EXCLUDE in allowed:
-        panel["exclude_targets"] = [(h, names.get(h, "?")) for h in (s.id for s in state.seats)
-                                    if SHOW.check_exclude(state, me, h) is None]
-    if EXTRA_VOTE in allowed:
-        kind, _n = parse_phase(state.phase)
-        bench = [int(h) for h in state.memory.get("bench") or ()]
-        if kind == REVOTE and len(bench) == 1:
-            panel["extra_vote_words"] = [(w, str(ACTION_LABELS.get(w, w))) for w in (TO_SLAVERY, SPARE)
-                                         if SHOW.check_extra_vote(state, me, w) is None]
+    panel["chosen"] = chosen
+    panel["stun_targets"] = named(STUN)
+    panel["exclude_targets"] = named(EXCLUDE)
+    if EXTRA_VOTE in offers:
+        words = [w for w in offers[EXTRA_VOTE] if w in (TO_SLAVERY, SPARE)]
+        if words:
+            panel["extra_vote_words"] = [(w, str(ACTION_LABELS.get(w, w))) for w in words]
         else:
-            panel["extra_vote_targets"] = pick(lambda h: SHOW.check_extra_vote(state, me, h))
-    if INTERCEPT in allowed:
+            panel["extra_vote_targets"] = named(EXTRA_VOTE)
+    if INTERCEPT in offers:
         # the Secret Knowledge he may still guess, with the stage it was given in (its public count
-        # is the number the thread told: «Тайное Знание получено (№ n)»)
-        numbers = [(int(i["number"]), stage_label(i["phase"])) for i in priv_memory(state).get("hack_open") or ()
-                   if me not in (i.get("guessed") or ())]
-        if numbers:
-            panel["intercept_numbers"] = numbers
-            panel["intercept_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
+        # is the number the thread told: «Тайное Знание получено (№ n)»); every number, field and
+        # hero of the menu go together (engine/menu.py lists each triple)
+        stages = {int(i["number"]): i["phase"] for i in priv_memory(state).get("hack_open") or ()}
+        guesses = offers[INTERCEPT]
+        numbers = sorted({n for n, _f, _h in guesses})
+        panel["intercept_numbers"] = [(n, stage_label(stages.get(n, ""))) for n in numbers]
+        panel["intercept_targets"] = [(h, names.get(h, "?")) for h in dict.fromkeys(h for _n, _f, h in guesses)]
     if holds(state, me, HACKER):
         # (a stable mark per key caught: the security sweep looks for it, the Хакер's and the GMs')
         panel["intercepted"] = [(names.get(int(i["about"]), "?"), key_label(i["key"]), stage_label(i["phase"]),
@@ -106,14 +104,10 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
         judge = judge_today(state)
         if judge is not None:
             panel["genius_judge"] = names.get(judge, "?")
-    if MOLE_COMA in allowed:
-        panel["mole_targets"] = pick(lambda h: SHOW.check_mole(state, me, h))
-    if STEAL in allowed:
-        voter = me in SHOW.voters(state)
-        # «сразу после своего выбора на Дневном Голосовании»: offered once his ballot stands
-        if not voter or VOTE in done:
-            panel["steal_targets"] = pick(lambda h: SHOW.check_steal(state, me, h))
-    if FAKE in allowed:
+    panel["mole_targets"] = named(MOLE_COMA)
+    # «сразу после своего выбора на Дневном Голосовании»: the menu offers the theft once his ballot stands
+    panel["steal_targets"] = named(STEAL)
+    if holds(state, me, TALKER) and open_phase is not None:
         used = fakes_in_stage(open_phase, me)
         panel["fakes_left"] = max(0, FAKES_PER_STAGE - used)
     standing = privilege_inputs(rows)
@@ -123,7 +117,8 @@ def privileges_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) 
     secretary = secretary_view(game=game, seat=seat, user=user, state=state, names=names, pov=pov)
     if secretary is not None:
         panel["secretary"] = secretary
-    if not held and not any(k.endswith(("_targets", "_words", "_numbers")) for k in panel) and secretary is None:
+    if not held and not any(v for k, v in panel.items() if k.endswith(("_targets", "_words", "_numbers"))) \
+            and secretary is None:
         return None
     return panel
 
@@ -166,3 +161,19 @@ def secretary_live(*, game: Game, seat: Seat, user, pov: bool = False) -> dict[s
     if not permissions.can_see_privileges(user, game, seat) or state is None or not holds(state, seat.pk, SECRETARY):
         return None
     return {"over": True}
+
+
+def fakes_used_up(*, game: Game | None, user) -> bool:
+    """Whether `user` is the Говорун of the running show who has signed this stage's five posts as
+    others: the reply form says so instead of silently dropping «Отправить от имени» (issue 28,
+    item 20; a sixth signed post is refused by the engine's `fake_limit`)."""
+    if game is None or game.status != Game.Status.RUNNING or not game.state or not getattr(user, "is_authenticated", False):
+        return False
+    seat = game.seats.filter(user=user).first()
+    phase = game.current_phase
+    state = game_state(game)
+    if seat is None or state is None or phase is None or phase.closed_at is not None or not state.has_seat(seat.pk):
+        return False
+    if not holds(state, seat.pk, TALKER):
+        return False
+    return priv.check_fake(state, seat.pk, fakes_in_stage(phase, seat.pk)) == "fake_limit"

@@ -38,8 +38,8 @@ from games.rulesets.show.engine.privilege_keys import (
 from games.rulesets.show.engine.stages import SPARE, TO_SLAVERY
 from games.rulesets.show.privileges_ledger import GUESS_FIELDS, fakes_in_stage
 from games.rulesets.show.services import (
-    VOTE,
     ShowResult,
+    ledger_inputs,
     show_input,
 )
 from games.rulesets.show.wording import WORDING
@@ -48,12 +48,12 @@ from games.selectors.state import game_state, stored_state
 
 
 # --- Writing (each through services.show_input) -------------------------------------------------
-def show_stun(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
+def show_stun(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
     """«Каждую ночь Вышибала ... получает дополнительный приватный вопрос, кого он желает
     "оглушить"»: one hero a night (the engine's check refuses a second one), applied at once (no
     message from him until the night ends)."""
     return show_input(game, user, STUN, target, now, lambda stage, t: SHOW.check_stun(stage.state, stage.seat.pk, t),
-                at_once=lambda stage, target: SHOW.stun(stage.state, stage.seat.pk, target))
+                at_once=lambda stage, target: SHOW.stun(stage.state, stage.seat.pk, target), early_close=early_close)
 
 
 def show_exclude(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
@@ -82,7 +82,8 @@ def show_extra_vote(*, game: Game, user, target=None, ballot: str | None = None,
                 detail={"ballot": ballot} if ballot else None, early_close=early_close)
 
 
-def show_intercept(*, game: Game, user, number, field: str, target, now: datetime | None = None) -> ShowResult:
+def show_intercept(*, game: Game, user, number, field: str, target, now: datetime | None = None,
+                   early_close: bool = True) -> ShowResult:
     """A Хакер's guess: «перехватить его себе если угадает, НА КОГО или КЕМ оно было получено (за
     ограниченное время)»; one guess per Secret Knowledge, answered at once (a right guess is his key
     from now on; the stage's close reports it)."""
@@ -102,30 +103,25 @@ def show_intercept(*, game: Game, user, number, field: str, target, now: datetim
         return SHOW.check_intercept(stage.state, stage.seat.pk, {"number": number, field: target})
 
     return show_input(game, user, INTERCEPT, target, now, check, detail=detail,
-                      at_once=lambda stage, target: SHOW.intercept(stage.state, stage.seat.pk, {"number": number, field: target}))
+                      at_once=lambda stage, target: SHOW.intercept(stage.state, stage.seat.pk, {"number": number, field: target}),
+                      early_close=early_close)
 
 
-def show_mole(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
+def show_mole(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
     """/mole: «Крот может единолично "закапывать" ... любого героя на свободе один раз за Этап»,
     applied at once like /lull (the thread hears who fell asleep)."""
     return show_input(game, user, MOLE_COMA, target, now, lambda stage, t: SHOW.check_mole(stage.state, stage.seat.pk, t),
-                at_once=lambda stage, target: SHOW.mole(stage.state, stage.seat.pk, target))
+                at_once=lambda stage, target: SHOW.mole(stage.state, stage.seat.pk, target), early_close=early_close)
 
 
-def show_steal(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
+def show_steal(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
     """The carousel: «сразу после своего выбора на Дневном Голосовании в появляющемся меню выбрать, у
     кого вы хотите попробовать похитить Привилегию» (a voter orders after his ballot; a slave, who
     does not vote, at any time of the day vote)."""
     def check(stage, target):
-        code = SHOW.check_steal(stage.state, stage.seat.pk, target)
-        if code is not None:
-            return code
-        voter = stage.seat.pk in SHOW.voters(stage.state)
-        if voter and not stage.phase.orders.filter(actor=stage.seat, action=VOTE, valid=True).exists():
-            return "not_after_vote"
-        return None
+        return SHOW.check_input(stage.state, stage.seat.pk, STEAL, target, ledger_inputs(stage.phase))
 
-    return show_input(game, user, STEAL, target, now, check, early_close=False)
+    return show_input(game, user, STEAL, target, now, check, early_close=early_close)
 
 
 # --- The Говорун's /fake (the core's SiteRuleset.post_sender_* hooks) ------------------------------
@@ -149,9 +145,8 @@ def sender_choices(*, game: Game, user) -> list[tuple[int, str]]:
     if found is None:
         return []
     state, seat, phase = found
-    if not priv.can_fake(state, seat.pk, fakes_in_stage(phase, seat.pk)):
-        return []
-    return [(s.user_id, s.dealt_name) for s in game.seats.order_by("number") if s.pk != seat.pk]
+    offered = set(SHOW.menu(state, seat.pk, fakes_used=fakes_in_stage(phase, seat.pk)).get(FAKE, ()))
+    return [(s.user_id, s.dealt_name) for s in game.seats.order_by("number") if s.pk in offered]
 
 
 def sender_refusal(*, game: Game, user, shown_user_id: int, now: datetime):

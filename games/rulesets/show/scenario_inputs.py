@@ -108,7 +108,7 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
     for voter, target in (phase_spec.get("lull") or {}).items():
         show_lull(game=game, user=user_of(voter), target=seat_of(target), now=at(), early_close=False)
     for mole, target in (phase_spec.get("mole") or {}).items():  # /mole, at once
-        show_mole(game=game, user=user_of(mole), target=seat_of(target), now=at())
+        show_mole(game=game, user=user_of(mole), target=seat_of(target), now=at(), early_close=False)
     for name in phase_spec.get("active") or []:
         show_wake(game=game, user=user_of(name), now=at())
     posted: dict[str, list[str]] = {n: list(k) for n, k in (phase_spec.get("posted") or {}).items()}
@@ -145,16 +145,16 @@ def _play_privileges(*, game, phase_spec: dict, user_of, seat_of, at) -> None:
         else:
             show_extra_vote(game=game, user=user_of(name), target=seat_of(value), now=at(), early_close=False)
     for thief, victim in (phase_spec.get("steal") or {}).items():
-        show_steal(game=game, user=user_of(thief), target=seat_of(victim), now=at())
+        show_steal(game=game, user=user_of(thief), target=seat_of(victim), now=at(), early_close=False)
     for bouncer, target in (phase_spec.get("stun") or {}).items():
-        show_stun(game=game, user=user_of(bouncer), target=seat_of(target), now=at())
+        show_stun(game=game, user=user_of(bouncer), target=seat_of(target), now=at(), early_close=False)
     for lawyer, target in (phase_spec.get("exclude") or {}).items():
         show_exclude(game=game, user=user_of(lawyer), target=seat_of(target), now=at(), early_close=False)
     for hacker, guesses in (phase_spec.get("intercept") or {}).items():
         for guess in guesses if isinstance(guesses, list) else [guesses]:
             field = next(f for f in GUESS_FIELDS if f in guess)
             show_intercept(game=game, user=user_of(hacker), number=guess["number"], field=field,
-                           target=seat_of(guess[field]), now=at())
+                           target=seat_of(guess[field]), now=at(), early_close=False)
 
 
 def _play_coins(*, game, phase_spec: dict, user_of, seat_of, at, acting) -> None:
@@ -163,14 +163,14 @@ def _play_coins(*, game, phase_spec: dict, user_of, seat_of, at, acting) -> None
     bets = phase_spec.get("bets") or {}
     raisers = set(phase_spec.get("raise") or ())
     for sender, target in (phase_spec.get("sympathies") or {}).items():
-        show_sympathy(game=game, user=user_of(sender), target=seat_of(target), now=at())
+        show_sympathy(game=game, user=user_of(sender), target=seat_of(target), now=at(), early_close=False)
     for name, target in (phase_spec.get("ally_picks") or {}).items():
         show_pick_ally(game=game, user=user_of(name), target=seat_of(target), now=acting(name), early_close=False)
     for name, target in bets.items():
         if name not in raisers:
-            show_bet(game=game, user=user_of(name), target=seat_of(target), now=at())
+            show_bet(game=game, user=user_of(name), target=seat_of(target), now=at(), early_close=False)
     for name in phase_spec.get("raise") or ():
-        show_raise(game=game, user=user_of(name), target=seat_of(bets.get(name)), now=at())
+        show_raise(game=game, user=user_of(name), target=seat_of(bets.get(name)), now=at(), early_close=False)
     for name in phase_spec.get("trial_answers") or ():
         upload = SimpleUploadedFile("answer.png", TINY_PNG, content_type="image/png")
         show_trial_answer(game=game, user=user_of(name), upload=upload, now=at())

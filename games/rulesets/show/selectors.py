@@ -12,10 +12,21 @@ from games import permissions
 from games.models import Game, GameEvent, Order, Seat
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.facts import in_coma, judge_today
-from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, REVOTE, parse_phase
+from games.rulesets.show.engine.menu import (
+    DETAILS,
+    LULL,
+    NIGHT_CHOICES,
+    REQUEST_OPINION,
+    USE_KNOWLEDGE,
+    VOTE,
+    WORDS,
+)
+from games.rulesets.show.engine.roles import ENSLAVE
+from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, SPARE, parse_phase
+from games.rulesets.show.privileges_ledger import fakes_in_stage
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
 from games.rulesets.show.privileges_wording import UNKNOWN_ROLE
-from games.rulesets.show.services import VOTE, ledger_inputs
+from games.rulesets.show.services import ledger_inputs
 from games.rulesets.show.wording import (
     ACTION_LABELS,
     FACTION_NAMES,
@@ -50,14 +61,13 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     names = _names(game)
     kind, number = parse_phase(state.phase)
     inputs = ledger_inputs(phase) if phase is not None and phase.closed_at is None else None
-    free = [s.id for s in state.active()]
-    allowed = SHOW.allowed_actions(state, me.id)
     owed = SHOW.owed_actions(state, me.id)
     acted = bool(inputs is not None and me.id in SHOW.owing(state) and SHOW.has_acted(state, inputs, me.id))
     rows = list(Order.objects.filter(phase=phase, actor_id=me.id).order_by("-recorded_at", "-pk")[:20]) \
         if phase is not None else []
     mine = next((r for r in rows if r.valid and r.action == VOTE), None)
     bench = [int(h) for h in state.memory.get("bench") or ()]
+    # (the rows above are the last 20: a stage's own choices stand among them)
     judge = judge_today(state)
     panel.update({
         "hero": me, "free": me.is_active, "in_coma": in_coma(state, me.id),
@@ -79,31 +89,35 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         "my_rows": [(r, str(ACTION_LABELS.get(r.action, r.action)), names.get(r.target_id, "")) for r in rows[:8]],
         "knowledge_rights": int((state.memory.get("knowledge_rights") or {}).get(str(me.id), 0)),
     })
-    others = [(h, names.get(h, "?")) for h in free if h != me.id]
-    if "vote" in allowed:
-        if kind == REVOTE and len(bench) == 1:
-            panel["ballot_words"] = True
+    # What the panel offers is the engine's menu (engine/menu.py): every form below renders one of
+    # its lists, and the services ask the same rule again (issue 28: no template condition decides).
+    offers = hero_menu(state, me.id, phase, inputs)
+    panel["offers"] = offers
+
+    def named(action: str) -> list[tuple[int, str]]:
+        return [(h, names.get(h, "?")) for h in offers.get(action, ()) if isinstance(h, int)]
+
+    standing = _standing_choices(rows)
+    panel["standing"] = standing
+    if VOTE in offers:
+        words = [w for w in offers[VOTE] if w in WORDS]
+        if words:
+            panel["ballot_words"] = [(w, str(ACTION_LABELS.get(w, w))) for w in words]
         else:
-            targets = SHOW.vote_targets(state)
-            panel["vote_targets"] = [(h, names.get(h, "?")) for h in targets if h != me.id]
-    if "request_opinion" in allowed:
-        panel["request_targets"] = others
-    if kind == NIGHT and me.is_active:
-        actions = [a for a in allowed if a in ("suspect", "save", "relieve", "enslave")]
-        panel["night_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in actions]
-        panel["night_targets"] = [(s.id, names.get(s.id, "?")) for s in state.seats]
-        panel["is_saviour"] = me.role == "saviour"
-        panel["extra_knowledge_targets"] = [(h, names.get(h, "?")) for h in SHOW.extra_knowledge_targets(state, me.id)]
-        panel["is_questioner"] = (state.memory.get("judge") == me.id
-                                  and int(state.memory.get("judge_day") or 0) == number)
-        panel["slaves"] = [(h, names.get(h, "?")) for h in SHOW.unrevealed_slaves(state)]
-    if kind == JUDGE and me.id == judge:  # the engine's list: a free judge, or a slave one (A9 `judge_from: all`)
-        panel["judge_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in allowed if a in ("enslave", "spare")]
-    if "use_knowledge" in allowed:
-        panel["knowledge_targets"] = others + [(h, names.get(h, "?")) for h in
-                                               (s.id for s in state.seats if not s.is_active)]
-    if me.is_active:
-        panel["lull_targets"] = [(h, n) for h, n in others if not in_coma(state, h)]
+            panel["vote_targets"] = named(VOTE)
+    panel["request_targets"] = named(REQUEST_OPINION)
+    if kind == NIGHT:
+        panel["night_forms"] = [(a, str(ACTION_LABELS.get(a, a)), named(a), standing.get(a))
+                               for a in NIGHT_CHOICES if a in offers]
+        panel["details"] = {k: named(k) for k in DETAILS if k in offers}
+    if kind == JUDGE and ENSLAVE in offers:
+        panel["judge_actions"] = [(a, str(ACTION_LABELS.get(a, a))) for a in (ENSLAVE, SPARE) if a in offers]
+        panel["judge_targets"] = named(ENSLAVE)
+    # What still holds the stage open for him (issue 28, item 4) and his «Я всё»
+    if inputs is not None and me.id not in (inputs.extra.get("done") or ()) and not in_coma(state, me.id):
+        panel["optional"] = [str(ACTION_LABELS.get(a, a)) for a in SHOW.optional_actions(state, me.id, inputs)]
+    panel["knowledge_targets"] = named(USE_KNOWLEDGE)
+    panel["lull_targets"] = named(LULL)
     # The media post still owed (none once his post row stands in this stage).
     posted = phase is not None and Order.objects.filter(phase=phase, actor_id=me.id, action="post", valid=True).exists()
     panel["post_kind"] = "" if posted else next(
@@ -114,10 +128,30 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     # neighbours, so it is asked here at the call).
     from games.rulesets.show.selectors_coins import coins_panel
 
-    panel["coins"] = coins_panel(game=game, state=state, seat=seat, phase=phase, names=names)
+    panel["coins"] = coins_panel(game=game, state=state, seat=seat, phase=phase, names=names, offers=offers,
+                                 standing=standing)
     panel["requested_of_me"] = bool(inputs is not None and kind == DAY and me.id in {
         int(t) for t in (inputs.extra.get("opinion_requests") or {}).values() if t is not None})
     return panel
+
+
+def hero_menu(state, hero: int, phase, inputs=None) -> dict[str, tuple]:
+    """The engine's menu of the hero in the open stage (none once it is closed): the stage's inputs
+    so far and the Говорун's fakes counted from the ledger."""
+    if phase is None or phase.closed_at is not None:
+        return {}
+    inputs = inputs if inputs is not None else ledger_inputs(phase)
+    return SHOW.menu(state, hero, inputs, fakes_used=fakes_in_stage(phase, hero))
+
+
+def _standing_choices(rows: list[Order]) -> dict[str, Any]:
+    """The hero's standing choice of each kind in the stage (his last accepted row; `rows` newest
+    first), so each select shows what he chose instead of its first name (issue 28, item 21)."""
+    out: dict[str, Any] = {}
+    for row in rows:
+        if row.valid and row.action not in out:
+            out[row.action] = (row.detail or {}).get("ballot") or row.target_id
+    return out
 
 
 def _ballot_text(row: Order | None, names: dict[int, str]) -> str:
@@ -125,6 +159,16 @@ def _ballot_text(row: Order | None, names: dict[int, str]) -> str:
         return ""
     ballot = (row.detail or {}).get("ballot")
     return str(ACTION_LABELS.get(ballot, ballot)) if ballot else names.get(row.target_id, "")
+
+
+def thread_stage(game: Game | None) -> dict[str, Any] | None:
+    """The running stage's name and timer for the show's game thread (public, as on the game page)."""
+    if game is None or game.status != Game.Status.RUNNING or not game.state:
+        return None
+    state = game_state(game)
+    phase = game.current_phase
+    return {"stage": stage_label(state.phase),
+            "deadline_at": phase.deadline_at if phase is not None and phase.closed_at is None else None}
 
 
 def status_rows(game: Game) -> dict[str, Any] | None:
@@ -184,11 +228,14 @@ def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
     state = game_state(game)
     names = _names(game)
     phase = game.current_phase
-    waiting = SHOW.waiting_for(state, ledger_inputs(phase)) if phase.closed_at is None else ()
+    inputs = ledger_inputs(phase) if phase.closed_at is None else None
+    waiting = SHOW.waiting_for(state, inputs) if inputs is not None else ()
+    optional = SHOW.open_optional(state, inputs) if inputs is not None else ()
     lot = GameEvent.objects.filter(game=game, kind="judge_lot").order_by("-pk").first()
     return {
         "stage": stage_label(state.phase),
         "waiting": [names.get(h, "?") for h in waiting],
+        "optional": [names.get(h, "?") for h in optional],
         "coma": [names.get(int(h), "?") for h in (state.memory.get("coma") or {})],
         "lot": None if lot is None else {"day": lot.data.get("day"), "judge": lot.data.get("judge"),
                                          "weights": sorted((lot.data.get("weights") or {}).items())},

@@ -21,17 +21,15 @@ from games.models import Game, GameEvent, Order, Phase, Seat
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.bets import about_me
 from games.rulesets.show.engine.facts import in_coma
+from games.rulesets.show.engine.menu import may_raise
 from games.rulesets.show.engine.stages import ALLIES, DAY, DEFENCE, REVOTE
 from games.rulesets.show.services import BET, GRANT, GRANT_PASS, PICK_ALLY, RAISE, SYMPATHY
 from games.rulesets.show.services_coins import (
     SYMPATHY_MESSAGE_MAX,
     acting_fee,
-    bets_open,
     is_allies_stage,
-    may_raise,
     next_message_fee,
     open_answers,
-    sympathy_open,
     trial_of,
 )
 from games.rulesets.show.wording import RATING_REASONS, role_name
@@ -43,10 +41,17 @@ def _standing(rows: list[Order], action: str) -> Order | None:
     return next((r for r in rows if r.valid and r.action == action), None)  # rows are newest first
 
 
-def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], now: datetime | None = None
-                ) -> dict[str, Any]:
+def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], now: datetime | None = None,
+                offers: dict[str, tuple] | None = None, standing: dict[str, Any] | None = None) -> dict[str, Any]:
     """The hero's coins on his panel: his balance, what acting now costs, and the part 2 forms the
-    stage offers him, with his own standing inputs (never anyone else's)."""
+    stage offers him (the engine's menu, `offers`: engine/menu.py), with his own standing inputs
+    (never anyone else's)."""
+    offers = offers or {}
+    standing = standing or {}
+
+    def named(action: str) -> list[tuple[int, str]]:
+        return [(h, names.get(h, "?")) for h in offers.get(action, ()) if isinstance(h, int)]
+
     now = now or timezone.now()
     me = state.seat(seat.pk)
     options = state.options
@@ -63,21 +68,21 @@ def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], 
         else:
             out["fee_now"], out["fee_kind"] = int(options["stage_fee_min"]), "idle"
         out["fee_min"], out["fee_max"] = int(options["stage_fee_min"]), int(options["stage_fee_max"])
-    free = [(s.id, names.get(s.id, "?")) for s in state.active()]
     bets = state.memory.get("bets") or {}
-    if bets_open(state) and str(me.id) in bets:
+    if BET in offers:
         row = _standing(rows, BET)
         pick = row.target_id if row is not None else int(bets[str(me.id)]["pick"])
         out["bet"] = {"pick": pick, "pick_name": names.get(pick, "?"), "default": row is None,
-                      "targets": free, "stake": int(options["base_stake"])}
+                      "targets": named(BET), "stake": int(options["base_stake"])}
     if may_raise(state, me.id):
         raised = _standing(rows, RAISE)
         slaves = [s for s in state.seats if not s.is_active]
-        out["raise"] = {"done": raised is not None, "targets": free, "stake": int(options["base_stake"]),
+        out["raise"] = {"done": raised is not None or RAISE not in offers, "targets": named(RAISE),
+                        "stake": int(options["base_stake"]),
                         "cost": int(options["base_stake"]), "slaves": len(slaves)}
-    if sympathy_open(state) and options.get("alliances", True):
+    if SYMPATHY in offers:
         row = _standing(rows, SYMPATHY)
-        out["sympathy"] = {"targets": [(s.id, names.get(s.id, "?")) for s in state.seats if s.id != me.id],
+        out["sympathy"] = {"targets": named(SYMPATHY), "chosen": standing.get(SYMPATHY),
                            "mine": names.get(row.target_id, "") if row is not None else "",
                            # his own words (his row): the message he sent with it
                            "message": _message_html(row) if row is not None else "",
@@ -85,11 +90,10 @@ def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], 
     if is_allies_stage(state):
         # «все получают отправленные им ранее сообщения-Симпатии»: read as the hero reads them
         out["letters"] = sympathy_letters(game=game, seat=seat, user=seat.user)["received"]
-        menu = SHOW.ally_menu(state, me.id)
-        if menu:
-            row = _standing(rows, PICK_ALLY)
-            out["ally"] = {"targets": [(h, names.get(h, "?")) for h in menu],
-                           "mine": names.get(row.target_id, "") if row is not None else ""}
+    if PICK_ALLY in offers:
+        row = _standing(rows, PICK_ALLY)
+        out["ally"] = {"targets": named(PICK_ALLY), "chosen": standing.get(PICK_ALLY),
+                       "mine": names.get(row.target_id, "") if row is not None else ""}
     trial = trial_of(state)
     if trial:
         answers = open_answers(game, state)

@@ -17,7 +17,7 @@ ballot stays hidden until the stage's close publishes them all.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -58,6 +58,7 @@ from games.text import bbcode
 from games.services.resolution import phase_close, state_apply_now
 
 VOTE, REQUEST, POST, KNOWLEDGE, LULL, WAKE = "vote", "request_opinion", "post", "use_knowledge", "lull", "wake"
+DONE = "done"  # «Я всё»: the hero gives none of his optional inputs of the stage (issue 28, item 4)
 NIGHT_ACTIONS = frozenset({SUSPECT, SAVE, RELIEVE, ENSLAVE})
 JUDGE_ACTIONS = frozenset({ENSLAVE, SPARE})
 DETAIL_KEYS = ("question", "public_key", "extra_knowledge")
@@ -91,6 +92,7 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
     posted: dict[int, list[str]] = {}
     active: list[int] = []
     knowledge: dict[int, int] = {}
+    done: list[int] = []
     rows = _rows(phase)
     for row in rows:
         actor, detail = row.actor_id, dict(row.detail or {})
@@ -106,12 +108,16 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
                 kinds.append(detail["kind"])
         elif row.action == KNOWLEDGE and detail.get("at_close"):
             knowledge[actor] = row.target_id
+        elif row.action == DONE and actor not in done:
+            done.append(actor)
         elif row.action in NIGHT_ACTIONS | JUDGE_ACTIONS:
             orders[actor] = EngineOrder(actor=actor, action=row.action, target=row.target_id,
                                         detail={k: detail[k] for k in DETAIL_KEYS if detail.get(k) is not None})
     extra: dict[str, Any] = {"posted": posted, "opinion_requests": requests, "active": active}
     if knowledge:
         extra["knowledge"] = knowledge
+    if done:
+        extra["done"] = done
     extra.update(_coins_inputs(phase, rows))
     extra.update(privilege_inputs(rows))  # part 3, the privileges' rows
     ratings = (phase.gm_decisions or {}).get("ratings")
@@ -197,7 +203,7 @@ def ledger_row_text(order: Order) -> str | None:
     if order.action in (GRANT, MESSAGE_FEE):
         # A grant's row names the answer's number, never its (anonymous) author.
         return f"{int(detail.get('amount') or 0)} ㉿"
-    if order.action in {VOTE, REQUEST, KNOWLEDGE, LULL, WAKE, BET, RAISE, SYMPATHY, PICK_ALLY, TRIAL_ANSWER,
+    if order.action in {VOTE, REQUEST, KNOWLEDGE, LULL, WAKE, DONE, BET, RAISE, SYMPATHY, PICK_ALLY, TRIAL_ANSWER,
                         GRANT_PASS} | NIGHT_ACTIONS | JUDGE_ACTIONS:
         return ""
     if order.action in PRIVILEGE_ROWS:
@@ -256,14 +262,17 @@ def stage_awaited(*, game: Game, phase: Phase) -> frozenset[int]:
     return frozenset(SHOW.waiting_for(game_state(game), ledger_inputs(phase)))
 
 
-def stage_deadline(*, game: Game, now: datetime, silent: timedelta) -> datetime | None:
+def stage_deadline(*, game: Game, now: datetime) -> datetime | None:
+    """The timer of the stage opening now: the engine's; none at all (due at once, so the deadline
+    task closes it as soon as it runs) for a stage that waits for nothing, neither a required nor an
+    optional input (issue 28, item 15: «Выбор Союзника» with no sympathy sent; a defence whose
+    defendants all spoke before: «все не будут ждать по Таймеру его новой Речи»)."""
     state = stored_state(game.state)
     if state is None or state.over:
         return None
-    deadline = SHOW.deadline(state, now)
-    if not SHOW.waiting_for(state, PhaseInputs()):
-        return min(deadline, now + silent)
-    return deadline
+    if SHOW.ends_early(state, PhaseInputs()):
+        return now
+    return SHOW.deadline(state, now)
 
 
 # --- Writing -------------------------------------------------------------------------------------
@@ -379,7 +388,8 @@ def show_input(game: Game, user, action: str, target, now: datetime | None, chec
         _write(stage, action=action, now=now, target=target, detail=detail)
         state, events = at_once(stage, target)
         _save_state(stage, state, events, now)
-        return ShowResult(True)
+        # an at-once input may be the last thing the stage waited for (the Вышибала's stun)
+        return ShowResult(True, closed=_close_if_done(stage, now, early_close))
 
 
 def show_vote(*, game: Game, user, target=None, ballot: str | None = None, now: datetime | None = None,
@@ -422,6 +432,8 @@ def show_order(*, game: Game, user, action: str, target=None, detail: dict | Non
         kind, _n = parse_phase(stage.state.phase)
         if kind not in (NIGHT, JUDGE) or action not in (NIGHT_ACTIONS if kind == NIGHT else JUDGE_ACTIONS):
             return _refused(stage, "not_your_action", action=action[:32], now=now, target=target, detail=detail)
+        if kind == JUDGE and action == SPARE:
+            target = None  # «Пощадить» names nobody (the judge's form keeps one defendant select for both)
         code = SHOW.check_order(stage.state, EngineOrder(actor=stage.seat.pk, action=action, target=target,
                                                          detail=detail))
         if code is not None:
@@ -610,6 +622,19 @@ def _has_media(post: Post) -> bool:
         return False
 
 
+def show_done(*, game: Game, user, now: datetime | None = None, early_close: bool = True) -> ShowResult:
+    """«Я всё»: the hero gives none of the optional inputs he may still give in this stage, so they
+    hold it open no longer (issue 28, item 4); he may still give them until the stage ends."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage, code = _open(game=game, user=user)
+        if stage is None:
+            return ShowResult(False, code)
+        if not SHOW.optional_actions(stage.state, stage.seat.pk, ledger_inputs(stage.phase)):
+            return _refused(stage, "nothing_open", action=DONE, now=now)
+        return _accepted(stage, action=DONE, now=now, early_close=early_close)
+
+
 def show_wake(*, game: Game, user, now: datetime | None = None) -> ShowResult:
     """The «I am here» button: a hero in coma wakes (any other button does it too)."""
     now = now or timezone.now()
@@ -655,17 +680,9 @@ def show_lull(*, game: Game, user, target, now: datetime | None = None, early_cl
         stage, code = _open(game=game, user=user)
         if stage is None:
             return ShowResult(False, code)
-        state = stage.state
-        if not state.seat(stage.seat.pk).is_active:
-            return _refused(stage, "not_free", action=LULL, now=now, target=target)
-        if target is None or not state.has_seat(target):
-            return _refused(stage, "bad_target", action=LULL, now=now, target=target)
-        if target == stage.seat.pk:
-            return _refused(stage, "self_forbidden", action=LULL, now=now, target=target)
-        if not state.seat(target).is_active:
-            return _refused(stage, "target_not_free", action=LULL, now=now, target=target)
-        if in_coma(state, target):
-            return _refused(stage, "in_coma", action=LULL, now=now, target=target)
+        code = SHOW.check_input(stage.state, stage.seat.pk, LULL, target)
+        if code is not None:
+            return _refused(stage, code, action=LULL, now=now, target=target)
         _touch(stage, now)
         _write(stage, action=LULL, now=now, target=target)
         ballots: dict[int, int] = {}

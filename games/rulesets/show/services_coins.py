@@ -29,10 +29,9 @@ from django.utils.translation import gettext as _
 from coins import services as coins
 from games.models import Game, Order, Seat
 from games.rulesets.show.engine import SHOW
-from games.rulesets.show.engine.bets import valid_pick
+from games.rulesets.show.engine.menu import BET, PICK_ALLY, RAISE, SYMPATHY
 from games.rulesets.show.engine.economy import message_fee, stage_fee
-from games.rulesets.show.engine.stages import ALLIES, DAY, DEFENCE, NIGHT, REVOTE, parse_phase
-from games.rulesets.show.engine.trials import talents_today
+from games.rulesets.show.engine.stages import ALLIES, parse_phase
 from games.rulesets.show.services import (
     ShowResult,
     _accepted,
@@ -43,6 +42,7 @@ from games.rulesets.show.services import (
     messages_in_stage,
     observer_fee,
     input_pk,
+    ledger_inputs,
     phase_stage_name,
     show_input,
     site_fee,
@@ -54,31 +54,11 @@ from games.services.media import media_check, media_store
 from games.services.posts import post_create
 from games.text import bbcode
 
-BET, RAISE, SYMPATHY, PICK_ALLY = "bet", "raise", "sympathy", "pick_ally"
 TRIAL_ANSWER, GRANT, GRANT_PASS, MESSAGE_FEE = "trial_answer", "grant", "grant_pass", "message_fee"
 TRIAL = "trial"  # the media kind of a trial answer (an image counts: «фото, видео или стикер»)
 
 
 # --- Reading: what a hero may do now ----------------------------------------------------------------
-def bets_open(state) -> bool:
-    """«может до утра поменять свою Ставку»: the first night's bets, given and not yet charged."""
-    kind, _n = parse_phase(state.phase)
-    return kind == NIGHT and state.memory.get("bets") is not None and not state.memory.get("bets_charged")
-
-
-def may_raise(state, seat: int) -> bool:
-    """«Каждый Талантливый раб имеет возможность на этапе Защитных Речей ... увеличить Ставки»."""
-    kind, number = parse_phase(state.phase)
-    return (kind == DEFENCE and bool(state.memory.get("bets_charged"))
-            and seat in talents_today(dict(state.memory), number) and str(seat) in (state.memory.get("bets") or {}))
-
-
-def sympathy_open(state) -> bool:
-    """«после первого дневного голосования» (day 1, defence 1) and «после повторного» (revote 1)."""
-    kind, number = parse_phase(state.phase)
-    return number == 1 and kind in (DAY, DEFENCE, REVOTE)
-
-
 def trial_of(state) -> dict | None:
     return state.memory.get("trial") or None
 
@@ -129,44 +109,28 @@ def next_message_fee(*, game: Game, user) -> int | None:
 
 
 # --- Writing ------------------------------------------------------------------------------------
-def _free_hero(stage: _Stage, target: int | None) -> bool:
-    status = {s.id: s.status for s in stage.state.seats}
-    return target is not None and valid_pick(stage.state, status, target) is not None
-
-
 def _bet_check(stage: _Stage, target: int | None) -> str | None:
-    if not bets_open(stage.state) or str(stage.seat.pk) not in (stage.state.memory.get("bets") or {}):
-        return "not_your_action"
-    return None if _free_hero(stage, target) else "bad_target"
+    return SHOW.check_input(stage.state, stage.seat.pk, BET, target)
 
 
-def show_bet(*, game: Game, user, target, now: datetime | None = None) -> ShowResult:
+def show_bet(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
     """«в первую ночь каждый герой автоматически делает Ставку на случайно выбранного героя, но
     может до утра поменять свою Ставку на другого героя»: a free hero (himself allowed)."""
-    return show_input(game, user, BET, target, now, _bet_check, early_close=False)
+    return show_input(game, user, BET, target, now, _bet_check, early_close=early_close)
 
 
 def _raise_check(stage: _Stage, target: int | None) -> str | None:
-    if not may_raise(stage.state, stage.seat.pk):
-        return "not_your_action"
-    if target is not None and not _free_hero(stage, target):
-        return "bad_target"
-    if stage.phase.orders.filter(valid=True, action=RAISE, actor=stage.seat).exists():
-        return "already_raised"
-    return None
+    return SHOW.check_input(stage.state, stage.seat.pk, RAISE, target, ledger_inputs(stage.phase))
 
 
-def show_raise(*, game: Game, user, target=None, now: datetime | None = None) -> ShowResult:
+def show_raise(*, game: Game, user, target=None, now: datetime | None = None,
+               early_close: bool = True) -> ShowResult:
     """A Talent raises every slave's stake by the base in the defence, and may change his pick."""
-    return show_input(game, user, RAISE, target, now, _raise_check, early_close=False)
+    return show_input(game, user, RAISE, target, now, _raise_check, early_close=early_close)
 
 
 def _sympathy_check(stage: _Stage, target: int | None) -> str | None:
-    if not sympathy_open(stage.state) or not stage.state.options.get("alliances", True):
-        return "not_your_action"
-    if target is None or not stage.state.has_seat(target):
-        return "bad_target"
-    return "self_forbidden" if target == stage.seat.pk else None
+    return SHOW.check_input(stage.state, stage.seat.pk, SYMPATHY, target)
 
 
 SYMPATHY_MESSAGE_MAX = 1000  # characters of a sympathy's deferred message
@@ -189,19 +153,20 @@ def sympathy_message_clean(message: str | None) -> str:
     return text
 
 
-def show_sympathy(*, game: Game, user, target, message: str | None = None, now: datetime | None = None
-                  ) -> ShowResult:
+def show_sympathy(*, game: Game, user, target, message: str | None = None, now: datetime | None = None,
+                  early_close: bool = True) -> ShowResult:
     """A sympathy (a deferred message to the chosen hero, delivered at the «Выбор Союзника» stage):
     any hero, never to himself; the last one in its window stands, with its message."""
     text = sympathy_message_clean(message)
-    return show_input(game, user, SYMPATHY, target, now, _sympathy_check, early_close=False,
+    return show_input(game, user, SYMPATHY, target, now, _sympathy_check, early_close=early_close,
                       detail={"message": text} if text else None)
 
 
 def show_pick_ally(*, game: Game, user, target, now: datetime | None = None, early_close: bool = True) -> ShowResult:
     """«Выбор Союзника»: one name from those he sent a sympathy to and those who sent him one."""
     return show_input(game, user, PICK_ALLY, target, now,
-                      lambda stage, t: SHOW.check_ally_pick(stage.state, stage.seat.pk, t), early_close=early_close)
+                      lambda stage, t: SHOW.check_input(stage.state, stage.seat.pk, PICK_ALLY, t),
+                      early_close=early_close)
 
 
 def show_trial_answer(*, game: Game, user, upload, now: datetime | None = None) -> ShowResult:

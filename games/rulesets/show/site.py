@@ -3,7 +3,6 @@ with their timers, its heroes' panel, the slaves' chat, its pages and its scenar
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -15,11 +14,6 @@ from games.rulesets.show.engine.coins import seat_of
 from games.rulesets.show.engine.privileges import is_mole
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS
 from games.rulesets.show.wording import WORDING
-
-# A stage that waits for nobody (a defence where every defendant has spoken before: «все не будут
-# ждать по Таймеру его новой Речи») still lasts this long, so a defendant may speak again.
-SILENT_STAGE = timedelta(minutes=10)
-
 
 class ShowSite(SiteRuleset):
     key = "show"
@@ -51,10 +45,10 @@ class ShowSite(SiteRuleset):
 
     def phase_deadline(self, *, game, now):
         """The stage's timer: its minutes times the timer table's percent for the free heroes
-        (SHOW.deadline); a stage that waits for nobody lasts SILENT_STAGE at most."""
+        (SHOW.deadline); a stage that waits for nothing is due at once (services.stage_deadline)."""
         from games.rulesets.show.services import stage_deadline  # the services load the models: at the open
 
-        return stage_deadline(game=game, now=now, silent=SILENT_STAGE)
+        return stage_deadline(game=game, now=now)
 
     # --- Heroes ------------------------------------------------------------------------------
     # «Рабство это ещё не конец»: a slave stays in the show (he writes in the slaves' chat, pays
@@ -163,6 +157,8 @@ class ShowSite(SiteRuleset):
         # Part 2: every fee shown before it is paid (the reply form's message fee, the entry fee at
         # the sign-up), and the results page's link once the show is over.
         "thread.reply": ("games/_show_reply_fee.html",),
+        # issue 28, item 21: the game thread names the running stage and its timer
+        "thread.top": ("games/_show_thread_stage.html",),
         "role.anonymous": ("games/_show_anonymous_fee.html",),
         "game.signup": ("games/_show_signup_fee.html",),
         "game.winner": ("games/_show_results_link.html",),
@@ -179,6 +175,10 @@ class ShowSite(SiteRuleset):
             user = getattr(request, "user", None)
             return {"show_gm": gm_stage(game=game, user=user) if game is not None else None,
                     "show_gm_books": gm_books(game=game, user=user) if game is not None else None}
+        if place == "thread.top":
+            from games.rulesets.show.selectors import thread_stage  # the selectors load the models: at a page
+
+            return {"show_thread_stage": thread_stage(context.get("game"))}
         if place == "thread.reply":
             from games.rulesets.show.selectors_coins import reply_fee  # the selectors load the models: at a page
             from games.rulesets.show.services import observer_fee  # the services load the models: at a page
@@ -186,7 +186,11 @@ class ShowSite(SiteRuleset):
             request = context.get("request")
             game, user = context.get("game"), getattr(request, "user", None)
             fee = reply_fee(game=game, thread=context.get("thread"), user=user)
-            return {"show_message_fee": fee, "show_observer": fee is not None and observer_fee(game, user) is not None}
+            # issue 28, item 20: the Говорун told why «Отправить от имени» is gone (five fakes a stage)
+            from games.rulesets.show.privileges_selectors import fakes_used_up  # the selectors load the models
+
+            return {"show_message_fee": fee, "show_observer": fee is not None and observer_fee(game, user) is not None,
+                    "show_fakes_used_up": fakes_used_up(game=game, user=user)}
         if place == "role.anonymous":
             from games.rulesets.show.services_coins import anonymous_fee  # the services load the models: at a page
 

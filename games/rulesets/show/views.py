@@ -136,6 +136,8 @@ def show_act(request: HttpRequest, pk: int) -> HttpResponse:
         result = services.show_lull(**kwargs, target=target)
     elif act == "wake":
         result = services.show_wake(**kwargs)
+    elif act == "done":
+        result = services.show_done(**kwargs)
     elif act in COIN_ACTS:
         try:
             result = _coins_act(act, data, request.FILES, kwargs, target)

@@ -112,6 +112,8 @@ REASONS = {
     "already_raised": gettext_lazy("you have raised the stakes in this stage already"),
     "already_answered": gettext_lazy("you have answered this trial already: one answer per slave"),
     "bad_grant": gettext_lazy("a grant is one of the show's amounts"),
+    # issue 28, item 4
+    "nothing_open": gettext_lazy("nothing optional is left for you in this stage"),
 }
 VOTE_REASONS = {
     "not_a_voter": gettext_lazy("you may not vote now"),
@@ -149,6 +151,9 @@ ACTION_LABELS = {
     "mole_coma": gettext_lazy("bury (/mole)"),
     "steal": gettext_lazy("steal a privilege"),
     "fake": gettext_lazy("post under a false name (/fake)"),
+    # issue 28: what holds a stage open, and «Я всё»
+    "night_choice": gettext_lazy("your night choice"),
+    "done": gettext_lazy("done for this stage"),
 }
 
 # The ratings table's rows (games.rulesets.show.engine.ratings.TABLE), as «История Шоу» tells them.

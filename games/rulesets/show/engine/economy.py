@@ -25,7 +25,7 @@ from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.coins import BANK, Transfer, escrow, hero, seat_of, split
 from games.rulesets.show.engine.facts import SLAVE, id_map
 from games.rulesets.show.engine.keys import is_revealed
-from games.rulesets.show.engine.privileges import burden_collectors, demon_seats
+from games.rulesets.show.engine.privileges import burden_collectors, demon_seats, is_mole
 from games.rulesets.show.engine.roles import DEMONS, REPTILOIDS
 
 if TYPE_CHECKING:
@@ -233,7 +233,11 @@ def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, 
             amount = int(options["burden_reptiloids"])
             for owner, share in split(amount, dict.fromkeys(reptiloids, 1)).items():
                 owed += share if owner != seat.id else 0  # a Reptiloid keeps his own share
-                total += sum(t.amount for t in book.move(hero(seat.id), hero(owner), share, "burden", REPTILOIDS))
+                # «Крот не знает свою Роль»: a Mole Reptiloid's share is held for him until the end
+                # (his escrow, paid at the settlement), so no line of his money tells him his role
+                # (issue 28, item 2)
+                credit = escrow(owner) if owner != seat.id and is_mole(state, owner) else hero(owner)
+                total += sum(t.amount for t in book.move(hero(seat.id), credit, share, "burden", REPTILOIDS))
         if DEMONS in owners and demons and not revealed:
             amount = int(options["burden_demon"])
             owed += amount

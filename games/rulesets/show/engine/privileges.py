@@ -333,6 +333,10 @@ def check_fake(state: GameState, seat: int, used_in_stage: int, as_hero: Any = N
         as_id = seat_id(as_hero)
         if as_id is None or not state.has_seat(as_id) or as_id == seat:
             return "bad_target"
+        if not _free(state, as_id):
+            # a slave talks only in the slaves' chat: a post in the common thread under his name
+            # would be a fake nobody could have written (issue 28, item 20)
+            return "target_not_free"
     return None
 
 
@@ -845,7 +849,7 @@ def adjust_transfers(state: GameState, transfers: Iterable[Transfer]) -> list[Tr
         if t.reason == BURDEN and payer is not None:
             owner = seat_of(t.credit)
             to_bad = (t.credit.startswith("hero:") and owner in reptiloids | demons) or \
-                (t.credit.startswith("escrow:") and owner in demons)
+                (t.credit.startswith("escrow:") and owner in demons | reptiloids)  # a Mole's escrow too
             if holds(state, payer, BINGO) and to_bad:
                 amount *= 2
         out.append(Transfer(t.debit, t.credit, amount, t.reason, t.detail))

@@ -58,13 +58,16 @@ from games.rulesets.show.engine import privileges as priv
 from games.rulesets.show.engine.alliances import check_pick, key_counts, menu, share_knowledge
 from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine.economy import new_coins_memory
-from games.rulesets.show.engine.facts import SLAVE, holds, id_map, in_coma, judge_sits, judge_today
+from games.rulesets.show.engine.facts import SLAVE, holds, id_map, ids, in_coma, judge_sits, judge_today
 from games.rulesets.show.engine.keys import (
     extra_knowledge_had,
     give_secret_key,
     is_revealed,
     knowledge_candidates,
 )
+from games.rulesets.show.engine.menu import check as check_input
+from games.rulesets.show.engine.menu import menu as menu_of
+from games.rulesets.show.engine.menu import optional_actions
 from games.rulesets.show.engine.privilege_keys import MOLE
 from games.rulesets.show.engine.roles import (
     ENSLAVE,
@@ -141,6 +144,10 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "mole_used": "the Mole buries one hero per stage",
         "in_coma_already": "this hero is in coma already",
         "fake_limit": "at most five messages a stage under a false name",
+        # the panel's offers (engine/menu.py)
+        "in_coma": "a hero in coma cannot be lulled again",
+        "already_raised": "the Talent has raised the stakes in this stage already",
+        "not_after_vote": "a voter orders a theft after his day vote",
     }
 )
 
@@ -304,7 +311,24 @@ class ShowRuleset:
         return tuple(waiting)
 
     def ends_early(self, state: GameState, inputs: PhaseInputs) -> bool:
-        return not state.over and not self.waiting_for(state, inputs)
+        """«Любой этап заканчивается либо когда все активные герои совершают необходимое ...»: and
+        nothing anyone may still do in it is left open (issue 28, item 4): no optional input of the
+        stage that nobody gave yet, unless its hero said he is done (`extra["done"]`)."""
+        return not state.over and not self.waiting_for(state, inputs) and not self.open_optional(state, inputs)
+
+    def open_optional(self, state: GameState, inputs: PhaseInputs) -> tuple[int, ...]:
+        """Heroes holding the stage open with an optional input of it not given yet (engine/menu.py,
+        `optional_actions`), in seating order: not in coma («их никто не ждёт»), not done."""
+        if state.over:
+            return ()
+        done = set(ids(inputs.extra.get("done")))
+        return tuple(s.id for s in state.seats if s.id not in done and not in_coma(state, s.id)
+                     and optional_actions(self, state, s.id, inputs))
+
+    def optional_actions(self, state: GameState, hero: int, inputs: PhaseInputs | None = None) -> tuple[str, ...]:
+        """The hero's optional inputs of this stage that the stage's early end would cut off and
+        he has not given yet (engine/menu.py)."""
+        return optional_actions(self, state, hero, inputs)
 
     def owing(self, state: GameState) -> list[int]:
         """Heroes owing the stage's action, in seating order (nobody in coma: «их никто не ждёт»)."""
@@ -479,6 +503,16 @@ class ShowRuleset:
     def _free(self, state: GameState, hero: Any) -> bool:
         return state.has_seat(hero) and state.seat(hero).is_active
 
+    def menu(self, state: GameState, hero: int, inputs: PhaseInputs | None = None, *,
+             fakes_used: int = 0) -> dict[str, tuple[Any, ...]]:
+        """{action: valid choices}: everything the hero's panel offers now (engine/menu.py)."""
+        return menu_of(self, state, hero, inputs, fakes_used=fakes_used)
+
+    def check_input(self, state: GameState, hero: int, action: str, choice: Any,
+                    inputs: PhaseInputs | None = None, *, fakes_used: int = 0) -> str | None:
+        """The one rule of a panel input (engine/menu.py: the panel's offers ask it too)."""
+        return check_input(self, state, hero, action, choice, inputs, fakes_used=fakes_used)
+
     def allowed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
         """What the hero's panel offers now: his stage's actions and his privileges' (a slave only
         those of his privileges that work from slavery)."""
@@ -513,8 +547,9 @@ class ShowRuleset:
             if actor == judge_today(state):
                 return (ENSLAVE, SPARE) if len(self._bench(state)) == 1 else (ENSLAVE,)
             return extra
-        if actor in priv.stunned_now(state):
-            return extra
+        # A stunned hero keeps his night choice until the night ends: the close voids it, unless he
+        # is a bad hero who picked the Вышибала (rule 5; issue 28, item 5: the stun made at once
+        # must not take the choice away, or the rule would hold only for who clicked first).
         return priv.night_actions(state, actor) + extra
 
     def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:

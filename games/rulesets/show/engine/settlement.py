@@ -52,6 +52,11 @@ def settle(close: StageClose, book: Book) -> dict[str, Any]:
             held = book.balance(escrow(demons[0]))
             book.move(escrow(demons[0]), hero(demons[0]), held, "demon_burdens")
         book.coins["escrow_from"] = {}
+    # 1b. A Mole Reptiloid's burden shares, held for him while he did not know his role (issue 28, item 2)
+    for seat in seats:
+        held = book.balance(escrow(seat)) if seat not in demons else 0
+        if held > 0:
+            book.move(escrow(seat), hero(seat), held, "mole_burdens")
     # 2. The pot (before the bank: the Бинго's «общий результат (до Судного Дня)» that the bank's
     # split settles counts his pot share; the two splits do not depend on each other): «все герои,
     # сделавшие Ставки на реальных Победителей, делят между собой Куш пропорционально размеру своих
