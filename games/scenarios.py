@@ -198,8 +198,15 @@ def commitment_diffs(game: Game) -> list[str]:
     diffs = []
     if reveal is None or not reveal["matches"]:
         diffs.append(f"  commitment: the revealed list does not hash to the published {game.commitment!r}")
-    elif not game.game_thread.posts.filter(body__contains=reveal["payload"]).exists():
-        diffs.append("  commitment: the game thread's last word does not reveal the committed list")
+    else:
+        # The game-over post names each seat's role as dealt, in words, with the published hash
+        # (the committed text itself is on the commitment page, checked above).
+        last = game.game_thread.posts.filter(body__contains=game.commitment).order_by("-number").first()
+        missing = [f"{row['number']}. {row['name']} — {row['label']}" for row in reveal["roles"]
+                   if last is None or f"{row['number']}. {row['name']} — {row['label']}" not in last.body]
+        if last is None or missing:
+            diffs.append("  commitment: the game thread's last word does not reveal the dealt roles"
+                         + (f" ({'; '.join(missing[:3])})" if missing else ""))
     return diffs
 
 

@@ -212,7 +212,8 @@ def test_a_whole_automatic_forum_game_plays_to_its_end_with_no_gm(setup, players
     payload = commitment_payload(game, list(game.seats.select_related("user")))
     assert hashlib.sha256(payload.encode("utf-8")).hexdigest() == game.commitment
     anonymous = client_for(None)
-    assert anonymous.get(reverse("games:archive", args=[game.pk])).status_code == 200
+    archive = anonymous.get(reverse("games:archive", args=[game.pk]))
+    assert archive.status_code == 200 and "автоматическая игра" in archive.content.decode()
     assert Phase.objects.filter(game=game, closed_at__isnull=True).count() == 0
 
 

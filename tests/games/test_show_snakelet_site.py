@@ -122,5 +122,8 @@ def test_the_commitment_still_matches_after_the_turn_and_shows_the_turn_beside_i
         assert verdict in page, url
         changes = page[page.index('id="commitment-changes"'):]
         assert f'<li data-seat="{anya.number}">№{anya.number} Аня: при раздаче — Масон, теперь — Рептилоид</li>' in changes
+    # The game-over post names the deal in words (Аня a Масон) with the hash, and the turn beside it.
     last = game.game_thread.posts.order_by("-number").first().body
-    assert payload in last and "Масон" in last.split(payload)[1] and "Рептилоид" in last.split(payload)[1]
+    assert f"{anya.number}. Аня — Масон" in last and game.commitment in last
+    changes = last[last.index("Роли, изменённые"):] if "Роли, изменённые" in last else last.split(game.commitment)[1]
+    assert "Масон" in changes and "Рептилоид" in changes
