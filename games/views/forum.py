@@ -26,7 +26,8 @@ from games.rulesets import registry
 from games.selectors.moderation import absences_by_user, replaced_names
 from games.selectors.state import game_state, table_order, table_style
 from games.selectors.votes import vote_profile_for, voters_and_targets, voting_kinds, voting_phase
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
+from games.services.gm_writes import COUNT, THREADS
 from games.services.posting import post_submit
 from games.services.posts import (
     post_edit,
@@ -842,6 +843,7 @@ def post_media(request: HttpRequest, post_pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT, THREADS), game=gm_writes.game_of_post_url)  # a hidden post's vote
 def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
     post = _visible_post(request, post_pk)
     deleted = request.POST.get("action") != "restore"
@@ -860,12 +862,16 @@ def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(THREADS), game=gm_writes.game_of_thread_url)
 def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
     """Moderator tools of a thread: lock, unlock, or schedule the lock (a deadline)."""
     from datetime import datetime
 
     thread = _visible_thread(request, pk)
     action = request.POST.get("action")
+    if action == "lock" and permissions.is_moderator(request.user, thread) and not confirm.is_confirmed(request):
+        return confirm.confirmation_page(request, question=confirm.question("lock", title=thread.title),
+                                         cancel_url=thread.get_absolute_url())
     try:
         if action == "lock":
             thread_set_locked(thread=thread, moderator=request.user, locked=True)

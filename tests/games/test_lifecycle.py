@@ -293,8 +293,8 @@ def test_gm_tie_break_and_manual_event_and_override(started):
     client.post(url, {"action": "tie_break", "seat": frolo.pk})
     started.current_phase.refresh_from_db()
     assert started.current_phase.gm_decisions == {"tie_break": frolo.pk}
-    client.post(url, {"action": "event", "text": "Город засыпает", "audience": "public"})
-    client.post(url, {"action": "event", "text": "подсказка", "audience": "faction:wizards"})
+    client.post(url, {"action": "event", "text": "Город засыпает", "audience": "public", "confirm": "yes"})
+    client.post(url, {"action": "event", "text": "подсказка", "audience": "faction:wizards", "confirm": "yes"})
     assert GameEvent.objects.filter(kind="manual").count() == 1
     client.post(url, {"action": "override", "seat": seat_named(started, "Красная Шапочка").pk, "order_action": "protect",
                       "target": seat_named(started, "Вася").pk})

@@ -46,7 +46,8 @@ from games.rulesets.cards.selectors import (
 from games.selectors.state import game_state
 from games.wording import event_text, role_label, vote_weight_text
 from games.models import Game, Order, Seat
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
+from games.services.gm_writes import COUNT, THREADS
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
 from games.rulesets.cards.ability_services import (
@@ -744,6 +745,7 @@ def _gm_card_question(game: Game, phase, action: str, post) -> str:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT, THREADS), game=gm_writes.game_of_url)  # a close among its forms
 def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
     """The dashboard's forms: apply a primitive by hand, remove one, close the phase now."""
     game = _game(pk)
