@@ -547,6 +547,9 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
         if game.status != Game.Status.FINISHED and not is_seated(user, game) and not _observers_post(game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))
+        if game.status == Game.Status.RUNNING and _removed(user, game):
+            # Out of the game as a replaced player is (issue 29): not a death the rules let talk.
+            return Verdict(False, _("The GM removed you from this game: you no longer post in its thread."))
     if game is not None and not moderator and game.status == Game.Status.RUNNING:
         verdict = _ruleset_talk(user, thread, game, now)
         if verdict is not None:
@@ -555,6 +558,16 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
             return Verdict(False, _("It is night: the table is silent, and the players in play do not post in the "
                                     "game thread until the day begins."))
     return ALLOWED
+
+
+# The status a modkill gives a seat (games.services.moderation.seat_modkill), and the club's fourth
+# foul («уход игрока из-за стола … не имеет 30 секунд на прощание»).
+REMOVED = "removed"
+
+
+def _removed(user, game: Game) -> bool:
+    seat = seat_of(user, game)
+    return seat is not None and seat.status == REMOVED
 
 
 def _observers_post(game: Game) -> bool:
