@@ -25,7 +25,7 @@ from games.models import Game, Post, PostMedia, PrivateMessage, Thread
 from games.rulesets import registry
 from games.selectors.moderation import absences_by_user, replaced_names
 from games.selectors.state import game_state, table_order, table_style
-from games.selectors.votes import vote_profile_for, voters_and_targets, voting_kinds, voting_phase
+from games.selectors.votes import vote_profile_for, vote_targets_for, voting_kinds, voting_phase
 from games.services import ActionRefused, gm_writes
 from games.services.gm_writes import COUNT, THREADS
 from games.services.posting import post_submit
@@ -244,8 +244,8 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         phase = voting_phase(game=game)
         seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
-            voters, targets = voters_and_targets(phase, seats)
-            if seat.pk in voters:
+            targets = vote_targets_for(phase, seats, seat.pk)  # the rule that judges the vote
+            if targets is not None:
                 language = translation.get_language() or ""
                 vote_targets = [button for s in seats if s.pk in targets
                                 for button in _vote_buttons(s.user.display_name, game.ruleset, language)]

@@ -44,7 +44,7 @@ from games.services.games import game_create, game_set_communication
 from games.services.lifecycle import game_set_co_gm, game_signup, game_start, game_withdraw
 from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
 from games.selectors.orders import action_label, order_action_text, order_reason_text, standing_orders
-from games.selectors.votes import vote_count, voting_kinds
+from games.selectors.votes import vote_count, vote_target_ids, voting_kinds
 from games.services.orders import order_override, order_submit, order_targets, takes_text_orders
 from games.services.phases import phase_event_add, phase_set_deadline, phase_set_tie_break
 from games.services.resolution import phase_close, phase_preview
@@ -356,7 +356,26 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                    for row in _event_rows(request.user, game)[-50:]], "all_actions": [(a, action_label(a)) for a in
                                                                           role_actions(game)],
         "seats": seats, "seat_columns": seat_columns,
+        **_gm_choices(game, phase, state, seats, rows),
     })
+
+
+def _gm_choices(game: Game, phase, state, seats: list[Seat], rows: list[dict]) -> dict:
+    """The dashboard's lists, from the rules that judge what they send: the tie-break names a
+    seat the vote may name (vote_target_ids, asked again by phase_set_tie_break); an order is
+    replaced for a seat with an action now, on a target (or source) one of those actions takes
+    (order_targets: the engine's check_order, asked again when the order is judged). No dead or
+    jailed player where the rules take none."""
+    if phase is None or not phase.is_open or state is None or game.status != Game.Status.RUNNING:
+        return {"tie_seats": [], "order_seats": [], "order_targets": []}
+    tie = set(vote_target_ids(phase)) if phase.kind in voting_kinds(game) else set()
+    actors = [row for row in rows if row["actions"]]
+    targets: set[int] = set()
+    for row in actors:
+        targets.update(s.pk for s in order_targets(game=game, state=state, actor=row["seat"], actions=row["actions"],
+                                                   seats=seats))
+    return {"tie_seats": [s for s in seats if s.pk in tie], "order_seats": [row["seat"] for row in actors],
+            "order_targets": [s for s in seats if s.pk in targets]}
 
 
 def _takes_source(game: Game) -> bool:

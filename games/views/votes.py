@@ -29,6 +29,7 @@ from games.selectors.votes import (
     count_version,
     last_voting_day,
     vote_count,
+    vote_target_ids,
     vote_history,
     vote_profile_for,
     voting_days,
@@ -80,12 +81,18 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
         "games/votes.html",
         {
             "game": game, "days": days, "phase": phase, "count": count, "history": history, "is_gm": is_gm,
-            "seats": list(game.seats.select_related("user").order_by("number")) if is_gm else [],
+            # A correction names a player that day's vote may name (vote_correct asks the same).
+            "seats": _vote_target_seats(game, phase) if is_gm else [],
             # A correction offers only what the rule set's votes can be: no «за мир» where there is no peace.
             "kinds": [(value, label) for value, label in VoteRecord.Kind.choices
                       if value != VoteRecord.Kind.PEACE or vote_profile_for(game).peace_allowed],
         },
     )
+
+
+def _vote_target_seats(game: Game, phase) -> list[Seat]:
+    allowed = set(vote_target_ids(phase))
+    return [seat for seat in game.seats.select_related("user").order_by("number") if seat.pk in allowed]
 
 
 def current_count_html(request: HttpRequest, game: Game, *, stamps=None, roster=None) -> str:
