@@ -239,3 +239,22 @@ def test_a_modkilled_player_no_longer_posts_in_the_game_thread_as_a_replaced_one
     # The others still post.
     post_submit(thread=thread, author=user_named(started, "Фроло"), body="Продолжаем")
     assert thread.posts.count() == before + 1
+
+
+def test_the_activity_table_s_last_order_is_the_player_s_last_accepted_one(started):
+    """Issue 29: «Последний приказ» counted a refused order (and the GM's override)."""
+    phase = started.current_phase
+    vasya, kiki = seat_named(started, "Вася"), seat_named(started, "Кикимора")
+    accepted_at = phase.opened_at + timedelta(minutes=5)
+    _o, ok = order_submit(game=started, user=vasya.user, text="Проверяю Кикимору", now=accepted_at)
+    assert ok.accepted
+    _o, refused = order_submit(game=started, user=vasya.user, text="Стреляю в Кикимору",
+                               now=phase.opened_at + timedelta(minutes=9))
+    assert not refused.accepted
+    _o, refused = order_submit(game=started, user=kiki.user, text="Проверяю Васю", now=phase.opened_at + timedelta(minutes=7))
+    assert not refused.accepted
+    rows = {row.seat.pk: row for row in inactivity_table(game=started)}
+    assert rows[vasya.pk].last_action_at == accepted_at
+    assert rows[kiki.pk].last_action_at is None
+    page = client_for(started.gm).get(reverse("games:gm_dashboard", args=[started.pk])).content.decode()
+    assert page.count('data-label="Последний приказ">—</td>') == len(rows) - 1
