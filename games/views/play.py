@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import confirm, permissions
 from games.wording import event_text, faction_goal, faction_label, role_help, role_label
 from games.forms import CommunicationForm, GameCreateForm
+from games.views.access import login_first
 from games.models import AnonymousMessage, Game, Order, Seat
 from games.selectors.archive import audience_label, gm_log_rows
 from games.selectors.commitment import commitment_payload
@@ -239,6 +240,7 @@ def _event_rows(user, game: Game):
 
 
 @require_GET
+@login_first
 def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The player's private page: role, goal, team, private results, orders."""
     game = _game(pk)
@@ -319,6 +321,7 @@ def order_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@login_first
 def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_gm(request.user, game)

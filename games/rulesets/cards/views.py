@@ -57,6 +57,7 @@ from games.rulesets.cards.ability_services import (
     card_ability_submit,
     role_abilities,
 )
+from games.views.access import login_first
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -601,6 +602,7 @@ def _order_text(order: Order, names: dict[int, str]) -> str:
 
 
 @require_GET
+@login_first
 def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM's card dashboard for the current phase."""
     game = _game(pk)
