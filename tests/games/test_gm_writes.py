@@ -121,6 +121,11 @@ def gm_pages(game: Game, gm_client) -> list[str]:
     return pages
 
 
+# Forms the GM is shown that are no GM write: the language, the logout, and a post (a quiet phase
+# shows the reply form to the GM alone; post_submit places its own writes, pagecache.writing).
+NOT_GM_WRITES = ("language", "account_logout", "thread_reply", "thread_preview")
+
+
 def gm_forms(game: Game) -> list[Form]:
     """Every POST form the GM is shown on his pages and a player (the first seat's) is not."""
     gm, player = client_for(game.gm), client_for(game.seats.order_by("number").first().user)
@@ -131,7 +136,7 @@ def gm_forms(game: Game) -> list[Form]:
         theirs = player.get(page)
         players = {f.key for f in forms_on(theirs.content.decode(), page)} if theirs.status_code == 200 else set()
         for form in forms_on(response.content.decode(), page):
-            if form.key not in players and form.url_name not in ("language", "account_logout"):
+            if form.key not in players and form.url_name not in NOT_GM_WRITES:
                 found.setdefault(form.key, form)
     return list(found.values())
 
@@ -363,3 +368,61 @@ def test_after_each_gm_write_the_pages_are_current_for_everyone(db, ruleset, cas
             if kept[(who, page)] != fresh:
                 stale.append((who, page, _first_difference(kept[(who, page)], fresh)))
     assert not stale, f"{case}: stale right after it for {stale}"
+
+
+# --- The GM forms of other moments: each declares too ----------------------------------------------
+def _forum_signups(db) -> Game:
+    game = game_create(title="Набор", gm=make_user("Ведущий набора"), size=3)
+    _players(game, ["Вася", "Фроло", "Кикимора"])
+    return Game.objects.get(pk=game.pk)
+
+
+def _cards_deck_building(db) -> Game:
+    """Deck building in a game whose GM builds the deck of a player with none (its «deck» form)."""
+    game = game_create(title="Колоды", gm=make_user("Ведущий колод"), ruleset="cards", size=6,
+                       options={"illegal_deck": "gm"})
+    _players(game, ["Вася", "Негодяй", "Маньяк", "Фроло", "Петя", "Киллер"])
+    game_start(game=game, by=game.gm, seed=7,
+               roles_in_seat_order=["sheriff", "boss", "maniac", "doctor", "commissioner", "killer"])
+    return Game.objects.get(pk=game.pk)
+
+
+def _cards_with_an_effect(db) -> Game:
+    """A cards day with an effect the GM added (its «remove» form)."""
+    from games.rulesets.cards.services import card_gm_effect_add
+
+    game = cards_day(db)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    card_gm_effect_add(phase=game.current_phase, gm=game.gm,
+                       effect={"op": "give", "target": seats[1].pk, "to": "hand", "card": "Пистолет"})
+    return Game.objects.get(pk=game.pk)
+
+
+def _forum_letter_waiting(db) -> Game:
+    """A forum day with an anonymous message waiting for the GM (its «deliver»/«reject» form)."""
+    from games.communication.anonymous import anonymous_send
+
+    game = forum_day(db)
+    Game.objects.filter(pk=game.pk).update(options={**(game.options or {}),
+                                                    "anonymous_messages": {"limit": 3, "approval": True}})
+    game = Game.objects.get(pk=game.pk)
+    seats = list(game.seats.select_related("user").order_by("number"))
+    anonymous_send(game=game, user=seats[0].user, recipient=seats[1], text="Привет от незнакомца")
+    return Game.objects.get(pk=game.pk)
+
+
+OTHER_MOMENTS = {"forum signups": _forum_signups, "cards deck building": _cards_deck_building,
+                 "cards effect": _cards_with_an_effect, "forum letter waiting": _forum_letter_waiting}
+
+
+@pytest.mark.parametrize("moment", OTHER_MOMENTS)
+def test_the_gm_forms_of_other_moments_declare_what_they_change(db, moment):
+    game = OTHER_MOMENTS[moment](db)
+    forms = gm_forms(game)
+    keys = {f"{f.url_name}:{f.action}" for f in forms}
+    expected = {"forum signups": {"game_start:", "co_gm:add"},
+                "cards deck building": {"gm_card_effect:gm_deck"},
+                "cards effect": {"gm_card_effect:remove"}, "forum letter waiting": {"anonymous:"}}[moment]
+    assert expected <= keys, keys
+    undeclared = [f"{f.url_name}:{f.action}" for f in forms if declaration(game, f) is None]
+    assert not undeclared, f"GM writes with no declaration (games/services/gm_writes.py): {undeclared}"
