@@ -118,7 +118,7 @@ def test_only_the_gm_starts_and_only_once(forum_game):
 # --- Secrets per perspective -----------------------------------------------------------------------
 def test_role_page_per_perspective(started):
     url = reverse("games:role", args=[started.pk])
-    assert client_for(None).get(url).status_code == 404
+    assert client_for(None).get(url).status_code == 302  # to log in (issue 29): the game is public
     assert client_for(make_user("Зритель")).get(url).status_code == 404
     town = client_for(user_named(started, "Маленький Джон")).get(url).content.decode()
     assert "честный житель" in town
