@@ -547,13 +547,14 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
     if game is not None and thread.kind == Thread.Kind.GAME and not moderator:
         if game.status != Game.Status.FINISHED and not is_seated(user, game) and not _observers_post(game):
             return Verdict(False, _("Only the players and the GM post in a running game's thread."))
-        if game.status == Game.Status.RUNNING and _removed(user, game):
-            # Out of the game as a replaced player is (issue 29): not a death the rules let talk.
-            return Verdict(False, _("The GM removed you from this game: you no longer post in its thread."))
     if game is not None and not moderator and game.status == Game.Status.RUNNING:
         verdict = _ruleset_talk(user, thread, game, now)
         if verdict is not None:
             return verdict
+        if thread.kind == Thread.Kind.GAME and _removed(user, game):
+            # Out of the game as a replaced player is (issue 29), whatever the rule set lets its
+            # dead say (a rule set's own refusal, asked first, gives its own reason).
+            return Verdict(False, _("The GM removed you from this game: you no longer post in its thread."))
         if thread.kind == Thread.Kind.GAME and _silent_night(user, game):
             return Verdict(False, _("It is night: the table is silent, and the players in play do not post in the "
                                     "game thread until the day begins."))

@@ -3,10 +3,13 @@ game thread, the vote count and the game page are the ones rendered from nothing
 anonymous reader, a player and the GM (issue 29: after «Изменить срок» or a modkill the thread
 showed a logged-in reader the old deadline and the modkilled player under «Не голосовали»).
 
-The GM writes are not listed here: they are found on the GM's pages (the dashboard, the pages a
-rule set links from it, the vote page, the game page and the game thread), as every POST form
-the GM is shown there and a player is not, each submit button an action of its own. A new GM
-form that declares nothing (games/services/gm_writes.py) fails `test_every_gm_form_declares`.
+The GM writes are found on the GM's pages (the dashboard, the pages a rule set links from it,
+the vote page, the game page and the game thread), as every POST form the GM is shown there and
+a player is not, each submit button an action of its own. A new GM form that declares nothing
+(games/services/gm_writes.py) fails `test_every_gm_form_declares_what_it_changes` (or, for the
+forms of other moments, `test_the_gm_forms_of_other_moments_declare_what_they_change`), and one
+not yet in CASES fails `test_the_gm_forms_are_these` until it is listed there and so played by
+`test_after_each_gm_write_the_pages_are_current_for_everyone`.
 """
 
 from __future__ import annotations
