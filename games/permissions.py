@@ -566,10 +566,24 @@ def can_post(user, thread: Thread, *, now=None) -> Verdict:
         verdict = _ruleset_talk(user, thread, game, now)
         if verdict is not None:
             return verdict
+        if thread.kind == Thread.Kind.GAME and _removed(user, game):
+            # Out of the game as a replaced player is (issue 29), whatever the rule set lets its
+            # dead say (a rule set's own refusal, asked first, gives its own reason).
+            return Verdict(False, _("The GM removed you from this game: you no longer post in its thread."))
         if thread.kind == Thread.Kind.GAME and _silent_night(user, game):
             return Verdict(False, _("It is night: the table is silent, and the players in play do not post in the "
                                     "game thread until the day begins."))
     return ALLOWED
+
+
+# The status a modkill gives a seat (games.services.moderation.seat_modkill), and the club's fourth
+# foul («уход игрока из-за стола … не имеет 30 секунд на прощание»).
+REMOVED = "removed"
+
+
+def _removed(user, game: Game) -> bool:
+    seat = seat_of(user, game)
+    return seat is not None and seat.status == REMOVED
 
 
 def _observers_post(game: Game) -> bool:

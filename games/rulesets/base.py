@@ -28,9 +28,13 @@ class GmInput:
     success message; it raises ActionRefused to refuse. It is called only with a phase going on.
     `confirmed`: the dashboard asks first (games/confirm.py words the question under the action's
     name), as it does for its own destructive actions.
+    `changes`: what it changes besides its game, declared (games/services/gm_writes.py: "count"
+    for the open day's vote count, "threads" for the posts of the game's threads); required, so
+    that no GM input leaves a kept page stale.
     """
 
     handler: Callable[..., None]
+    changes: tuple[str, ...]
     confirmed: bool = False
 
 

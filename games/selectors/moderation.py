@@ -55,7 +55,10 @@ def inactivity_table(*, game: Game) -> list[Activity]:
     in_phase = {}
     if phase is not None:
         in_phase = dict(posts.filter(created_at__gte=phase.opened_at).values_list("author_id").annotate(n=Count("pk")))
-    actions = dict(Order.objects.filter(phase__game=game).values_list("actor_id").annotate(last=Max("recorded_at")))
+    # «Last order»: the player's own last accepted one (issue 29): a refused order is no action,
+    # and the GM's override is the GM's.
+    actions = dict(Order.objects.filter(phase__game=game, valid=True).exclude(source=Order.Source.GM)
+                   .values_list("actor_id").annotate(last=Max("recorded_at")))
     absences = absences_by_user([s.user_id for s in seats])
     return [
         Activity(seat=s, posts_in_phase=in_phase.get(s.user_id, 0), posts_total=totals.get(s.user_id, {}).get("n", 0),

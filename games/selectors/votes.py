@@ -140,6 +140,29 @@ def voters_and_targets(phase: Phase, seats: list[Seat]) -> tuple[list[int], list
     return list(ruleset.voters(state)), list(ruleset.vote_targets(state))
 
 
+def vote_target_ids(phase: Phase) -> list[int]:
+    """The seats a vote of `phase` may name, by its rule set (the engine's vote_targets, in the
+    state the phase is judged by): no dead or jailed player. What the GM may name for a tie-break
+    or in a vote's correction, offered and checked alike."""
+    ruleset, state = engine_state_of(phase)
+    if ruleset is None:
+        return list(phase.game.seats.filter(is_alive=True).values_list("pk", flat=True))
+    return list(ruleset.vote_targets(state))
+
+
+def vote_targets_for(phase: Phase, seats: list[Seat], voter: int) -> list[int] | None:
+    """The seats `voter` may vote for now, by the rule that judges the vote (the engine's
+    check_vote, asked again when the post is read): the thread's vote buttons. Not himself where
+    the rules forbid it (the club's «Нельзя голосовать против себя»). None: he does not vote now."""
+    ruleset, state = engine_state_of(phase)
+    voters, targets = voters_and_targets(phase, seats)
+    if voter not in voters:
+        return None
+    if ruleset is None:
+        return targets
+    return [target for target in targets if ruleset.check_vote(state, voter, target) is None]
+
+
 # --- The count's version (the cached count pages key on it) -------------------------------------
 def version_key(phase_id: int) -> str:
     return f"votes:version:{phase_id}"

@@ -14,6 +14,7 @@ from games.models import Game, GameEvent, Phase
 from games.permissions import is_game_master
 from games.rulesets import registry
 from games.selectors.state import game_rules, table_style
+from games.selectors.votes import vote_target_ids
 from games.services import ActionRefused, notifications, send_task_on_commit
 from games.services.journal import event_store_written, gm_log
 
@@ -121,6 +122,10 @@ def phase_set_tie_break(*, phase: Phase, by, seat, now: datetime | None = None) 
         raise ActionRefused(_("In this game a tie goes to a re-vote: the GM does not break it."), code="no_tie_break")
     if tie != "gm":
         raise ActionRefused(_("In this game the rules settle a tie: the GM does not break it."), code="no_tie_break")
+    if seat is not None and seat.pk not in vote_target_ids(phase):
+        # The dashboard offers only those (games.selectors.votes.vote_target_ids): a dead or jailed one is refused.
+        raise ActionRefused(_("A tie can only send a player the vote may name: not a dead or jailed one."),
+                            code="bad_target")
     decisions = dict(phase.gm_decisions or {})
     if seat is None:
         decisions.pop("tie_break", None)

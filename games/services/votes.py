@@ -16,6 +16,7 @@ from games.engine.rulesets.base import site_style
 from games.wording import suggestion_text, vote_reason_text, vote_weight_text, wording_of
 from games.selectors.holders import count_as_cast
 from games.selectors.votes import (CountView, count_title, engine_state_of, parse_measure, roster_matcher, version_key,
+                                   vote_target_ids,
                                    vote_count, vote_profile_for, voting_phase)
 from games.models import Game, Phase, Post, Seat, Thread, VoteRecord
 from games.permissions import game_of, is_game_master, roster_rows
@@ -278,6 +279,9 @@ def vote_correct(*, post: Post, gm, kind: str, target: Seat | None = None, note:
     )
     if phase is None:
         raise ActionRefused(_("The post was not written during a day."), code="no_phase")
+    if kind == VoteRecord.Kind.VOTE and target.pk not in vote_target_ids(Phase.objects.select_related("game").get(pk=phase)):
+        # The vote page offers only those (vote_target_ids): a dead or jailed player is refused.
+        raise ActionRefused(_("That player cannot be voted for on that day."), code="bad_target")
     record = VoteRecord.objects.create(
         phase_id=phase, post=post, post_number=post.number, voter=voter, kind=kind, target=target if kind == VoteRecord.Kind.VOTE else None,
         source=VoteRecord.Source.GM, valid=True, recorded_at=now, recorded_by=gm, note=note[:300],

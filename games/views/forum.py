@@ -25,9 +25,10 @@ from games.models import Game, Post, PostMedia, PrivateMessage, Thread
 from games.rulesets import registry
 from games.selectors.moderation import absences_by_user, replaced_names
 from games.selectors.state import game_state, table_order, table_style
-from games.selectors.votes import vote_profile_for, voters_and_targets, voting_kinds, voting_phase
-from games.services import ActionRefused
 from games.selectors.autohost import hosted_by_site, standby_offer
+from games.selectors.votes import vote_profile_for, vote_targets_for, voting_kinds, voting_phase
+from games.services import ActionRefused, gm_writes
+from games.services.gm_writes import COUNT, THREADS
 from games.services.posting import post_submit
 from games.services.posts import (
     post_edit,
@@ -244,8 +245,8 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         phase = voting_phase(game=game)
         seat = permissions.seat_of(user, game)
         if seat is not None and phase is not None and phase.is_open:
-            voters, targets = voters_and_targets(phase, seats)
-            if seat.pk in voters:
+            targets = vote_targets_for(phase, seats, seat.pk)  # the rule that judges the vote
+            if targets is not None:
                 language = translation.get_language() or ""
                 vote_targets = [button for s in seats if s.pk in targets
                                 for button in _vote_buttons(s.user.display_name, game.ruleset, language)]
@@ -843,6 +844,7 @@ def post_media(request: HttpRequest, post_pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT, THREADS), game=gm_writes.game_of_post_url)  # a hidden post's vote
 def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
     post = _visible_post(request, post_pk)
     deleted = request.POST.get("action") != "restore"
@@ -861,12 +863,16 @@ def post_delete_view(request: HttpRequest, post_pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(THREADS), game=gm_writes.game_of_thread_url)
 def thread_moderate(request: HttpRequest, pk: int) -> HttpResponse:
     """Moderator tools of a thread: lock, unlock, or schedule the lock (a deadline)."""
     from datetime import datetime
 
     thread = _visible_thread(request, pk)
     action = request.POST.get("action")
+    if action == "lock" and permissions.is_moderator(request.user, thread) and not confirm.is_confirmed(request):
+        return confirm.confirmation_page(request, question=confirm.question("lock", title=thread.title),
+                                         cancel_url=thread.get_absolute_url())
     try:
         if action == "lock":
             thread_set_locked(thread=thread, moderator=request.user, locked=True)

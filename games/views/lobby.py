@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.models import Game
 from games.permissions import is_site_moderator
 from games.selectors.autohost import lobby_rows
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
 from games.services.autohost import autohost_hand_back, autohost_join, autohost_take_over, standby_join, standby_leave
 
 
@@ -43,6 +43,7 @@ def lobby_join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(gm_writes.THREADS), game=gm_writes.game_of_url)  # the GM, a post
 def autohost_control(request: HttpRequest, pk: int) -> HttpResponse:
     """A site moderator takes the automatic game over (`action=take`) or hands it back (`return`)."""
     if not is_site_moderator(request.user):

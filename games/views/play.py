@@ -11,12 +11,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import confirm, permissions
 from games.wording import event_text, faction_goal, faction_label, role_help, role_label
 from games.forms import CommunicationForm, GameCreateForm
+from games.views.access import login_first
 from games.models import AnonymousMessage, Game, Order, Seat
 from games.selectors.archive import audience_label, gm_log_rows
 from games.selectors.commitment import commitment_reveal
@@ -37,13 +39,14 @@ from games.selectors.play import (
 from games.selectors.state import allowed_actions, game_state, owed_actions, role_actions, table_style
 from games.rulesets import registry
 from games.rulesets.base import GmInput
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
 from games.services.autohost import autohost_join, game_create_automatic
+from games.services.gm_writes import COUNT, THREADS
 from games.services.games import game_create, game_set_communication
 from games.services.lifecycle import game_set_co_gm, game_signup, game_start, game_withdraw
 from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
 from games.selectors.orders import action_label, order_action_text, order_reason_text, standing_orders
-from games.selectors.votes import vote_count, voting_kinds
+from games.selectors.votes import vote_count, vote_target_ids, voting_kinds
 from games.services.orders import order_override, order_submit, order_targets, takes_text_orders
 from games.services.phases import phase_event_add, phase_set_deadline, phase_set_tie_break
 from games.services.resolution import phase_close, phase_preview
@@ -115,6 +118,7 @@ def game_join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(), game=gm_writes.game_of_url)  # the GM list of the game page
 def co_gm_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_gm(request.user, game)
@@ -130,6 +134,7 @@ def co_gm_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT, THREADS), game=gm_writes.game_of_url)  # the deal, day or night 1 opened
 def game_start_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_gm(request.user, game)
@@ -173,7 +178,31 @@ def _close_question(phase, preview: dict | None) -> str:
 
 # The dashboard's own actions asked about before they are done (games/confirm.py); a rule set's GM
 # inputs say it themselves (SiteRuleset.gm_inputs).
-GM_CONFIRMED_ACTIONS = ("close", "replace", "modkill", "rollback", "ban")
+GM_CONFIRMED_ACTIONS = ("close", "deadline", "event", "replace", "modkill", "rollback", "ban")
+
+# What each of the dashboard's own actions changes (games/services/gm_writes.py): the game always;
+# the open day's count where the count shows it (its deadline, who may still vote, the names);
+# the game's threads where it posts in them or changes who may post.
+GM_ACTIONS = {
+    "close": gm_writes.changes(COUNT, THREADS),
+    "deadline": gm_writes.changes(COUNT),
+    "tie_break": gm_writes.changes(),
+    "override": gm_writes.changes(),
+    "event": gm_writes.changes(),
+    "replace": gm_writes.changes(COUNT, THREADS),
+    "modkill": gm_writes.changes(COUNT, THREADS),
+    "rollback": gm_writes.changes(COUNT, THREADS),
+    "ban": gm_writes.changes(THREADS),
+}
+
+
+def _gm_write(game: Game, action: str) -> gm_writes.GmWrite | None:
+    """What the dashboard's `action` declares it changes: its own table, or the game's rule
+    set's GM input (SiteRuleset.gm_inputs, GmInput.changes); None for an unknown action."""
+    if action in GM_ACTIONS:
+        return GM_ACTIONS[action]
+    gm_input = _gm_input(game, action or "")
+    return gm_writes.changes(*gm_input.changes) if gm_input is not None else None
 
 
 def _asks_first(action: str) -> bool:
@@ -197,6 +226,17 @@ def _gm_question(game: Game, phase, action: str, post) -> str:
     if action == "rollback":
         last = rollback_phase(game)
         values["phase"] = last.label if last is not None else "—"
+    elif action == "deadline":
+        values["phase"] = phase.label if phase is not None else "—"
+        try:
+            values["deadline_at"] = date_format(timezone.localtime(_parse_local(post.get("deadline_at", ""))), "j E, H:i")
+        except ActionRefused:
+            values["deadline_at"] = post.get("deadline_at", "").strip() or "—"
+    elif action == "event":
+        values["text"] = post.get("text", "").strip()[:200] or "—"
+        audience = post.get("audience", "public")
+        values["audience"] = {"public": _("everyone"), "gm": _("GMs only")}.get(audience) or (
+            whom.user.display_name if (whom := _seat_choice(game, audience.removeprefix("seat:"))) else audience)
     return confirm.question(action, **values)
 
 
@@ -206,6 +246,7 @@ def _event_rows(user, game: Game):
 
 
 @require_GET
+@login_first
 def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The player's private page: role, goal, team, private results, orders."""
     game = _game(pk)
@@ -286,6 +327,7 @@ def order_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@login_first
 def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_gm(request.user, game)
@@ -323,7 +365,26 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                    for row in _event_rows(request.user, game)[-50:]], "all_actions": [(a, action_label(a)) for a in
                                                                           role_actions(game)],
         "seats": seats, "seat_columns": seat_columns,
+        **_gm_choices(game, phase, state, seats, rows),
     })
+
+
+def _gm_choices(game: Game, phase, state, seats: list[Seat], rows: list[dict]) -> dict:
+    """The dashboard's lists, from the rules that judge what they send: the tie-break names a
+    seat the vote may name (vote_target_ids, asked again by phase_set_tie_break); an order is
+    replaced for a seat with an action now, on a target (or source) one of those actions takes
+    (order_targets: the engine's check_order, asked again when the order is judged). No dead or
+    jailed player where the rules take none."""
+    if phase is None or not phase.is_open or state is None or game.status != Game.Status.RUNNING:
+        return {"tie_seats": [], "order_seats": [], "order_targets": []}
+    tie = set(vote_target_ids(phase)) if phase.kind in voting_kinds(game) else set()
+    actors = [row for row in rows if row["actions"]]
+    targets: set[int] = set()
+    for row in actors:
+        targets.update(s.pk for s in order_targets(game=game, state=state, actor=row["seat"], actions=row["actions"],
+                                                   seats=seats))
+    return {"tie_seats": [s for s in seats if s.pk in tie], "order_seats": [row["seat"] for row in actors],
+            "order_targets": [s for s in seats if s.pk in targets]}
 
 
 def _takes_source(game: Game) -> bool:
@@ -352,37 +413,41 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
         return confirm.confirmation_page(request, question=_gm_question(game, phase, action, request.POST),
                                          cancel_url=reverse("games:gm_dashboard", args=[game.pk]))
     now = timezone.now()
+    write = _gm_write(game, action)
     try:
-        if phase is None and action not in ("replace", "ban", "rollback"):
-            raise ActionRefused(_("No phase is going on."), code="no_phase")
-        if action == "close":
-            if not phase_close(phase_id=phase.pk, now=now, by=request.user):
-                raise ActionRefused(_("The phase is already closed."), code="closed")
-            messages.success(request, _("The phase is closed and the results are published."))
-        elif action == "deadline":
-            phase_set_deadline(phase=phase, by=request.user, deadline_at=_parse_local(request.POST.get("deadline_at", "")), now=now)
-            messages.success(request, _("The deadline is changed."))
-        elif action == "tie_break":
-            phase_set_tie_break(phase=phase, by=request.user, seat=_seat_choice(game, request.POST.get("seat")), now=now)
-            messages.success(request, _("The tie-break is saved."))
-        elif action == "override":
-            seat = _seat_choice(game, request.POST.get("seat"))
-            if seat is None:
-                raise ActionRefused(_("Choose a player."), code="no_seat")
-            _order, confirmation = order_override(
-                game=game, gm=request.user, seat=seat, action=request.POST.get("order_action", ""),
-                target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")), now=now)
-            (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
-        elif action in ("replace", "modkill", "rollback", "ban"):
-            _moderate(request, game, action, now)
-        elif action == "event":
-            phase_event_add(phase=phase, by=request.user, text=request.POST.get("text", ""),
-                            audience=request.POST.get("audience", "public"), now=now)
-            messages.success(request, _("The event is recorded."))
-        elif (gm_input := _gm_input(game, action)) is not None:
-            gm_input.handler(request, game, phase, now)  # the rule set's own: it parses, writes, says
-        else:
+        if write is None:
             raise ActionRefused(_("Unknown action."), code="bad_action")
+        with gm_writes.gm_writing(game=game, write=write):  # what it changes, declared
+            if phase is None and action not in ("replace", "ban", "rollback"):
+                raise ActionRefused(_("No phase is going on."), code="no_phase")
+            if action == "close":
+                if not phase_close(phase_id=phase.pk, now=now, by=request.user):
+                    raise ActionRefused(_("The phase is already closed."), code="closed")
+                messages.success(request, _("The phase is closed and the results are published."))
+            elif action == "deadline":
+                phase_set_deadline(phase=phase, by=request.user, deadline_at=_parse_local(request.POST.get("deadline_at", "")), now=now)
+                messages.success(request, _("The deadline is changed."))
+            elif action == "tie_break":
+                phase_set_tie_break(phase=phase, by=request.user, seat=_seat_choice(game, request.POST.get("seat")), now=now)
+                messages.success(request, _("The tie-break is saved."))
+            elif action == "override":
+                seat = _seat_choice(game, request.POST.get("seat"))
+                if seat is None:
+                    raise ActionRefused(_("Choose a player."), code="no_seat")
+                _order, confirmation = order_override(
+                    game=game, gm=request.user, seat=seat, action=request.POST.get("order_action", ""),
+                    target=_seat_choice(game, request.POST.get("target")), source=_seat_choice(game, request.POST.get("source")), now=now)
+                (messages.success if confirmation.accepted else messages.error)(request, confirmation.message)
+            elif action in ("replace", "modkill", "rollback", "ban"):
+                _moderate(request, game, action, now)
+            elif action == "event":
+                phase_event_add(phase=phase, by=request.user, text=request.POST.get("text", ""),
+                                audience=request.POST.get("audience", "public"), now=now)
+                messages.success(request, _("The event is recorded."))
+            elif (gm_input := _gm_input(game, action)) is not None:
+                gm_input.handler(request, game, phase, now)  # the rule set's own: it parses, writes, says
+            else:
+                raise ActionRefused(_("Unknown action."), code="bad_action")
     except ActionRefused as refused:
         messages.error(request, refused.message)
     return redirect("games:gm_dashboard", pk=game.pk)
@@ -439,6 +504,7 @@ def _anonymous_context(viewer, game: Game, seat: Seat) -> dict | None:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(), game=gm_writes.game_of_url)  # the GM's decision (and a player's message)
 def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
     # The communication package imports the services: imported when a page needs it.
     from games.communication.anonymous import anonymous_decide, anonymous_send
@@ -468,6 +534,7 @@ def anonymous_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(THREADS), game=gm_writes.game_of_url)  # who may post where
 def communication_options(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM's form on the game page: [private] messages, rooms, team chat, anonymous messages."""
     game = get_object_or_404(Game, pk=pk)

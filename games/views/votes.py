@@ -20,7 +20,8 @@ from games import confirm, permissions
 from games.caching import pagecache
 from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import Game, Phase, Post, Seat, VoteRecord
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
+from games.services.gm_writes import COUNT, THREADS
 from games.services.games import game_set_vote_options, seat_set_aliases
 from games.services.phases import phase_open
 from games.services.resolution import phase_close
@@ -28,6 +29,7 @@ from games.selectors.votes import (
     count_version,
     last_voting_day,
     vote_count,
+    vote_target_ids,
     vote_history,
     vote_profile_for,
     voting_days,
@@ -79,7 +81,8 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
         "games/votes.html",
         {
             "game": game, "days": days, "phase": phase, "count": count, "history": history, "is_gm": is_gm,
-            "seats": list(game.seats.select_related("user").order_by("number")) if is_gm else [],
+            # A correction names a player that day's vote may name (vote_correct asks the same).
+            "seats": _vote_target_seats(game, phase) if is_gm else [],
             # A correction offers only what the rule set's votes can be: no «за мир» where there is no peace.
             "kinds": [(value, label) for value, label in VoteRecord.Kind.choices
                       if value != VoteRecord.Kind.PEACE or vote_profile_for(game).peace_allowed],
@@ -87,24 +90,31 @@ def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _vote_target_seats(game: Game, phase) -> list[Seat]:
+    allowed = set(vote_target_ids(phase))
+    return [seat for seat in game.seats.select_related("user").order_by("number") if seat.pk in allowed]
+
+
 def current_count_html(request: HttpRequest, game: Game, *, stamps=None, roster=None) -> str:
     """The live count fragment for the game thread, cached until the ledger changes, or the
     game's seats (a replacement, a death: the game's page counter, games/caching/pagecache.py),
-    or the players' names: `roster`, the game's seats with their users as the thread page read
-    them, or else the site's counter (every write to a user's row moves it). `stamps`: the
-    page's counters, when the thread page read them already."""
+    or anything written that nobody declared (the site's counter, which also every write to a
+    user's row moves), or the roster the thread page read (`roster`: its seats, names and
+    statuses). `stamps`: the page's counters, when the thread page read them already."""
     phase = voting_phase(game=game)
     if phase is None and game.status == Game.Status.FINISHED:
         # A game over keeps its last count on show, not an empty box (issue 14).
         phase = last_voting_day(game)
     if phase is None:
         return ""
-    names = [pagecache.game_key(game.pk)] + ([] if roster else [pagecache.SITE_KEY])
+    # The site's counter too, whatever the roster: a write nobody declared moves it alone (a GM's
+    # write before issue 29 declared its game: the box kept the old deadline and voters).
+    names = [pagecache.game_key(game.pk), pagecache.SITE_KEY]
     values = stamps.values if stamps is not None and all(n in stamps.values for n in names) else pagecache.generations(names)
-    users = (pagecache.digest(repr([(seat.pk, seat.user_id, seat.user.display_name) for seat in roster])) if roster
-             else f"site={values[pagecache.SITE_KEY]}")
+    users = (pagecache.digest(repr([(seat.pk, seat.user_id, seat.user.display_name, seat.status) for seat in roster]))
+             if roster else "")
     key = (f"votes:fragment:{phase.pk}:{count_version(phase.pk)}:{translation.get_language()}:{int(phase.is_open)}:"
-           f"{values[names[0]]}:{users}")
+           f"{values[names[0]]}:site={values[names[1]]}:{users}")
     html = cache.get(key)
     if html is None:
         html = render_to_string("games/_vote_count.html", {"game": game, "count": vote_count(phase=phase), "compact": True})
@@ -121,6 +131,7 @@ def vote_count_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT), game=gm_writes.game_of_url)
 def vote_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     post = Post.objects.filter(thread=game.game_thread, pk=_int(request.POST.get("post"))).first()
@@ -139,6 +150,7 @@ def vote_correct_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(THREADS), game=gm_writes.game_of_url)  # a count posted in the thread
 def vote_count_post_view(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     # What the page showed: its day and, after a correction, the count as of a post.
@@ -154,6 +166,7 @@ def vote_count_post_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT, THREADS), game=gm_writes.game_of_url)
 def phase_control(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM opens a day or a night (with a deadline) or closes the current phase."""
     game = _game(pk)
@@ -195,6 +208,7 @@ SYNTAX_LABELS = {
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT), game=gm_writes.game_of_url)  # how posts are read: the count
 def vote_options(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     if not permissions.is_moderator(request.user, game.game_thread):
@@ -212,6 +226,7 @@ def vote_options(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT), game=gm_writes.game_of_url)
 def seat_aliases(request: HttpRequest, pk: int, seat_pk: int) -> HttpResponse:
     game = _game(pk)
     if not permissions.is_moderator(request.user, game.game_thread):

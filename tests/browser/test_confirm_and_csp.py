@@ -193,3 +193,52 @@ def test_main_pages_run_under_the_csp_with_zero_violations_when_used(
                        " document.body.appendChild(s); }")
     anonymous.wait_for_function("() => window.__csp.length > 0")
     assert anonymous.evaluate("window.__ran") is None
+
+
+def test_deadline_event_and_lock_ask_first_in_the_browser_at_phone_width(live_server, browser, transactional_db):
+    """Issue 29: «Изменить срок», «Добавить событие» and «Закрыть тему сейчас» ask, naming the new
+    time, the event's text and readers, the thread; dismissed, nothing changes; accepted, done."""
+    from games.models import GameEvent
+
+    game = _started_game()
+    phase = game.current_phase
+    old_deadline = phase.deadline_at
+    page, _console = _page(browser, live_server.url, game.gm, width=390)
+    dashboard = f"{live_server.url}{reverse('games:gm_dashboard', args=[game.pk])}"
+    page.goto(dashboard)
+
+    asked = []
+    page.fill("input[name=deadline_at]", "2099-01-02T20:00")
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("button[name=action][value=deadline]")
+    phase.refresh_from_db()
+    assert phase.deadline_at == old_deadline and "2099-01-02T20:00" in asked[-1] and phase.label in asked[-1]
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("button[name=action][value=deadline]")
+    page.wait_for_url(dashboard)
+    phase.refresh_from_db()
+    assert phase.deadline_at.year == 2099
+
+    page.fill("input[name=text]", "Ночью выпал снег")
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("button[name=action][value=event]")
+    assert "Ночью выпал снег" in asked[-1] and not GameEvent.objects.filter(game=game, kind="manual").exists()
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("button[name=action][value=event]")
+    page.wait_for_url(dashboard)
+    assert GameEvent.objects.filter(game=game, kind="manual").count() == 1
+
+    thread = game.game_thread
+    page.goto(f"{live_server.url}{thread.get_absolute_url()}")
+    page.click("details.mod-tools summary")
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("button[name=action][value=lock]")
+    thread.refresh_from_db()
+    assert thread.title in asked[-1] and not thread.is_locked
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("button[name=action][value=lock]")
+    page.wait_for_load_state("load")
+    page.wait_for_selector("button[name=action][value=unlock]", state="attached")
+    thread.refresh_from_db()
+    assert thread.is_locked
+    page.context.close()

@@ -174,6 +174,34 @@ def test_game_pages_fit_a_phone_when_390px_wide(live_server, browser, transactio
     master.context.close()
 
 
+def test_the_gm_s_game_page_fits_a_phone_with_its_alias_forms_whole(live_server, browser, transactional_db):
+    """Issue 29: the GM's view of /games/N/ was 429 px wide at 390 px, the alias forms' «Сохранить»
+    cut off. Every alias form's field and button lie inside the screen, each button is the element
+    under its own middle (not hidden under another), and a tap on one saves."""
+    game, gm, _players = _forum_game()
+    base = live_server.url
+    master = phone_page(browser, base, gm)
+    master.goto(f"{base}{game.get_absolute_url()}")
+    assert_fits_a_phone(master, "game-gm")
+    forms = master.locator("form.alias-form")
+    assert forms.count() == game.seats.count()
+    width = master.viewport_size["width"]
+    for index in range(forms.count()):
+        for part in ("input[name=aliases]", "button"):
+            element = forms.nth(index).locator(part)
+            element.scroll_into_view_if_needed()
+            box = element.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (index, part, box)
+        button = forms.nth(index).locator("button")
+        assert button.evaluate("b => { const r = b.getBoundingClientRect(); "
+                               "return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === b; }")
+    forms.nth(0).locator("input[name=aliases]").fill("Васёк")
+    forms.nth(0).locator("button").click()
+    master.wait_for_load_state("load")
+    assert "Васёк" in game.seats.order_by("number").first().aliases
+    master.context.close()
+
+
 @pytest.mark.parametrize("width", [360, 430, 768])
 def test_gm_pages_fit_when_360_to_768px_wide(live_server, browser, transactional_db, width):
     game, gm, _players = _forum_game()

@@ -96,7 +96,7 @@ def test_the_site_works_through_a_redis_outage_and_the_sweep_closes_the_day_afte
         {"get": f"{game_url}votes/live/", "as": None},
         {"post": f"{thread_url}reply/", "as": users["Глаша"].pk, "data": {"body": vote_button_text("Петя")}},
         {"get": f"{game_url}votes/live/", "as": None},
-        {"post": f"{game_url}gm/action/", "as": users["gm"].pk, "data": {"action": "deadline", "deadline_at": local}},
+        {"post": f"{game_url}gm/action/", "as": users["gm"].pk, "data": {"action": "deadline", "deadline_at": local, "confirm": "yes"}},
         {"get": f"{game_url}gm/", "as": users["gm"].pk},
     ]
 

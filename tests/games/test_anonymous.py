@@ -33,8 +33,9 @@ def test_recipient_reads_the_text_without_the_sender(started):
     assert TEXT in sender_page and "Красная Шапочка" in sender_page
     for name in ("Кикимора", "Маленький Джон"):
         assert TEXT not in client_for(user_named(started, name)).get(role).content.decode()
+    assert client_for(None).get(role).status_code == 302  # to log in (issue 29)
     for user in (None, make_user("Зритель")):
-        assert client_for(user).get(role).status_code == 404
+        assert user is None or client_for(user).get(role).status_code == 404
         assert TEXT not in client_for(user).get(started.game_thread.get_absolute_url()).content.decode()
 
 

@@ -211,3 +211,54 @@ def test_collection_reset_does_nothing_and_asks_when_not_confirmed(db):
     response = client_for(gm).post(url, {"text": "", "action": "reset"})
     game.refresh_from_db()
     assert response.status_code == 200 and _question(response) and "collection" in game.options
+
+
+# --- Issue 29: the deadline, a manual event and a thread's lock ask first too ---------------------
+def test_gm_deadline_does_nothing_and_asks_naming_the_phase_and_the_new_time_when_not_confirmed(started):
+    phase = started.current_phase
+    old = phase.deadline_at
+    new = timezone.localtime(timezone.now() + timedelta(days=3)).replace(second=0, microsecond=0)
+    data = {"action": "deadline", "deadline_at": new.strftime("%Y-%m-%dT%H:%M")}
+    url = reverse("games:gm_action", args=[started.pk])
+    response = client_for(started.gm).post(url, data)
+    phase.refresh_from_db()
+    assert response.status_code == 200 and phase.deadline_at == old
+    question = _question(response)
+    assert phase.label in question and new.strftime("%H:%M") in question
+    assert _resends(response, **data)
+    client_for(started.gm).post(url, {**data, "confirm": "yes"})
+    phase.refresh_from_db()
+    assert phase.deadline_at == new
+
+
+def test_gm_event_does_nothing_and_asks_with_its_text_and_readers_when_not_confirmed(started):
+    seat = seat_named(started, "Фроло")
+    data = {"action": "event", "text": "Ночью выпал снег", "audience": f"seat:{seat.pk}"}
+    url = reverse("games:gm_action", args=[started.pk])
+    response = client_for(started.gm).post(url, data)
+    assert response.status_code == 200 and not started.events.filter(kind="manual").exists()
+    assert "Ночью выпал снег" in _question(response) and "Фроло" in _question(response)
+    assert _resends(response, **data)
+    client_for(started.gm).post(url, {**data, "confirm": "yes"})
+    assert started.events.filter(kind="manual").count() == 1
+
+
+def test_lock_now_does_nothing_and_asks_naming_the_thread_when_not_confirmed(started):
+    thread = started.game_thread
+    url = reverse("games:thread_moderate", args=[thread.pk])
+    response = client_for(started.gm).post(url, {"action": "lock"})
+    thread.refresh_from_db()
+    assert response.status_code == 200 and not thread.is_locked
+    assert thread.title in _question(response) and _resends(response, action="lock")
+    client_for(started.gm).post(url, {"action": "lock", "confirm": "yes"})
+    thread.refresh_from_db()
+    assert thread.is_locked
+
+
+def test_the_deadline_event_and_lock_forms_carry_their_questions(started):
+    gm = client_for(started.gm)
+    dashboard = html.unescape(gm.get(reverse("games:gm_dashboard", args=[started.pk])).content.decode())
+    assert re.search(r'<form[^>]*data-confirm="[^"]*' + re.escape(started.current_phase.label) + r'[^"]*\{deadline_at\}', dashboard)
+    assert re.search(r'<form[^>]*data-confirm="[^"]*\{text\}[^"]*\{audience\}', dashboard)
+    thread_page = html.unescape(gm.get(started.game_thread.get_absolute_url()).content.decode())
+    assert re.search(r'value="lock" data-confirm="[^"]*' + re.escape(started.game_thread.title), thread_page)

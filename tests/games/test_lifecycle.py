@@ -118,7 +118,7 @@ def test_only_the_gm_starts_and_only_once(forum_game):
 # --- Secrets per perspective -----------------------------------------------------------------------
 def test_role_page_per_perspective(started):
     url = reverse("games:role", args=[started.pk])
-    assert client_for(None).get(url).status_code == 404
+    assert client_for(None).get(url).status_code == 302  # to log in (issue 29): the game is public
     assert client_for(make_user("Зритель")).get(url).status_code == 404
     town = client_for(user_named(started, "Маленький Джон")).get(url).content.decode()
     assert "честный житель" in town
@@ -143,7 +143,7 @@ def test_game_page_shows_roles_only_where_the_rules_allow(started):
 
 def test_gm_dashboard_is_404_for_everyone_but_the_gms(started):
     url = reverse("games:gm_dashboard", args=[started.pk])
-    for user in (None, make_user("Зритель"), user_named(started, "Кикимора"), user_named(started, "Вася")):
+    for user in (make_user("Зритель"), user_named(started, "Кикимора"), user_named(started, "Вася")):
         assert client_for(user).get(url).status_code == 404
     assert client_for(started.gm).get(url).status_code == 200
     co_gm = make_user("Соведущий")
@@ -293,8 +293,8 @@ def test_gm_tie_break_and_manual_event_and_override(started):
     client.post(url, {"action": "tie_break", "seat": frolo.pk})
     started.current_phase.refresh_from_db()
     assert started.current_phase.gm_decisions == {"tie_break": frolo.pk}
-    client.post(url, {"action": "event", "text": "Город засыпает", "audience": "public"})
-    client.post(url, {"action": "event", "text": "подсказка", "audience": "faction:wizards"})
+    client.post(url, {"action": "event", "text": "Город засыпает", "audience": "public", "confirm": "yes"})
+    client.post(url, {"action": "event", "text": "подсказка", "audience": "faction:wizards", "confirm": "yes"})
     assert GameEvent.objects.filter(kind="manual").count() == 1
     client.post(url, {"action": "override", "seat": seat_named(started, "Красная Шапочка").pk, "order_action": "protect",
                       "target": seat_named(started, "Вася").pk})
@@ -362,3 +362,19 @@ def test_commitment_survives_a_rename_and_a_replacement(started):
     payload = commitment_payload(started, seats)
     assert hashlib.sha256(payload.encode()).hexdigest() == started.commitment
     assert "Совсем другое имя" not in payload and "Сменщик" not in payload
+
+
+@pytest.mark.parametrize("name", ["games:gm_dashboard", "games:role", "games:gm_cards"])
+def test_an_anonymous_visitor_of_a_gm_or_role_page_is_sent_to_log_in_and_back(started, name):
+    """Issue 29: the game is public, so its GM's and players' pages send an anonymous visitor to
+    the login page (with next=) instead of a 404; a signed-in user they are not for keeps the 404;
+    a game that does not exist is a 404 for everyone."""
+    from urllib.parse import parse_qs, urlsplit
+
+    url = reverse(name, args=[started.pk]) + "?pov=1"
+    response = client_for(None).get(url)
+    assert response.status_code == 302
+    location = urlsplit(response["Location"])
+    assert location.path == reverse("account_login") and parse_qs(location.query)["next"] == [url]
+    assert client_for(make_user("Прохожий")).get(url).status_code == 404
+    assert client_for(None).get(reverse(name, args=[started.pk + 1000])).status_code == 404

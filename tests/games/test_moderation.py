@@ -213,3 +213,48 @@ def test_report_refuses_empty_reason_and_duplicates(lobby_thread, spectator):
     client_for(spectator).post(reverse("games:post_report", args=[post.pk]), {"reason": "спам"})
     assert client_for(spectator).post(reverse("games:post_report", args=[post.pk]), {"reason": "спам"}).status_code == 400
     assert Report.objects.count() == 1
+
+
+def test_a_modkilled_player_no_longer_posts_in_the_game_thread_as_a_replaced_one(started):
+    """Issue 29: a modkill takes the player out of the game as a replacement does; before, only
+    his vote was refused. A player who died by the rules still talks as his rule set says."""
+    from games import permissions
+
+    thread = started.game_thread
+    removed, replaced = seat_named(started, "Эсмеральда").user, seat_named(started, "Вася").user
+    seat_modkill(game=started, seat=seat_named(started, "Эсмеральда"), by=started.gm, reason="оскорбления")
+    seat_replace(game=started, seat=seat_named(started, "Вася"), new_user=make_user("Новенький"), by=started.gm)
+    before = thread.posts.count()
+    for user in (removed, replaced):
+        verdict = permissions.can_post(user, thread)
+        assert not verdict
+        with pytest.raises(ActionRefused):
+            post_submit(thread=thread, author=user, body="А я всё равно скажу")
+        page = client_for(user).get(thread.get_absolute_url()).content.decode()
+        assert 'class="post-form"' not in page
+    assert "Ведущий исключил вас из игры" in str(permissions.can_post(removed, thread).reason)
+    response = client_for(removed).post(reverse("games:thread_reply", args=[thread.pk]), {"body": "Ну пожалуйста"})
+    assert response.status_code in (200, 302, 400, 403)
+    assert thread.posts.count() == before
+    # The others still post.
+    post_submit(thread=thread, author=user_named(started, "Фроло"), body="Продолжаем")
+    assert thread.posts.count() == before + 1
+
+
+def test_the_activity_table_s_last_order_is_the_player_s_last_accepted_one(started):
+    """Issue 29: «Последний приказ» counted a refused order (and the GM's override)."""
+    phase = started.current_phase
+    vasya, kiki = seat_named(started, "Вася"), seat_named(started, "Кикимора")
+    accepted_at = phase.opened_at + timedelta(minutes=5)
+    _o, ok = order_submit(game=started, user=vasya.user, text="Проверяю Кикимору", now=accepted_at)
+    assert ok.accepted
+    _o, refused = order_submit(game=started, user=vasya.user, text="Стреляю в Кикимору",
+                               now=phase.opened_at + timedelta(minutes=9))
+    assert not refused.accepted
+    _o, refused = order_submit(game=started, user=kiki.user, text="Проверяю Васю", now=phase.opened_at + timedelta(minutes=7))
+    assert not refused.accepted
+    rows = {row.seat.pk: row for row in inactivity_table(game=started)}
+    assert rows[vasya.pk].last_action_at == accepted_at
+    assert rows[kiki.pk].last_action_at is None
+    page = client_for(started.gm).get(reverse("games:gm_dashboard", args=[started.pk])).content.decode()
+    assert page.count('data-label="Последний приказ">—</td>') == len(rows) - 1

@@ -184,7 +184,7 @@ def test_moderator_locks_unlocks_and_schedules_lock_from_thread_page(lobby_threa
     monkeypatch.setattr(tasks.lock_thread_when_due, "apply_async", lambda **kw: None)
     client = client_for(moderator)
     url = reverse("games:thread_moderate", args=[lobby_thread.pk])
-    client.post(url, {"action": "lock"})
+    client.post(url, {"action": "lock", "confirm": "yes"})
     lobby_thread.refresh_from_db()
     assert lobby_thread.is_locked
     client.post(url, {"action": "unlock"})

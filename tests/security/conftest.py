@@ -207,7 +207,7 @@ def build_world() -> World:
     gm_client = client_for(gm)
     for audience, text in (("gm", C_EVENT_GM), ("faction:mafia", C_EVENT_TEAM)):
         response = gm_client.post(reverse("games:gm_action", args=[game.pk]),
-                                  {"action": "event", "audience": audience, "text": f"Заметка. {text}"})
+                                  {"action": "event", "audience": audience, "text": f"Заметка. {text}", "confirm": "yes"})
         assert response.status_code == 302
 
     # The day closes with Эсмеральда jailed (her role kept hidden); the room opens for day 2.

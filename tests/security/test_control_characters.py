@@ -50,7 +50,7 @@ def test_nul_is_removed_when_posted_into_any_text_field(world):
         "anonymous message": vasya.post(reverse("games:anonymous", args=[game.pk]),
                                         {"recipient": recipient.pk, "text": DIRTY}),
         "GM event": gm_client.post(reverse("games:gm_action", args=[game.pk]),
-                                   {"action": "event", "audience": "public", "text": DIRTY}),
+                                   {"action": "event", "audience": "public", "text": DIRTY, "confirm": "yes"}),
         "replacement reason": john.post(reverse("games:replacement_request", args=[game.pk]), {"reason": DIRTY}),
         "report reason": john.post(reverse("games:post_report", args=[post.pk]), {"reason": DIRTY}),
         "deletion reason": gm_client.post(reverse("games:post_delete", args=[post.pk]),

@@ -76,7 +76,7 @@ def test_the_fingerprint_sees_what_those_requests_would_have_changed(shared_worl
     thread = shared_world.game.game_thread
     for url in (f"/threads/{thread.pk}/reply/", f"/threads/{thread.pk}/moderate/"):
         before = fingerprint()
-        response = client.post(url, FORM | {"action": "lock"})
+        response = client.post(url, FORM | {"action": "lock", "confirm": "yes"})
         assert response.status_code == 302 and fingerprint() != before, url
 
 

@@ -62,7 +62,7 @@ CASES: dict[str, list[Case]] = {
         Case(data={"action": "foul", "seat": "{seat}", "confirm": "yes"}),
         Case(data={"action": "modkill", "seat": "{seat}", "reason": "чужой", "confirm": "yes"}),
         Case(data={"action": "replace", "seat": "{seat}", "name": "Зритель", "reason": "чужой", "confirm": "yes"}),
-        Case(data={"action": "event", "audience": "seat:{seat}", "text": "чужому"}),
+        Case(data={"action": "event", "audience": "seat:{seat}", "text": "чужому", "confirm": "yes"}),
     ],
     "games:rating": [Case(data={"chosen": "{seat}"}, expect_404=True),
                      Case(data={"action": "gm", "points_{seat}": "1", "blunder_{seat}": "on"}, expect_404=True)],

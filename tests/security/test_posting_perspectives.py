@@ -25,8 +25,9 @@ MODERATORS = GMS | {"moderator"}  # site moderators moderate every thread they c
 PLAYERS = {"vasya", "john", "shapka", "kikimora", "thief", "frolo"}
 
 RUNNING_WRITERS = {
-    # 002: talking in the game thread «доступна всем игрокам», the jailed and the dead included.
-    "game": PLAYERS | MODERATORS,
+    # 002: talking in the game thread «доступна всем игрокам», the jailed and the dead included;
+    # not the modkilled Фроло, out of the game as a replaced player is (issue 29).
+    "game": (PLAYERS - {"frolo"}) | MODERATORS,
     "discussion": LOGGED_IN,
     "faction": {"kikimora"} | GMS,          # the mafia still in play; not a site moderator: he cannot read it
     "gm_chat": {"vasya"} | GMS,              # Вася's letters

@@ -46,7 +46,8 @@ from games.rulesets.cards.selectors import (
 from games.selectors.state import game_state
 from games.wording import event_text, role_label, vote_weight_text
 from games.models import Game, Order, Seat
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
+from games.services.gm_writes import COUNT, THREADS
 from games.services.orders import action_label
 from games.services.resolution import phase_close, phase_preview
 from games.rulesets.cards.ability_services import (
@@ -56,6 +57,7 @@ from games.rulesets.cards.ability_services import (
     card_ability_submit,
     role_abilities,
 )
+from games.views.access import login_first
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -600,6 +602,7 @@ def _order_text(order: Order, names: dict[int, str]) -> str:
 
 
 @require_GET
+@login_first
 def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
     """The GM's card dashboard for the current phase."""
     game = _game(pk)
@@ -744,6 +747,7 @@ def _gm_card_question(game: Game, phase, action: str, post) -> str:
 
 @login_required
 @require_POST
+@gm_writes.declare(gm_writes.changes(COUNT, THREADS), game=gm_writes.game_of_url)  # a close among its forms
 def gm_card_effect(request: HttpRequest, pk: int) -> HttpResponse:
     """The dashboard's forms: apply a primitive by hand, remove one, close the phase now."""
     game = _game(pk)

@@ -3,6 +3,7 @@
 from django.utils.translation import gettext_lazy as _
 
 from games.rulesets.base import GmInput, SiteRuleset
+from games.services.gm_writes import COUNT, THREADS
 from games.rulesets.base import ScenarioSpec
 from games.rulesets.club import forms, services, views
 from games.rulesets.club.engine import CLUB
@@ -30,7 +31,9 @@ class ClubSite(SiteRuleset):
         return views.gm_panel_context() if place == "gm.decisions" else {}
 
     def gm_inputs(self) -> dict[str, GmInput]:
-        return {"foul": GmInput(views.gm_foul, confirmed=True), "forfeit": GmInput(views.gm_forfeit, confirmed=True)}
+        # A foul may remove a player (the count's voters), a forfeit ends the game (its posts).
+        return {"foul": GmInput(views.gm_foul, changes=(COUNT, THREADS), confirmed=True),
+                "forfeit": GmInput(views.gm_forfeit, changes=(COUNT, THREADS), confirmed=True)}
 
     def leaderboard_sorts(self) -> dict[str, object]:
         return {"rating": _("rating")}

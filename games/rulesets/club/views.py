@@ -21,7 +21,7 @@ from games.models import Game, Phase
 from games.selectors.play import game_for_page, seat_choice
 from games.rulesets.club.selectors import forfeit_factions, has_voted_best_player, is_rated_game
 from games.rulesets.club.services import best_player_vote, foul_give, forfeit_declare, rating_decide, rating_table
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
 
 
 _game = game_for_page
@@ -44,6 +44,7 @@ def _gm_points(request: HttpRequest, game: Game) -> tuple[dict[int, float], set[
 
 
 @require_http_methods(["GET", "POST"])
+@gm_writes.declare(gm_writes.changes(), game=gm_writes.game_of_url)  # the GM's rating (and a player's best-player vote)
 def rating_page(request: HttpRequest, pk: int) -> HttpResponse:
     """After a club game: the rating table, the players' best-player votes, the GM's points."""
     game = _game(pk)
