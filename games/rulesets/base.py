@@ -401,6 +401,11 @@ class SiteRuleset:
         itself (cards: card and mafia messages, kinds listed in `letters_apart`). Returns how many."""
         return 0
 
+    # The account sign-up's referral bonus (accounts.forms.SignupExtraForm: «ИндиКод героя ...,
+    # 1000 ㉿»): offered to a newcomer who signs up on the way to a game of this rule set (the show's
+    # economy); a newcomer on the way to another rule set's game is not asked.
+    signup_referral: ClassVar[bool] = False
+
     # --- The game-creation form (games.forms.GameCreateForm) ------------------------------------
     def option_fields(self) -> dict[str, Any]:
         """Fields this rule set adds to the new-game form, name -> form field, in order (club: the

@@ -35,3 +35,27 @@ def test_new_game_form_lists_the_chosen_rule_sets_roles_when_switched(live_serve
     assert sorted(game.role_table) == sorted(["don", "mafioso", "putana", "commissar", "doctor", "maniac",
                                               "civilian", "civilian"])
     page.context.close()
+
+
+def test_new_game_form_shows_only_the_chosen_rule_sets_fields_when_picked(live_server, browser, transactional_db):
+    """Issue 29, item 5: a forum game shows no club, cards or show option; picking a rule set swaps
+    its own fields in, on a phone."""
+    gm = make_user("Ведущий")
+    page = phone_page(browser, live_server.url, gm)
+    page.goto(live_server.url + reverse("games:game_new"))
+    groups = page.locator("[data-ruleset-field]")
+    keys = set(groups.evaluate_all("els => els.map(e => e.dataset.rulesetField)"))
+    assert {"club", "cards", "show"} <= keys
+
+    def shown() -> set[str]:
+        return {g.get_attribute("data-ruleset-field") for g in groups.all() if g.is_visible()}
+
+    assert shown() == set()  # the forum adds no field of its own
+    assert not page.locator("input[name=newcomers]").is_visible()
+    for key in sorted(keys):
+        page.select_option("select[name=ruleset]", key)
+        assert shown() == {key}
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.select_option("select[name=ruleset]", "club")
+    assert page.locator("input[name=newcomers]").is_visible() and not page.locator("input[name=hero]").is_visible()
+    page.context.close()

@@ -151,6 +151,7 @@ class ShowSite(SiteRuleset):
 
     # --- The hero's panel and the show's pages -----------------------------------------------------
     capabilities = frozenset({"show_pages"})
+    signup_referral = True  # «новичок должен либо выбрать один из предлагаемых ему ИндиКодов героев»
     template_panels = {
         "game.actions": ("games/_show_game_actions.html",),
         "game.public": ("games/_show_panel.html", "games/_show_privileges_panel.html"),
