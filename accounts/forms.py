@@ -102,7 +102,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "avatar", "time_zone", "language"]
+        fields = ["display_name", "avatar", "time_zone", "language", "gender"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.confusables import confusable_key
+from games.text.names import guess_gender
 
 TIME_ZONE_CHOICES = sorted((name, name) for name in zoneinfo.available_timezones() if "/" in name)
 
@@ -38,6 +39,16 @@ class User(AbstractUser):
         HOURLY = "hourly", _("hourly")
         DAILY = "daily", _("daily")
 
+    class Gender(models.TextChoices):
+        # For agreement in the site's sentences («убита», «ей выдана»); unset, the display name's
+        # first name is guessed from (games.text.names.guess_gender), else the wording is neutral.
+        UNSET = "", _("not given")
+        MALE = "m", _("male")
+        FEMALE = "f", _("female")
+
+    gender = models.CharField(_("gender"), max_length=1, choices=Gender.choices, default=Gender.UNSET, blank=True,
+                              help_text=_("Only for the words the site writes about you: «убит» or «убита»."))
+
     email_digest = models.CharField(_("e-mail digest"), max_length=8, choices=Digest.choices, default=Digest.DAILY)
     last_digest_at = models.DateTimeField(_("last digest sent at"), null=True, blank=True, editable=False)
 
@@ -47,6 +58,12 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def grammatical_gender(self) -> str:
+        """"m", "f" or "" (unknown: neutral wording): the profile's, else a confident guess from
+        the display name's first name."""
+        return self.gender or guess_gender(self.display_name or "")
 
     def clean(self):
         """Every form of a user (the admin's too, which shows no key field and so would leave the
