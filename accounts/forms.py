@@ -6,13 +6,12 @@ from django.urls import Resolver404, resolve
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import User, validate_display_name_free
 from accounts.timezones import time_zone_choices
 from accounts.validators import (
     normalise_display_name,
     validate_avatar,
     validate_display_name,
-    validate_display_name_free,
 )
 from coins import selectors as coin_selectors
 from coins import services as coins

@@ -4,6 +4,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -70,10 +71,6 @@ class User(AbstractUser):
         keys' unique indexes to fail as a 500) refuses a taken or look-alike display name."""
         super().clean()
         if self.display_name:
-            from django.core.exceptions import ValidationError
-
-            from accounts.validators import validate_display_name_free
-
             try:
                 validate_display_name_free(self.display_name, exclude_pk=self.pk)
             except ValidationError as error:
@@ -92,3 +89,15 @@ class User(AbstractUser):
 def display_name_key(name: str) -> str:
     """The form in which two display names are the same name: case- and ё-insensitive."""
     return " ".join(name.split()).casefold().replace("ё", "е")
+
+
+def validate_display_name_free(value: str, *, exclude_pk: int | None = None) -> None:
+    """A name no other user has, nor a look-alike of one: a question to the users' table, so it
+    lives with the model (accounts.validators checks a name's form alone and imports no model)."""
+    others = User.objects.all() if exclude_pk is None else User.objects.exclude(pk=exclude_pk)
+    if others.filter(display_name_key=display_name_key(value)).exists():
+        raise ValidationError(_("This name is already taken."), code="taken")
+    alike = others.filter(display_name_confusable_key=confusable_key(value)).first()
+    if alike is not None:
+        raise ValidationError(_("This name looks the same as another player's name, «%(name)s»; choose another.")
+                              % {"name": alike.display_name}, code="look_alike")
