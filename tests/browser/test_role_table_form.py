@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game
+from games.services.games import game_create
 from tests.browser.conftest import phone_page
 from tests.conftest import make_user
 
@@ -58,4 +59,19 @@ def test_new_game_form_shows_only_the_chosen_rule_sets_fields_when_picked(live_s
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.select_option("select[name=ruleset]", "club")
     assert page.locator("input[name=newcomers]").is_visible() and not page.locator("input[name=hero]").is_visible()
+    page.context.close()
+
+
+def test_a_newcomer_signing_up_for_a_forum_game_is_asked_no_indicode_on_a_phone(live_server, browser, transactional_db):
+    """Issue 29, item 5: the sign-up on the way to a forum game shows no show's «ИндиКод … 1000 ㉿»."""
+    game = game_create(title="Форумная", gm=make_user("Ведущий"), ruleset="forum", size=9)
+    page = phone_page(browser, live_server.url)
+    page.goto(live_server.url + game.get_absolute_url())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.get_by_role("link", name="Зарегистрироваться, чтобы играть").click()
+    page.wait_for_load_state()
+    assert "/accounts/signup/" in page.url and "next=" in page.url
+    assert page.locator("input[name=display_name]").is_visible()
+    assert page.locator("[name=referral_code]").count() == 0 and "ИндиКод" not in page.content()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.context.close()
