@@ -1,20 +1,22 @@
 """Forms of the accounts app: the extra signup field and the profile."""
 
+from allauth.core import context as allauth_context
 from django import forms
+from django.urls import Resolver404, resolve
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import User, validate_display_name_free
 from accounts.timezones import time_zone_choices
 from accounts.validators import (
     normalise_display_name,
     validate_avatar,
     validate_display_name,
-    validate_display_name_free,
 )
 from coins import selectors as coin_selectors
 from coins import services as coins
 from games.models import Game, Notification
+from games.rulesets import registry
 
 
 def offered_indicodes() -> list[str]:
@@ -22,6 +24,21 @@ def offered_indicodes() -> list[str]:
     сессиях»: the codes of the users seated in running games (a code exists once its owner entered a show)."""
     playing = User.objects.filter(seats__game__status=Game.Status.RUNNING, is_active=True)
     return coin_selectors.indicodes_of(playing)
+
+
+def referral_offered(next_url: str) -> bool:
+    """Whether the sign-up offers the referral bonus: not on the way to a game of a rule set that
+    has no use for it (SiteRuleset.signup_referral: the show's; a forum game's newcomer is not asked
+    about IndiCodes); a sign-up heading nowhere in particular is offered it."""
+    try:
+        match = resolve((next_url or "").split("?", 1)[0])
+    except Resolver404:
+        return True
+    if match.view_name != "games:game":
+        return True
+    ruleset = Game.objects.filter(pk=match.kwargs.get("pk")).values_list("ruleset", flat=True).first()
+    adapter = registry.find(ruleset or "")
+    return adapter is None or adapter.signup_referral
 
 
 class SignupExtraForm(forms.Form):
@@ -42,6 +59,12 @@ class SignupExtraForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # allauth builds this form without the request; its middleware keeps it for the request's life.
+        request = allauth_context.request
+        next_url = (request.POST.get("next") or request.GET.get("next") or "") if request is not None else ""
+        if not referral_offered(next_url):
+            del self.fields["referral_pick"], self.fields["referral_code"]
+            return
         offered = offered_indicodes()
         self.fields["referral_pick"].choices = [("", _("nobody (no referral bonus)"))] + [(code, code) for code in offered]
         if not offered:
@@ -78,7 +101,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "avatar", "time_zone", "language"]
+        fields = ["display_name", "avatar", "time_zone", "language", "gender"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

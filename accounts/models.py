@@ -4,10 +4,12 @@ import zoneinfo
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.confusables import confusable_key
+from games.text.names import guess_gender
 
 TIME_ZONE_CHOICES = sorted((name, name) for name in zoneinfo.available_timezones() if "/" in name)
 
@@ -38,6 +40,16 @@ class User(AbstractUser):
         HOURLY = "hourly", _("hourly")
         DAILY = "daily", _("daily")
 
+    class Gender(models.TextChoices):
+        # For agreement in the site's sentences («убита», «ей выдана»); unset, the display name's
+        # first name is guessed from (games.text.names.guess_gender), else the wording is neutral.
+        UNSET = "", _("not given")
+        MALE = "m", _("male")
+        FEMALE = "f", _("female")
+
+    gender = models.CharField(_("gender"), max_length=1, choices=Gender.choices, default=Gender.UNSET, blank=True,
+                              help_text=_("Only for the words the site writes about you: «убит» or «убита»."))
+
     email_digest = models.CharField(_("e-mail digest"), max_length=8, choices=Digest.choices, default=Digest.DAILY)
     last_digest_at = models.DateTimeField(_("last digest sent at"), null=True, blank=True, editable=False)
 
@@ -48,15 +60,17 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.display_name or self.username
 
+    @property
+    def grammatical_gender(self) -> str:
+        """"m", "f" or "" (unknown: neutral wording): the profile's, else a confident guess from
+        the display name's first name."""
+        return self.gender or guess_gender(self.display_name or "")
+
     def clean(self):
         """Every form of a user (the admin's too, which shows no key field and so would leave the
         keys' unique indexes to fail as a 500) refuses a taken or look-alike display name."""
         super().clean()
         if self.display_name:
-            from django.core.exceptions import ValidationError
-
-            from accounts.validators import validate_display_name_free
-
             try:
                 validate_display_name_free(self.display_name, exclude_pk=self.pk)
             except ValidationError as error:
@@ -75,3 +89,15 @@ class User(AbstractUser):
 def display_name_key(name: str) -> str:
     """The form in which two display names are the same name: case- and ё-insensitive."""
     return " ".join(name.split()).casefold().replace("ё", "е")
+
+
+def validate_display_name_free(value: str, *, exclude_pk: int | None = None) -> None:
+    """A name no other user has, nor a look-alike of one: a question to the users' table, so it
+    lives with the model (accounts.validators checks a name's form alone and imports no model)."""
+    others = User.objects.all() if exclude_pk is None else User.objects.exclude(pk=exclude_pk)
+    if others.filter(display_name_key=display_name_key(value)).exists():
+        raise ValidationError(_("This name is already taken."), code="taken")
+    alike = others.filter(display_name_confusable_key=confusable_key(value)).first()
+    if alike is not None:
+        raise ValidationError(_("This name looks the same as another player's name, «%(name)s»; choose another.")
+                              % {"name": alike.display_name}, code="look_alike")

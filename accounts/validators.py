@@ -1,4 +1,5 @@
-"""Checks on what a user may call himself and upload."""
+"""Checks on what a user may call himself and upload: the form of a name and a file; whether a
+name is free asks the users' table (accounts.models.validate_display_name_free)."""
 
 import re
 
@@ -6,7 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from accounts.confusables import confusable_key, is_mixed_script
+from accounts.confusables import is_mixed_script
 
 # Letters (any script), digits, spaces and a few joiners. Square brackets, quotes and '=' are
 # excluded because names are written inside BBCode tags ([quote="Name"], [private="Name"]).
@@ -31,18 +32,6 @@ def validate_display_name(value: str) -> None:
         raise ValidationError(
             _("Use the letters of one alphabet only (not Cyrillic and Latin together)."), code="mixed_script"
         )
-
-
-def validate_display_name_free(value: str, *, exclude_pk: int | None = None) -> None:
-    from accounts.models import User, display_name_key
-
-    others = User.objects.all() if exclude_pk is None else User.objects.exclude(pk=exclude_pk)
-    if others.filter(display_name_key=display_name_key(value)).exists():
-        raise ValidationError(_("This name is already taken."), code="taken")
-    alike = others.filter(display_name_confusable_key=confusable_key(value)).first()
-    if alike is not None:
-        raise ValidationError(_("This name looks the same as another player's name, «%(name)s»; choose another.")
-                              % {"name": alike.display_name}, code="look_alike")
 
 
 def validate_avatar(file) -> None:

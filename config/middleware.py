@@ -6,6 +6,10 @@ from __future__ import annotations
 from django.contrib.auth import SESSION_KEY
 
 PRIVATE_CACHE_CONTROL = "private, no-store"
+# A view that decided a response's caching itself from the visibility module (games:post_media's
+# redirect to a signed address: private or public, never longer than the signature) sets this
+# attribute on the response; the middleware leaves its Cache-Control alone.
+OWN_CACHE_CONTROL = "cache_control_decided"
 
 
 class PrivateResponsesMiddleware:
@@ -29,6 +33,8 @@ class PrivateResponsesMiddleware:
         # is loaded from it): the live-update poll of a public thread. Not reading it here either
         # spares such a request the session's cache lookup (measured: the poll fell from 0.97
         # to 0.62 x the empty view when every request loaded its session for this check).
+        if getattr(response, OWN_CACHE_CONTROL, False):
+            return response
         if session is not None and session.accessed and session.get(SESSION_KEY) is not None:
             response.headers["Cache-Control"] = PRIVATE_CACHE_CONTROL
         return response

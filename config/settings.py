@@ -325,6 +325,8 @@ STORAGES = {
 # in S3"). The bucket stays private: games:post_media checks who may hear a file, then redirects
 # to a URL signed for MAFIA_S3_URL_SECONDS. Avatars stay in the default storage.
 MAFIA_S3_BUCKET = os.environ.get("MAFIA_S3_BUCKET", "")
+# How long a signed address lives; the redirect to it may be kept half as long (games:post_media).
+MAFIA_S3_URL_SECONDS = int(os.environ.get("MAFIA_S3_URL_SECONDS", "3600"))
 STORAGES["media_posts"] = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 if MAFIA_S3_BUCKET:
     STORAGES["media_posts"] = {
@@ -338,7 +340,7 @@ if MAFIA_S3_BUCKET:
             "location": os.environ.get("MAFIA_S3_PREFIX", "media-posts"),
             "default_acl": "private",
             "querystring_auth": True,
-            "querystring_expire": int(os.environ.get("MAFIA_S3_URL_SECONDS", "3600")),
+            "querystring_expire": MAFIA_S3_URL_SECONDS,
             "file_overwrite": False,
         },
     }

@@ -72,8 +72,14 @@ class GameCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # Whose each option field is: the page marks it (data-ruleset-field) so that static/js/site.js
+        # shows only the chosen rule set's, and full_clean() ignores the others' (without JavaScript
+        # every field shows, each named after its rule set).
+        self.ruleset_of: dict[str, str] = {}
         for adapter in registry.adapters():
-            self.fields.update(adapter.option_fields())
+            fields = adapter.option_fields()
+            self.fields.update(fields)
+            self.ruleset_of.update(dict.fromkeys(fields, adapter.key))
         # Each rule set's roles by the names the site shows; static/js/site.js shows only the
         # chosen rule set's line.
         field = self.fields["roles"]
@@ -83,6 +89,26 @@ class GameCreateForm(forms.Form):
                 (key, label, ", ".join(role_label(key, role) for role in _role_table_roles(key)))
                 for key, label in self.fields["ruleset"].choices)))
         self.fields["ruleset"].widget.attrs["data-ruleset-select"] = ""
+
+    def field_groups(self) -> list[tuple]:
+        """The visible fields, each with the key of the rule set it belongs to ("" for everyone's)."""
+        return [(field, self.ruleset_of.get(field.name, "")) for field in self.visible_fields()]
+
+    def chosen_ruleset(self) -> str:
+        """The rule set the form is for: the submitted one when it is known, else the default."""
+        raw = self.data.get(self.add_prefix("ruleset")) if self.is_bound else self.initial.get("ruleset")
+        return raw if raw in registry.keys() else registry.default_key()
+
+    def full_clean(self):
+        """Another rule set's fields are not this game's: their input is ignored, never refused."""
+        super().full_clean()
+        if not self.is_bound or self._errors is None:
+            return
+        chosen = self.chosen_ruleset()
+        for name, key in self.ruleset_of.items():
+            if key != chosen:
+                self._errors.pop(name, None)
+                getattr(self, "cleaned_data", {}).pop(name, None)
 
     def clean_roles(self) -> str:
         return self.cleaned_data.get("roles") or ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -192,6 +193,12 @@ def can_see_post_media(user, post: Post) -> bool:
     """A media post's file (games:post_media) is his who reads the post's text: the thread's
     readers (the slaves' chat is its readers'), and of a hidden post its moderators only."""
     return can_see_thread(user, post.thread) and can_see_post_body(user, post)
+
+
+def post_media_is_public(post: Post) -> bool:
+    """Whether a media post's file is anybody's (an anonymous reader may hear it), so that a shared
+    cache may keep its address; else only the reader's own browser may (games:post_media)."""
+    return can_see_post_media(AnonymousUser(), post)
 
 
 # --- Roles -------------------------------------------------------------------------------------

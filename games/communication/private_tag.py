@@ -12,6 +12,7 @@ from html import unescape as html_unescape
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import permissions
 from games.models import Game, Phase, Post, PrivateMessage, Seat, Thread
@@ -21,7 +22,7 @@ from games.selectors.votes import seats_matcher
 from games.services import ActionRefused, notifications
 from games.text import bbcode
 from games.text.names import inflect_name
-from games.wording import suggestion_text
+from games.wording import agreed, suggestion_text
 
 PLACEHOLDER_RE = re.compile(r'<div class="bb-private"[^>]*>[^<]*</div>')
 
@@ -91,7 +92,10 @@ def private_check(*, thread: Thread, author, body: str) -> list[PendingPrivate]:
         if recipient.pk == sender.pk:
             raise ActionRefused(_("Private message: you cannot write to yourself."), code="private_self")
         if not permissions.in_play(game, recipient):
-            raise ActionRefused(_("Private message: %(name)s is out of the game.") % {"name": found.name},
+            out = agreed(recipient.user.grammatical_gender, _("Private message: %(name)s is out of the game."),
+                         pgettext_lazy("masculine", "Private message: %(name)s is out of the game."),
+                         pgettext_lazy("feminine", "Private message: %(name)s is out of the game."))
+            raise ActionRefused(out % {"name": found.name},
                                 code="private_dead")
         if mode == "neighbours" and recipient.pk not in near:
             if not _may_send_far(game, phase, sender, near, already=far_used):

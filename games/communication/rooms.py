@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import permissions
 from games.models import Game, Phase, Post, RoomProposal, Seat, Thread
@@ -20,7 +21,7 @@ from games.rulesets import registry
 from games.selectors.communication import rooms_enabled
 from games.selectors.votes import seats_matcher
 from games.services import ActionRefused
-from games.wording import suggestion_text
+from games.wording import agreed, suggestion_text
 
 ROOM_RE = re.compile(r"^\s*(?:комнат[аы]|room)\s*[:\-—–]\s*(?P<names>.+?)\s*$", re.IGNORECASE | re.DOTALL)
 # The once-a-game room of any size (the cards' Conspirator): «заговор: Вася, Петя, Маша, Коля»
@@ -106,7 +107,10 @@ def room_check(*, thread: Thread, author, comment: str) -> PendingRoom | None:
             raise ActionRefused(refusal, code="room_unknown")
         seat = by_name[found.name]
         if not _takes_rooms(game, seat):
-            raise ActionRefused(_("Room: %(name)s is out of the game.") % {"name": found.name}, code="room_dead")
+            out = agreed(seat.user.grammatical_gender, _("Room: %(name)s is out of the game."),
+                         pgettext_lazy("masculine", "Room: %(name)s is out of the game."),
+                         pgettext_lazy("feminine", "Room: %(name)s is out of the game."))
+            raise ActionRefused(out % {"name": found.name}, code="room_dead")
         members.add(seat.pk)
     if conspiracy:
         if not _may_call_conspiracy(game, proposer.pk):

@@ -428,6 +428,11 @@ class SiteRuleset:
         «tie_break: gm») is replaced by the rule the site follows; {} of the defaults for none."""
         return dict(options)
 
+    # The account sign-up's referral bonus (accounts.forms.SignupExtraForm: «ИндиКод героя ...,
+    # 1000 ㉿»): offered to a newcomer who signs up on the way to a game of this rule set (the show's
+    # economy); a newcomer on the way to another rule set's game is not asked.
+    signup_referral: ClassVar[bool] = False
+
     # --- The game-creation form (games.forms.GameCreateForm) ------------------------------------
     def option_fields(self) -> dict[str, Any]:
         """Fields this rule set adds to the new-game form, name -> form field, in order (club: the

@@ -2,7 +2,7 @@
 events of the game (GameEvent: what the engine, a GM or a rule set reported, with its text).
 
 Every service and rule set writes here, so this module imports no other service: only the
-models, the wording (an event's text) and the engine, so that writing to the journal never
+models, one selector (the seats' genders, for agreement), the wording (an event's text) and the engine, so that writing to the journal never
 pulls a service's dependencies into its caller's (issue 15, "services in layers").
 """
 
@@ -14,7 +14,8 @@ from datetime import datetime
 from django.utils import timezone
 
 from games.models import Game, GameEvent, GMAction
-from games.wording import event_text
+from games.selectors.genders import roster_genders
+from games.wording import event_text, speaking_of
 
 
 def gm_log(*, game: Game, user, action: str, data: dict | None = None, now: datetime | None = None) -> GMAction:
@@ -25,12 +26,17 @@ def gm_log(*, game: Game, user, action: str, data: dict | None = None, now: date
 
 def store_events(*, game: Game, phase, events: Iterable, now: datetime) -> list[GameEvent]:
     """Store engine events (kind, audience, data) with their text in the site's wording of the
-    game's rule set, written once now so that the pages never word them again."""
-    rows = [
-        GameEvent(game=game, phase=phase, kind=e.kind, audience=e.audience, data=dict(e.data),
-                  text=event_text(game.ruleset, e.kind, dict(e.data)), created_at=now)
-        for e in events
-    ]
+    game's rule set, written once now so that the pages never word them again; a sentence about a
+    player agrees with the gender of the seat's user (games.wording.agreed)."""
+    events = list(events)
+    if not events:
+        return []
+    with speaking_of(roster_genders(game)):
+        rows = [
+            GameEvent(game=game, phase=phase, kind=e.kind, audience=e.audience, data=dict(e.data),
+                      text=event_text(game.ruleset, e.kind, dict(e.data)), created_at=now)
+            for e in events
+        ]
     return GameEvent.objects.bulk_create(rows)
 
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.communication.letters import private_results_rolled_back
 from games.engine.events import PUBLIC, Event, seat_audience
@@ -24,7 +25,7 @@ from games.permissions import in_play, in_play_statuses, is_banned_from, is_game
 from games.services import ActionRefused, notifications
 from games.services.journal import gm_log, store_events
 from games.services.posts import post_create
-from games.wording import role_label
+from games.wording import agreed, role_label
 
 
 def _system_post(game: Game, text: str, now: datetime) -> Post:
@@ -52,11 +53,15 @@ def _replacement_check(game: Game, new_user, now: datetime) -> None:
         raise ActionRefused(_("%(name)s hosts this game (GM or co-GM) and cannot play in it.")
                             % {"name": new_user.display_name}, code="hosts")
     if new_user.banned_until is not None and new_user.banned_until > now:
-        raise ActionRefused(_("%(name)s is banned from the site.") % {"name": new_user.display_name},
-                            code="site_banned")
+        banned = agreed(new_user.grammatical_gender, _("%(name)s is banned from the site."),
+                        pgettext_lazy("masculine", "%(name)s is banned from the site."),
+                        pgettext_lazy("feminine", "%(name)s is banned from the site."))
+        raise ActionRefused(banned % {"name": new_user.display_name}, code="site_banned")
     if is_banned_from(new_user, game):
-        raise ActionRefused(_("%(name)s is banned from this game.") % {"name": new_user.display_name},
-                            code="game_banned")
+        banned = agreed(new_user.grammatical_gender, _("%(name)s is banned from this game."),
+                        pgettext_lazy("masculine", "%(name)s is banned from this game."),
+                        pgettext_lazy("feminine", "%(name)s is banned from this game."))
+        raise ActionRefused(banned % {"name": new_user.display_name}, code="game_banned")
 
 
 def seat_replace(*, game: Game, seat: Seat, new_user, by, reason: str = "", now: datetime | None = None) -> Seat:

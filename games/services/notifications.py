@@ -21,13 +21,14 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games.caching import pagecache
 from games.models import Absence, AnonymousMessage, Game, Notification, Phase, Post, Seat
 from games.permissions import game_of, in_play, in_play_statuses
 from games.selectors.duties import duties_of
 from games.services import ActionRefused
+from games.wording import agreed
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +166,12 @@ def notify_private_messages(*, post: Post, pending, now: datetime) -> int:
     for recipient in {p.recipient.pk: p.recipient for p in pending}.values():
         sender = next(p.sender for p in pending if p.recipient.pk == recipient.pk)
         written += notify(users=[recipient.user_id], kind=Kind.PRIVATE_MESSAGE,
-                          text=_("%(sender)s sent you a private message in post #%(number)d of «%(game)s»."),
+                          text=agreed(sender.user.grammatical_gender,
+                                      _("%(sender)s sent you a private message in post #%(number)d of «%(game)s»."),
+                                      pgettext_lazy("masculine",
+                                                    "%(sender)s sent you a private message in post #%(number)d of «%(game)s»."),
+                                      pgettext_lazy("feminine",
+                                                    "%(sender)s sent you a private message in post #%(number)d of «%(game)s».")),
                           params={"sender": sender.user.display_name, "number": post.number,
                                   "game": game.title if game else ""},
                           url=post.get_absolute_url(), game=game, key=f"private:{post.pk}:{recipient.pk}", now=now)

@@ -23,6 +23,7 @@ __all__ = [
     "SUGGEST_EDITS",
     "Token",
     "morph",
+    "guess_gender",
     "normalize",
     "tokenize",
     "word_forms",
@@ -763,6 +764,30 @@ def _inflect_word(word: str, case: str, gender: str | None) -> tuple[str, str | 
                 form = form[:1].upper() + form[1:]
             return form, p.tag.gender if p.tag.POS == "NOUN" else gender or p.tag.gender
     return word, gender
+
+
+# A display name's gender is guessed only from a first name pymorphy3 is sure of (tagged Name,
+# masculine or feminine, not «ms-f» like Саша, in the nominative with at least this score):
+# a nickname's grammatical gender (Кикимора, Негодяй) says nothing of the player's.
+GENDER_GUESS_MIN_SCORE = 0.8
+_GENDERS = {"masc": "m", "femn": "f"}
+
+
+def guess_gender(name: str) -> str:
+    """"m" or "f" when the display name is a first name pymorphy3 is confident of (Вася, Маша,
+    «Иван Грозный»), "" otherwise (Кикимора, Саша, SleepWalker, Фроло, two first names that disagree)."""
+    found = set()
+    for word in WORD_RE.findall(normalize(name or "")):
+        if not _CYRILLIC_RE.search(word):
+            continue
+        parses = [p for p in morph().parse(word) if "Name" in p.tag and p.tag.case == "nomn"]
+        genders = {p.tag.gender for p in parses}
+        if not parses or len(genders) != 1:
+            continue
+        gender = genders.pop()
+        if gender in _GENDERS and sum(p.score for p in parses) >= GENDER_GUESS_MIN_SCORE:
+            found.add(_GENDERS[gender])
+    return found.pop() if len(found) == 1 else ""
 
 
 def inflect_name(name: str, case: str = "accs") -> str:

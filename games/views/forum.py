@@ -13,10 +13,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone, translation
+from django.utils.cache import patch_cache_control
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.middleware import OWN_CACHE_CONTROL
 from config.ranges import ranged_file_response
 from games import confirm, permissions, selectors
 from games.caching import pagecache
@@ -834,12 +836,26 @@ def post_media(request: HttpRequest, post_pk: int) -> HttpResponse:
     try:
         path = storage.path(media.file.name)
     except NotImplementedError:
-        return HttpResponseRedirect(storage.url(media.file.name))
+        return _remote_media_redirect(post, storage, media.file.name)
     try:
         handle = open(path, "rb")
     except FileNotFoundError:
         raise Http404 from None
     return ranged_file_response(request, handle, content_type=media.mime)  # seeking; Safari's video
+
+
+def _remote_media_redirect(post: Post, storage, name: str) -> HttpResponse:
+    """The redirect to a remote file's URL, with how long a browser (private) or, for a file
+    anybody may hear, a proxy too (public) may keep it: half of the signature's life, so that a
+    kept redirect still leads to an address that works for the file's range requests (a bucket
+    that signs nothing: MAFIA_S3_URL_SECONDS all the same, the file's visibility may change)."""
+    response = HttpResponseRedirect(storage.url(name))
+    signed = getattr(storage, "querystring_auth", False)
+    lifetime = int(getattr(storage, "querystring_expire", 0) or 0) if signed else settings.MAFIA_S3_URL_SECONDS
+    public = permissions.post_media_is_public(post)
+    patch_cache_control(response, **{"public" if public else "private": True}, max_age=max(lifetime // 2, 0))
+    setattr(response, OWN_CACHE_CONTROL, True)  # not the logged-in pages' «no-store»: decided here
+    return response
 
 
 @login_required

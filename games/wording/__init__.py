@@ -10,8 +10,8 @@ engine codes and event kinds and fails on one without a text in Russian and Engl
 """
 
 from games.wording.base import RulesetWording
-from games.wording.common import (name_case, name_in, names_joined, seat_status_label, suggestion_text,
-                                  vote_reason_text, vote_weight_text)
+from games.wording.common import (agreed, gender_of, name_case, name_in, names_joined, seat_status_label,
+                                  speaking_of, suggestion_text, vote_reason_text, vote_weight_text)
 from games.wording.events import event_text, order_summary, results_bbcode
 from games.wording.lookup import (
     DEFAULT_WORDING,
@@ -30,9 +30,11 @@ __all__ = [
     "DEFAULT_WORDING",
     "RulesetWording",
     "action_label",
+    "agreed",
     "event_text",
     "faction_goal",
     "faction_label",
+    "gender_of",
     "name_case",
     "name_in",
     "names_joined",
@@ -44,6 +46,7 @@ __all__ = [
     "suggestion_text",
     "role_label",
     "seat_status_label",
+    "speaking_of",
     "vote_reason_text",
     "vote_weight_text",
     "wording_of",

@@ -7,11 +7,15 @@ Pure tables and small helpers: nothing here knows a rule set (a rule set's own w
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from games.text.names import inflect_name
+from games.text.names import guess_gender, inflect_name
 
 # Factions no rule set owns: the winner of a game nobody won.
 FACTION_NAMES = {
@@ -124,3 +128,42 @@ def name_in(data: dict, *keys: str) -> str:
         if data.get(key):
             return str(data[key])
     return "?"
+
+
+# --- Agreement with a player's gender ------------------------------------------------------------
+# A Russian sentence about a player agrees with his or her gender («убит»/«убита», «его»/«её»).
+# A message that does is written three times: the neutral msgid (present tense, «игрок X», no
+# pronoun: the wording for an unknown gender) and the same msgid under the msgctxt "masculine" and
+# "feminine" (the .po's agreeing forms). The gender of a name comes from the roster the caller
+# speaks of (speaking_of: each seat's user's profile, games.selectors.genders.roster_genders),
+# else from a confident guess of its first name (games.text.names.guess_gender), else it is unknown.
+GENDER_CONTEXTS = {"m": "masculine", "f": "feminine"}
+_ROSTER_GENDERS: ContextVar[Mapping[str, str] | None] = ContextVar("roster_genders", default=None)
+
+
+@contextmanager
+def speaking_of(genders: Mapping[str, str]) -> Iterator[None]:
+    """Within the block, the names of `genders` (display name -> "m", "f" or "") agree with the
+    gender given there; a name it does not hold is guessed."""
+    token = _ROSTER_GENDERS.set(dict(genders))
+    try:
+        yield
+    finally:
+        _ROSTER_GENDERS.reset(token)
+
+
+def gender_of(name) -> str:
+    """"m", "f" or "" (unknown) for a player's name: the roster's, else a confident guess."""
+    text = str(name or "")
+    roster = _ROSTER_GENDERS.get()
+    if roster is not None and text in roster:
+        return roster[text] or ""
+    return guess_gender(text)
+
+
+def agreed(gender: str, neutral, masculine, feminine) -> str:
+    """The message in the form agreeing with `gender`: `masculine` or `feminine` (the same msgid
+    marked with pgettext_lazy under GENDER_CONTEXTS; tests/test_i18n.py sees that each has its
+    Russian) when the gender is known, `neutral` otherwise. Returned as given (a lazy message
+    stays lazy, for a text worded later in each reader's language)."""
+    return {"m": masculine, "f": feminine}.get(gender, neutral)

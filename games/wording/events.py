@@ -10,9 +10,10 @@ worded here.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.engine.events import PUBLIC
-from games.wording.common import name_in
+from games.wording.common import agreed, gender_of, name_in
 from games.wording.lookup import action_label, faction_label, order_reason_text, role_label, wording_of
 
 
@@ -30,7 +31,9 @@ def _event_text(ruleset: str, kind: str, data: dict) -> str:
         return text
     name = name_in(data, "name", "target_name", "seat_name")
     if kind == "killed":
-        return wording.with_role(data, _("%(name)s is killed.") % {"name": name})
+        return wording.with_role(data, agreed(gender_of(name), _("%(name)s is killed."),
+                                              pgettext("masculine", "%(name)s is killed."),
+                                              pgettext("feminine", "%(name)s is killed.")) % {"name": name})
     if kind == "check_result":
         return _("Check: %(name)s is %(role)s.") % {"name": name_in(data, "target_name", "name"),
                                                       "role": role_label(ruleset, data.get("role", ""))}

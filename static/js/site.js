@@ -182,13 +182,17 @@ document.addEventListener("submit", function (event) {
 })();
 
 // The new-game form (games.forms.GameCreateForm): the role table's help lists the roles of the
-// chosen rule set only (without JavaScript every rule set's line shows, each named).
+// chosen rule set only, and only its own option fields show (without JavaScript every rule set's
+// line and field shows, each named; the server ignores the fields of a rule set not chosen).
 (function () {
   function sync(select) {
     var form = select.form;
     if (!form) return;
     form.querySelectorAll("[data-ruleset-help]").forEach(function (line) {
       line.hidden = line.dataset.rulesetHelp !== select.value;
+    });
+    form.querySelectorAll("[data-ruleset-field]").forEach(function (group) {
+      group.hidden = group.dataset.rulesetField !== select.value;
     });
   }
   document.addEventListener("change", function (event) {

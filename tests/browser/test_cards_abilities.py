@@ -2,7 +2,7 @@
 Sleeve card at once on "My cards" (the page shows both containers changed before any close), the
 abilities panel fits a phone, and the Joker hands in his list of secret roles, judged at once: a
 right list ends the game with his win. (The Joker's Ace and the Hero's mark:
-test_cards_abilities_d.py.)"""
+test_cards_abilities_prosecutor_assassin_hero_joker.py.)"""
 
 import pytest
 

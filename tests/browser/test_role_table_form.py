@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game
+from games.services.games import game_create
 from tests.browser.conftest import phone_page
 from tests.conftest import make_user
 
@@ -34,4 +35,43 @@ def test_new_game_form_lists_the_chosen_rule_sets_roles_when_switched(live_serve
     game = Game.objects.get(title="Клуб по-русски")
     assert sorted(game.role_table) == sorted(["don", "mafioso", "putana", "commissar", "doctor", "maniac",
                                               "civilian", "civilian"])
+    page.context.close()
+
+
+def test_new_game_form_shows_only_the_chosen_rule_sets_fields_when_picked(live_server, browser, transactional_db):
+    """Issue 29, item 5: a forum game shows no club, cards or show option; picking a rule set swaps
+    its own fields in, on a phone."""
+    gm = make_user("Ведущий")
+    page = phone_page(browser, live_server.url, gm)
+    page.goto(live_server.url + reverse("games:game_new"))
+    groups = page.locator("[data-ruleset-field]")
+    keys = set(groups.evaluate_all("els => els.map(e => e.dataset.rulesetField)"))
+    assert {"club", "cards", "show"} <= keys
+
+    def shown() -> set[str]:
+        return {g.get_attribute("data-ruleset-field") for g in groups.all() if g.is_visible()}
+
+    assert shown() == set()  # the forum adds no field of its own
+    assert not page.locator("input[name=newcomers]").is_visible()
+    for key in sorted(keys):
+        page.select_option("select[name=ruleset]", key)
+        assert shown() == {key}
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.select_option("select[name=ruleset]", "club")
+    assert page.locator("input[name=newcomers]").is_visible() and not page.locator("input[name=hero]").is_visible()
+    page.context.close()
+
+
+def test_a_newcomer_signing_up_for_a_forum_game_is_asked_no_indicode_on_a_phone(live_server, browser, transactional_db):
+    """Issue 29, item 5: the sign-up on the way to a forum game shows no show's «ИндиКод … 1000 ㉿»."""
+    game = game_create(title="Форумная", gm=make_user("Ведущий"), ruleset="forum", size=9)
+    page = phone_page(browser, live_server.url)
+    page.goto(live_server.url + game.get_absolute_url())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.get_by_role("link", name="Зарегистрироваться, чтобы играть").click()
+    page.wait_for_load_state()
+    assert "/accounts/signup/" in page.url and "next=" in page.url
+    assert page.locator("input[name=display_name]").is_visible()
+    assert page.locator("[name=referral_code]").count() == 0 and "ИндиКод" not in page.content()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.context.close()

@@ -160,3 +160,43 @@ def test_a_media_file_answers_byte_ranges_for_seeking_and_phones(show):
         assert past.status_code == 416 and past["Content-Range"] == f"bytes */{size}", header
     post_set_deleted(post=post, moderator=gm, deleted=True, reason="")
     assert reader.get(url, headers={"Range": "bytes=0-9"}).status_code == 404
+
+
+def _bucket(expire: int = 600) -> S3Storage:
+    return S3Storage(bucket_name="show-media", endpoint_url="http://127.0.0.1:9000", access_key="key",
+                     secret_key="secret", region_name="us-east-1", querystring_auth=True, querystring_expire=expire)
+
+
+def _cache_control(response) -> dict[str, str]:
+    parts = [p.strip() for p in response["Cache-Control"].split(",")]
+    return dict(p.split("=", 1) if "=" in p else (p, "") for p in parts)
+
+
+@pytest.mark.parametrize("expire", [600, 3600, 1])
+def test_a_public_files_signed_redirect_may_be_kept_by_any_cache_never_past_the_signature(show, monkeypatch, expire):
+    """Issue 29: the redirect says how long it may be kept (half the signature's life, so a kept
+    redirect still leads somewhere that works), public for a file anybody may hear."""
+    game, gm, users, _seats = show
+    post = post_submit(thread=game.game_thread, author=users["Аня"], body="текст")
+    monkeypatch.setattr(PostMedia._meta.get_field("file"), "storage", _bucket(expire))
+    PostMedia.objects.create(post=post, kind="audio", mime="audio/ogg", size=10, file="posts/2026/11/post-x.ogg")
+    for viewer in (None, users["Боря"]):
+        response = client_for(viewer).get(_media_url(post))
+        assert response.status_code == 302
+        control = _cache_control(response)
+        assert "public" in control and "private" not in control, viewer
+        assert 0 <= int(control["max-age"]) <= expire and int(control["max-age"]) == expire // 2
+        assert "Expires=" in response["Location"]
+
+
+def test_a_hidden_posts_signed_redirect_is_for_the_moderators_browser_only(show, monkeypatch):
+    game, gm, users, _seats = show
+    post = post_submit(thread=game.game_thread, author=users["Аня"], body="текст")
+    monkeypatch.setattr(PostMedia._meta.get_field("file"), "storage", _bucket(600))
+    PostMedia.objects.create(post=post, kind="audio", mime="audio/ogg", size=10, file="posts/2026/11/post-y.ogg")
+    post_set_deleted(post=post, moderator=gm, deleted=True)
+    response = client_for(gm).get(_media_url(post))
+    assert response.status_code == 302
+    control = _cache_control(response)
+    assert "private" in control and "public" not in control
+    assert int(control["max-age"]) == 300

@@ -9,10 +9,10 @@ from collections import Counter
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.text.names import inflect_name
-from games.wording import (RulesetWording, faction_label, name_case, name_in, names_joined, order_reason_text,
+from games.wording import (RulesetWording, agreed, gender_of, faction_label, name_case, name_in, names_joined, order_reason_text,
                            vote_weight_text)
 
 # The secret roles by the seed's names, and the placeholders of a role table that new_game draws.
@@ -502,7 +502,9 @@ def effect_text(effect: dict, names: dict | None = None) -> str:
     if op == "block":
         return _("%(name)s is blocked: his cards do nothing this phase") % values
     if op == "redirect":
-        return _("the cards aimed at or played by %(name)s are redirected") % values
+        return agreed(gender_of(values.get("name")), _("the cards aimed at or played by %(name)s are redirected"),
+                      pgettext("masculine", "the cards aimed at or played by %(name)s are redirected"),
+                      pgettext("feminine", "the cards aimed at or played by %(name)s are redirected")) % values
     if op == "steal":
         return (_("%(card)s is stolen from %(name)s") if effect.get("card") else
                 _("nothing to steal from %(name)s")) % values
@@ -538,7 +540,9 @@ def _phase_report(data: dict) -> str:
             parts.append(_("your ability «%(ability)s» was refused (%(reason)s)") % {
                 "ability": label, "reason": _card_reason(used.get("reason"))})
     for draw in data.get("kill_draws") or ():
-        parts.append(_("%(name)s, whom you damaged, died: you drew %(cards)s into your Sleeve") % {
+        parts.append(agreed(gender_of(draw.get("victim")), _("%(name)s, whom you damaged, died: you drew %(cards)s into your Sleeve"),
+                            pgettext("masculine", "%(name)s, whom you damaged, died: you drew %(cards)s into your Sleeve"),
+                            pgettext("feminine", "%(name)s, whom you damaged, died: you drew %(cards)s into your Sleeve")) % {
             "name": draw.get("victim"), "cards": _cards(draw.get("cards"))})
     if data.get("rebuilt"):
         parts.append(_("your deck was rebuilt"))
@@ -698,8 +702,9 @@ def _cards_text(kind: str, data: dict) -> str | None:
         text = _("%(name)s had no legal deck at the deadline; as this game's rules say, the GM built his deck: "
                  "%(cards)s.") % {"name": name, "cards": _deck_contents(data.get("deck"))}
     elif kind == "deck_auto":
-        text = _("%(name)s had no legal deck at the deadline and was dealt a random legal one, of his colours and "
-                 "Neutral: %(cards)s.") % {
+        text = agreed(gender_of(name), _("%(name)s had no legal deck at the deadline and was dealt a random legal one, of his colours and Neutral: %(cards)s."),
+                      pgettext("masculine", "%(name)s had no legal deck at the deadline and was dealt a random legal one, of his colours and Neutral: %(cards)s."),
+                      pgettext("feminine", "%(name)s had no legal deck at the deadline and was dealt a random legal one, of his colours and Neutral: %(cards)s.")) % {
             "name": name, "cards": _deck_contents(data.get("deck"))}
     if kind == "deck_auto":
         if data.get("colours"):
@@ -750,7 +755,9 @@ def _cards_text(kind: str, data: dict) -> str | None:
         return _veche_text(data)
     if kind == "tie_break":
         rule = TIE_BREAK_RULES.get(data.get("by"), TIE_BREAK_RULES["overt_alphabet"])
-        return _("The lead was tied between %(names)s; %(rule)s, %(name)s is chosen.") % {
+        return agreed(gender_of(name), _("The lead was tied between %(names)s; %(rule)s, %(name)s is chosen."),
+                      pgettext("masculine", "The lead was tied between %(names)s; %(rule)s, %(name)s is chosen."),
+                      pgettext("feminine", "The lead was tied between %(names)s; %(rule)s, %(name)s is chosen.")) % {
             "names": ", ".join(f"{p.get('name')} ({p.get('overt') or '—'})" for p in data.get("leaders") or ()),
             "rule": rule, "name": name}
     if kind == "executed":
@@ -767,8 +774,9 @@ def _cards_text(kind: str, data: dict) -> str | None:
         text = str(HERO_GOALS.get(data.get("goal"), data.get("goal")))
         return _("Your goal is fulfilled: %(goal)s (%(seat)s).") % {"goal": text, "seat": data.get("seat_name", "?")}
     if kind == "hero_goal_void":
-        return _("The hero %(name)s would have fulfilled a goal (%(goal)s: %(seat)s), but it does not count: the "
-                 "living Mafia and Traitor were not fewer than the other living characters.") % {
+        return agreed(gender_of(name), _("The hero %(name)s would have fulfilled a goal (%(goal)s: %(seat)s), but it does not count: the living Mafia and Traitor were not fewer than the other living characters."),
+                      pgettext("masculine", "The hero %(name)s would have fulfilled a goal (%(goal)s: %(seat)s), but it does not count: the living Mafia and Traitor were not fewer than the other living characters."),
+                      pgettext("feminine", "The hero %(name)s would have fulfilled a goal (%(goal)s: %(seat)s), but it does not count: the living Mafia and Traitor were not fewer than the other living characters.")) % {
             "name": name, "goal": str(HERO_GOALS.get(data.get("goal"), data.get("goal"))),
             "seat": data.get("seat_name", "?")}
     if kind == "hero_left":
@@ -784,9 +792,13 @@ def _cards_text(kind: str, data: dict) -> str | None:
         return _("The whole town has died: the team of the Avenger %(name)s wins (%(winner)s).") % {
             "name": name, "winner": faction_label(data.get("winner") or "none")}
     if kind == "joker_won":
-        return _("The joker %(name)s named everybody's roles and wins.") % {"name": name}
+        return agreed(gender_of(name), _("The joker %(name)s named everybody's roles and wins."),
+                      pgettext("masculine", "The joker %(name)s named everybody's roles and wins."),
+                      pgettext("feminine", "The joker %(name)s named everybody's roles and wins.")) % {"name": name}
     if kind == "joker_left":
-        return _("The joker %(name)s named the roles wrongly and leaves the game; every Ace vanishes (%(n)s).") % {
+        return agreed(gender_of(name), _("The joker %(name)s named the roles wrongly and leaves the game; every Ace vanishes (%(n)s)."),
+                      pgettext("masculine", "The joker %(name)s named the roles wrongly and leaves the game; every Ace vanishes (%(n)s)."),
+                      pgettext("feminine", "The joker %(name)s named the roles wrongly and leaves the game; every Ace vanishes (%(n)s).")) % {
             "name": name, "n": data.get("aces_vanished", 0)}
     if kind == "game_over":
         winners = ", ".join(str(w.get("name")) for w in data.get("winners") or ())
@@ -826,12 +838,19 @@ def _cards_text(kind: str, data: dict) -> str | None:
         return _("%(name)s rebuilt his deck: %(cards)s.") % {"name": name, "cards": _cards(data.get("deck"))}
     if kind == "joker_guess":
         wrong = ", ".join(str(w.get("name")) for w in data.get("wrong") or ())
-        return (_("The joker %(name)s named the roles: wrong for %(wrong)s.") % {"name": name, "wrong": wrong}
-                if wrong else _("The joker %(name)s named every role rightly.") % {"name": name})
+        return (agreed(gender_of(name), _("The joker %(name)s named the roles: wrong for %(wrong)s."),
+                       pgettext("masculine", "The joker %(name)s named the roles: wrong for %(wrong)s."),
+                       pgettext("feminine", "The joker %(name)s named the roles: wrong for %(wrong)s.")) % {
+            "name": name, "wrong": wrong} if wrong else
+            agreed(gender_of(name), _("The joker %(name)s named every role rightly."),
+                   pgettext("masculine", "The joker %(name)s named every role rightly."),
+                   pgettext("feminine", "The joker %(name)s named every role rightly.")) % {"name": name})
     if kind == "ability":
         return _ability_event_text(data)
     if kind == "maniac_kill_draw":
-        return _("%(victim)s, damaged by the maniac %(name)s, died: he draws %(cards)s into his Sleeve.") % {
+        return agreed(gender_of(data.get("victim")), _("%(victim)s, damaged by the maniac %(name)s, died: he draws %(cards)s into his Sleeve."),
+                      pgettext("masculine", "%(victim)s, damaged by the maniac %(name)s, died: he draws %(cards)s into his Sleeve."),
+                      pgettext("feminine", "%(victim)s, damaged by the maniac %(name)s, died: he draws %(cards)s into his Sleeve.")) % {
             "victim": data.get("victim"), "name": name, "cards": _cards(data.get("cards"))}
     if kind == "input_ignored":
         who = data.get("name") or _("a player")
@@ -1011,7 +1030,10 @@ def ability_option_label(field: str, value) -> str:
 ABILITY_RESULT_TEXTS.update({
     "prosecutor_boost": lambda data: _("your vote weighs %(weight)s today.") % {
         "weight": _weight(data.get("weight", 3))},
-    "assassin_kill": lambda data: _("%(name)s is killed") % {"name": data.get("target_name", "?")},
+    "assassin_kill": lambda data: agreed(gender_of(data.get("target_name")), _("%(name)s is killed"),
+                                         pgettext("masculine", "%(name)s is killed"),
+                                         pgettext("feminine", "%(name)s is killed")) % {
+        "name": data.get("target_name", "?")},
     "hero_armour": lambda data: _("%(name)s gets %(n)s armour") % {"name": data.get("target_name", "?"),
                                                                      "n": data.get("n", 3)},
     "hero_guess": lambda data: _("you named %(name)s as %(role)s; a right guess marks him, and you are not told "
@@ -1033,12 +1055,16 @@ CARD_REASONS.update({
 def _part2_d_text(kind: str, data: dict) -> str | None:
     name = name_in(data, "name", "target_name")
     if kind == "hero_mark":
-        return _("The hero %(name)s named %(target)s as %(role)s: %(right)s.") % {
+        return agreed(gender_of(name), _("The hero %(name)s named %(target)s as %(role)s: %(right)s."),
+                      pgettext("masculine", "The hero %(name)s named %(target)s as %(role)s: %(right)s."),
+                      pgettext("feminine", "The hero %(name)s named %(target)s as %(role)s: %(right)s.")) % {
             "name": name, "target": data.get("target_name", "?"), "role": _role_label(str(data.get("role", ""))),
             "right": _("right, %(target)s is marked") % {"target": data.get("target_name", "?")}
             if data.get("right") else _("wrong")}
     if kind == "assassinated":
-        return _("%(name)s is killed by the Assassin.") % {"name": name}
+        return agreed(gender_of(name), _("%(name)s is killed by the Assassin."),
+                      pgettext("masculine", "%(name)s is killed by the Assassin."),
+                      pgettext("feminine", "%(name)s is killed by the Assassin.")) % {"name": name}
     return None
 
 

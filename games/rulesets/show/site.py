@@ -148,6 +148,7 @@ class ShowSite(SiteRuleset):
     # Not yet an automatic game (docs/rulesets/show.md, "Automatic games"): the slaves' daily
     # task, the GM's fines and the media greetings' judging are a human's.
     auto_host_refusal = _("The show needs a human GM: he sets the slaves' daily task and gives fines.")
+    signup_referral = True  # «новичок должен либо выбрать один из предлагаемых ему ИндиКодов героев»
     template_panels = {
         "game.actions": ("games/_show_game_actions.html",),
         "game.public": ("games/_show_panel.html", "games/_show_privileges_panel.html"),

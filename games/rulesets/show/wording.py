@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.rulesets.show.privileges_wording import SITE_PRIVILEGE_REASONS, site_event_text
-from games.wording import RulesetWording
+from games.wording import RulesetWording, agreed, gender_of
 
 ROLE_NAMES = {
     "mason": gettext_lazy("Mason"),
@@ -313,7 +313,9 @@ class ShowWording(RulesetWording):
                 return _("The judge sends %(name)s into slavery.") % {"name": _name(d, "enslaved")}
             return _("The judge spares %(name)s.") % {"name": _name(d, "spared")}
         if kind == "judge_missed":
-            return _("The judge %(name)s let the time run out and falls into a coma: everyone free re-votes.") % {
+            return agreed(gender_of(name), _("The judge %(name)s let the time run out and falls into a coma: everyone free re-votes."),
+                          pgettext("masculine", "The judge %(name)s let the time run out and falls into a coma: everyone free re-votes."),
+                          pgettext("feminine", "The judge %(name)s let the time run out and falls into a coma: everyone free re-votes.")) % {
                 "name": name}
         if kind == "enslaved":
             return _("%(name)s loses his freedom: %(owners)s.") % {"name": name, "owners": owners_text(d.get("owners"))}
@@ -340,7 +342,10 @@ class ShowWording(RulesetWording):
             return _("The trial's results: the Talents of the day are %(talents)s.") % {
                 "talents": _names(d.get("talents"))}
         if kind == "demon_returned":
-            return _("The Demon %(name)s is revealed and returns the burdens he took to his slaves.") % {"name": name}
+            return agreed(gender_of(name), _("The Demon %(name)s is revealed and returns the burdens he took to his slaves."),
+                          pgettext("masculine", "The Demon %(name)s is revealed and returns the burdens he took to his slaves."),
+                          pgettext("feminine", "The Demon %(name)s is revealed and returns the burdens he took to his slaves.")) % {
+                "name": name}
         if kind == "alliances":
             return _("Alliances made: %(count)s.") % {"count": d.get("count", 0)}
         if kind == "ally":
@@ -405,26 +410,37 @@ class ShowWording(RulesetWording):
         if kind == "mole_role":
             return _("You are %(name)s, the Mole: you do not know your role and must find it out.") % {"name": name}
         if kind == "buried":
-            return _("%(name)s has been buried into a coma.") % {"name": name}
+            return agreed(gender_of(name), _("%(name)s has been buried into a coma."),
+                          pgettext("masculine", "%(name)s has been buried into a coma."),
+                          pgettext("feminine", "%(name)s has been buried into a coma.")) % {"name": name}
         if kind == "buried_gm":
-            return _("The Mole %(mole)s buried %(name)s.") % {"mole": d.get("mole") or "—", "name": name}
+            return agreed(gender_of(d.get("mole")), _("The Mole %(mole)s buried %(name)s."),
+                          pgettext("masculine", "The Mole %(mole)s buried %(name)s."),
+                          pgettext("feminine", "The Mole %(mole)s buried %(name)s.")) % {
+                "mole": d.get("mole") or "—", "name": name}
         if kind == "stunned":
             return _("You are stunned: you may send no message until the night ends.")
         if kind == "stunned_gm":
-            return _("The Bouncer %(bouncer)s stunned %(target)s.") % {"bouncer": d.get("bouncer") or "—",
-                                                                      "target": d.get("target") or "—"}
+            return agreed(gender_of(d.get("bouncer")), _("The Bouncer %(bouncer)s stunned %(target)s."),
+                          pgettext("masculine", "The Bouncer %(bouncer)s stunned %(target)s."),
+                          pgettext("feminine", "The Bouncer %(bouncer)s stunned %(target)s.")) % {
+                "bouncer": d.get("bouncer") or "—", "target": d.get("target") or "—"}
         if kind == "stun_failed":
             return _("The Bouncer %(bouncer)s and %(target)s picked each other: no stun.") % {
                 "bouncer": d.get("bouncer") or "—", "target": d.get("target") or "—"}
         if kind == "excluded":
             return _("Excluded from today's vote list: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
         if kind == "excluded_gm":
-            return _("The Lawyer %(lawyer)s excluded %(target)s.") % {"lawyer": d.get("lawyer") or "—",
-                                                                     "target": d.get("target") or "—"}
+            return agreed(gender_of(d.get("lawyer")), _("The Lawyer %(lawyer)s excluded %(target)s."),
+                          pgettext("masculine", "The Lawyer %(lawyer)s excluded %(target)s."),
+                          pgettext("feminine", "The Lawyer %(lawyer)s excluded %(target)s.")) % {
+                "lawyer": d.get("lawyer") or "—", "target": d.get("target") or "—"}
         if kind == "extra_vote_gm":
             target = d.get("target")
             words = {"enslave": _("To slavery"), "spare": _("Spare")}
-            return _("The Authority %(authority)s added a vote: %(target)s.") % {
+            return agreed(gender_of(d.get("authority")), _("The Authority %(authority)s added a vote: %(target)s."),
+                          pgettext("masculine", "The Authority %(authority)s added a vote: %(target)s."),
+                          pgettext("feminine", "The Authority %(authority)s added a vote: %(target)s.")) % {
                 "authority": d.get("authority") or "—", "target": words.get(target, target or "—")}
         if kind == "intercept_result":
             if d.get("right"):
@@ -451,10 +467,14 @@ class ShowWording(RulesetWording):
                 for thief, victim in thefts.items()) or "—"}
         if kind == "snakelet_turned":
             if d.get("name"):
-                return _("The Snakelet %(name)s has become a Reptiloid.") % {"name": name}
+                return agreed(gender_of(name), _("The Snakelet %(name)s has become a Reptiloid."),
+                              pgettext("masculine", "The Snakelet %(name)s has become a Reptiloid."),
+                              pgettext("feminine", "The Snakelet %(name)s has become a Reptiloid.")) % {"name": name}
             return _("The Snakelet has become a Reptiloid.")
         if kind == "snakelet_turned_gm":
-            return _("The Snakelet %(name)s (%(role)s) has become a Reptiloid.") % {
+            return agreed(gender_of(name), _("The Snakelet %(name)s (%(role)s) has become a Reptiloid."),
+                          pgettext("masculine", "The Snakelet %(name)s (%(role)s) has become a Reptiloid."),
+                          pgettext("feminine", "The Snakelet %(name)s (%(role)s) has become a Reptiloid.")) % {
                 "name": name, "role": role_name(d.get("old_role"))}
         if kind == "genius_judge":
             return _("You know the judge of day %(day)s: %(name)s.") % {"day": d.get("day", "?"), "name": name}

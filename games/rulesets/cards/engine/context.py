@@ -127,7 +127,7 @@ EVENT_KINDS: tuple[str, ...] = (
     "phase_report", "reveal", "message", "mafia_message", "hand_sizes", "veche_result", "tie_break", "executed",
     "imprisoned", "died", "joker_won", "joker_left", "game_over", "play", "gm_resolve", "phase_summary", "discard",
     "deck_rebuilt", "joker_guess", "input_ignored", "vote_dropped", "measure_dropped", "gm_effect_ignored",
-    # issue 17, abilities (abilities.py, abilities_a.py)
+    # issue 17, abilities (abilities.py, abilities_maniac_joker_geek_marauder.py)
     "ability", "maniac_kill_draw",
     # part 2 (d): the Politician, the Hero, the Joker's knowledge of the dead, the Avenger
     "politician_spared", "hero_goal", "hero_goal_void", "hero_left", "dead_role", "avenger_dice", "avenger_team_won",

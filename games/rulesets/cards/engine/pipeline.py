@@ -24,7 +24,7 @@ from games.rulesets.cards.engine.context import (
     _deck_input,
     _mapping_by_seat,
 )
-from games.rulesets.cards.engine.abilities_a import maniac_kill_draw
+from games.rulesets.cards.engine.abilities_maniac_joker_geek_marauder import maniac_kill_draw
 from games.rulesets.cards.engine.effects import Instance
 from games.rulesets.cards.engine.roles import JOKER, SECRET_ROLES, overt_role
 

@@ -168,7 +168,7 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
         for r in (
             _overt("Здоровяк", "В начале первой ночи добирает дополнительную 1 карту из Колоды в Руку.",
                    opening_hand=7, implemented=True),
-            # Гик: 5 cards at the opening draw; his card of choice is the ability `geek_card` (abilities_a.py).
+            # Гик: 5 cards at the opening draw; his card of choice is the ability `geek_card` (abilities_maniac_joker_geek_marauder.py).
             _overt("Гик", "В начале первой ночи набирает в Руку 5 карт, вместо 6. Один раз за игру в любой момент "
                           "может получить в Рукав любую карту, на выбор.", opening_hand=5, implemented=True),
             _overt("Культист", "Сбрасывая карты на оплату Цены, может сбросить до двух карт в фазу из Руки вместо Рукава.",
@@ -186,7 +186,7 @@ OVERT_ROLES: Mapping[str, OvertRole] = MappingProxyType(
             _overt("Патрульный", "В начале игры получает 1 карту \"Свидетель\" в Рукав.", sleeve=("Свидетель",)),
             _overt("Богач", "В начале игры получает 1 карту \"Пустышка\" в Рукав. Ее можно сбросить на оплату Цены.",
                    sleeve=("Пустышка",)),
-            # Мародер: the ability `marauder_copy` (abilities_a.py).
+            # Мародер: the ability `marauder_copy` (abilities_maniac_joker_geek_marauder.py).
             _overt("Мародер", "Один раз за игру может мгновенно выбрать мертвого персонажа и получить копии всех карт "
                               "из его Рукава себе в Рукав", aliases=("Мародёр",), implemented=True),
             _overt("Горец", "В одну ночь не может получить более чем 6 урона от чужих карт", night_damage_cap=6,

@@ -35,9 +35,12 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec, SiteStyle
 from games.engine.rulesets.common import ref as _ref
 from games.engine.state import ACTIVE, GameState
-from games.rulesets.cards.engine import abilities_a  # noqa: F401  (registers helper A's abilities)
-from games.rulesets.cards.engine import abilities_c  # noqa: F401  (registers helper C's abilities)
-from games.rulesets.cards.engine import abilities_d  # noqa: F401  (registers helper D's abilities)
+# Each abilities_<roles> module registers its roles' abilities on abilities.py's registry when
+# imported (by its module path, not as an attribute of the package: the package's __init__ imports
+# this module, so `from <package> import ...` would point back at it).
+import games.rulesets.cards.engine.abilities_lucky_scientist  # noqa: F401
+import games.rulesets.cards.engine.abilities_maniac_joker_geek_marauder  # noqa: F401
+import games.rulesets.cards.engine.abilities_prosecutor_assassin_hero_joker  # noqa: F401
 from games.rulesets.cards.engine.abilities import AbilitiesMixin, phase_abilities_outcome
 from games.rulesets.cards.engine.closing import ClosingMixin
 from games.rulesets.cards.engine.context import (  # the shared names are re-exported from here too

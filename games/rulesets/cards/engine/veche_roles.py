@@ -31,7 +31,7 @@ POLITICIAN_LED = "politician_led"
 # The refusal of a card or a vote naming the Sociopath in the first night and day.
 PROTECTED = "target_protected"
 # memory["prosecutor_boost"] = {seat: "day N"}: the day the Prosecutor's vote counts 2 more
-# (his at-once ability, engine/abilities_d.py).
+# (his at-once ability, engine/abilities_prosecutor_assassin_hero_joker.py).
 PROSECUTOR_MEMORY = "prosecutor_boost"
 PROSECUTOR_EXTRA = 2
 

@@ -15,7 +15,7 @@ from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import ACTIVE, GameState
 from games.rulesets.show.engine.alliances import choose as choose_allies
 from games.rulesets.show.engine.facts import SLAVE, coma_missed, holders, id_map, ids, judge_sits, judge_today
-from games.rulesets.show.engine import privileges as priv
+import games.rulesets.show.engine.privileges as priv
 from games.rulesets.show.engine.privilege_keys import SECRETARY
 from games.rulesets.show.engine.keys import add_public_key, give_secret_key, reveal
 from games.rulesets.show.engine.roles import (

@@ -9,7 +9,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games.engine.events import GM, Event
-from games.rulesets.show.engine import alliances, bets, settlement, trials
+import games.rulesets.show.engine.alliances as alliances
+import games.rulesets.show.engine.bets as bets
+import games.rulesets.show.engine.settlement as settlement
+import games.rulesets.show.engine.trials as trials
 from games.rulesets.show.engine.coins import BANK, POT
 from games.rulesets.show.engine.economy import (
     Book,

@@ -54,7 +54,7 @@ from games.engine.resolution import Resolution
 from games.engine.rulesets.base import RoleSpec, SiteStyle
 from games.engine.rulesets.common import ref, seat_id
 from games.engine.state import GameState, SeatState
-from games.rulesets.show.engine import privileges as priv
+import games.rulesets.show.engine.privileges as priv
 from games.rulesets.show.engine.alliances import check_pick, key_counts, menu, share_knowledge
 from games.rulesets.show.engine.close import StageClose
 from games.rulesets.show.engine.economy import new_coins_memory

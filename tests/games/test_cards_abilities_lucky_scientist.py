@@ -168,7 +168,7 @@ def test_the_psychics_containers_tell_him_the_top_in_words():
 
 # --- Везунчик and Учёный through the page a player uses --------------------------------------------
 from games.models import Post  # noqa: E402
-from tests.games.test_cards_abilities_a import cards_game, memory_of  # noqa: E402
+from tests.games.test_cards_abilities_maniac_joker_geek_marauder import cards_game, memory_of  # noqa: E402
 from tests.conftest import client_for  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""The neutrals' and overt roles' abilities of issue 17 that helper A builds on the registry of
+"""The neutrals' and overt roles' abilities of issue 17 on the registry of
 abilities.py: the maniac's swap (at once), his night Sleeve discard (phase end) and his kill-draw
 (at the close), the geek's card of choice, the marauder's copies, and the joker's list judged at
 once. docs/rulesets/cards.md ("Part 2 (a)") explains the readings.

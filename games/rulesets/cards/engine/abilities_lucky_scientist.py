@@ -1,4 +1,4 @@
-"""The overt roles' abilities of issue 17 that helper C builds on the registry of abilities.py:
+"""The overt roles' abilities of issue 17 on the registry of abilities.py:
 Везунчик's redraws of night 1 (at once) and Учёный's discard of two (at the phase's end).
 docs/rulesets/cards.md ("Part 2 (c)") explains the readings.
 """

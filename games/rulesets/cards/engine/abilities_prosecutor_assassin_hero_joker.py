@@ -1,6 +1,7 @@
-"""Helper D's abilities on the registry of abilities.py: the Prosecutor's +2 (at once), the
-Assassin's kill of a one-card Hand, the Hero's night armour or guess, and the Joker's nightly
-«Отдел кадров» and his Ace a phase (at the end of the phase). docs/rulesets/cards.md ("Part 2 (d)")
+"""The Prosecutor's, the Assassin's, the Hero's and the Joker's abilities on the registry of
+abilities.py: the Prosecutor's +2 (at once), the Assassin's kill of a one-card Hand, the Hero's
+night armour or guess, and the Joker's nightly «Отдел кадров» and his Ace a phase (at the end of
+the phase). docs/rulesets/cards.md ("Part 2 (d)")
 explains the readings.
 """
 

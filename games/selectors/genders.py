@@ -1,0 +1,18 @@
+"""The players' genders for the site's sentences about them (games.wording.speaking_of)."""
+
+from __future__ import annotations
+
+from games.models import Game, Seat
+
+
+def roster_genders(game: Game) -> dict[str, str]:
+    """Each seat's names in this game (the user's display name and the name at the deal) -> the
+    user's gender for agreement: the profile's, else a confident guess, else "" (neutral)."""
+    genders: dict[str, str] = {}
+    for seat in Seat.objects.filter(game=game).select_related("user").only(
+            "dealt_name", "user__display_name", "user__gender"):
+        gender = seat.user.grammatical_gender
+        for name in (seat.user.display_name, seat.dealt_name):
+            if name:
+                genders[name] = gender
+    return genders
