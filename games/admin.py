@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.rulesets import get_ruleset
 from games.rulesets import registry
-from games.models import (Absence, AutoSetup, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Notification, Order, Phase, Post, PostMedia, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
+from games.models import (Absence, AutoSetup, Standby, AnonymousMessage, BestPlayerVote, Game, GameBan, GameEvent, GMAction, Notification, Order, Phase, Post, PostMedia, PostRevision, PrivateMessage, Prod, RatingDecision, Replacement, RoomProposal,
                           Report, Seat, Thread, ThreadReadMark, VoteRecord)
 
 
@@ -49,6 +49,14 @@ class AutoSetupAdmin(admin.ModelAdmin):
     form = AutoSetupForm
     list_display = ("title", "ruleset", "size", "phase_hours", "active")
     list_filter = ("ruleset", "active")
+
+
+@admin.register(Standby)
+class StandbyAdmin(admin.ModelAdmin):
+    """Who stands by to replace a silent player of an automatic game (issue 31)."""
+
+    list_display = ("game", "user", "created_at")
+    raw_id_fields = ("game", "user")
 
 
 @admin.register(Game)

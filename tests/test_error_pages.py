@@ -52,7 +52,9 @@ def test_run_command_is_production_like_when_debug_is_not_asked():
     root = Path(__file__).resolve().parents[1]
     site = (root / "bin" / "site").read_text()
     assert 'export DJANGO_DEBUG="${DJANGO_DEBUG:-0}"' in site
-    assert site.index("collectstatic") < site.index("honcho start")
+    # prepare_site migrates, collects the static files (when they changed) and loads the demo.
+    assert site.index("prepare_site") < site.index("honcho start")
+    assert "collectstatic" in (root / "games" / "management" / "commands" / "prepare_site.py").read_text()
     assert site.index("use_site_time_zone") < site.index("honcho start")  # honcho's time stamps too
     for line in (root / "Procfile").read_text().splitlines():
         if line.strip():

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from games.engine.orders import Order, PhaseInputs
 from games.engine.rulesets.common import seat_id
 from games.engine.state import ACTIVE, GameState
-from games.rulesets.show.engine import privileges as priv
+import games.rulesets.show.engine.privileges as priv
 from games.rulesets.show.engine.bets import valid_pick
 from games.rulesets.show.engine.facts import id_map, ids, in_coma, priv_memory
 from games.rulesets.show.engine.privilege_keys import (
