@@ -6,7 +6,7 @@ followed (docs/autohost.md)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
-from games.models import AutoSetup, Game, Order, Phase, Replacement, Seat, Standby, VoteRecord
+from games.models import AutoSetup, Game, Order, Phase, Replacement, Seat, Standby, Thread, VoteRecord
 from games.permissions import in_play, is_site_moderator
 from games.rulesets import registry
 from games.selectors.autohost import HOST_USERNAME, hosted_by_site
@@ -34,6 +34,9 @@ HOST_NAMES = ("Автоведущий", "Автоведущий сайта")
 # The inactivity rules of an automatic game made without a setup (the new-game form).
 DEFAULT_PROD_HOURS = 12
 DEFAULT_MISSED_LIMIT = 2
+# The game thread of a finished automatic game stays open this long for the players' last words,
+# then the host locks it (the discussion thread stays open).
+LOCK_AFTER_END = timedelta(hours=24)
 
 
 def site_host():
@@ -70,6 +73,8 @@ def rules_text(game: Game) -> str:
         "A player silent for %(hours)d h is reminded; one who misses %(limit)d votes or orders in a row "
         "is replaced by a player standing by, or, with nobody standing by, removed from the game.")
         % {"hours": _prod_hours(game), "limit": _missed_limit(game)})
+    lines.append(gettext_now("When the game is over its thread stays open for a day, then the site locks it; "
+                             "the discussion thread stays open."))
     lines.append(gettext_now("A site moderator may take the game over as its GM; everything the site decides "
                              "is in the GM log."))
     heading, rules = lines[0], lines[1:]
@@ -340,4 +345,18 @@ def automatic_games_host(*, now: datetime | None = None) -> int:
         done += autohost_start_if_full(game_id=game.pk, now=now)
     for game in Game.objects.filter(automatic=True, status=Game.Status.RUNNING).only("pk"):
         done += autohost_inactivity(game=game, now=now)
+    finished = Game.objects.filter(automatic=True, status=Game.Status.FINISHED, game_thread__is_locked=False,
+                                   finished_at__lte=now - LOCK_AFTER_END).select_related("gm", "game_thread")
+    for game in finished:
+        done += autohost_lock_finished(game=game, now=now)
     return done
+
+
+def autohost_lock_finished(*, game: Game, now: datetime) -> int:
+    """A day after an automatic game the site hosts ended, its game thread locks (the rule its first
+    post states); logged with the rule. 1 when it locked the thread."""
+    if not hosted_by_site(game) or game.game_thread.is_locked:
+        return 0
+    Thread.objects.filter(pk=game.game_thread_id).update(is_locked=True, lock_at=None)
+    gm_log(game=game, user=game.gm, action="auto_lock", data={"rule": "locked a day after the end"}, now=now)
+    return 1

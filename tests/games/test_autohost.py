@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from accounts.backends import MODERATORS_GROUP
 from games.admin import AutoSetupForm
-from games.models import AutoSetup, Game, GMAction, Phase, Replacement, Standby
+from games.models import AutoSetup, Game, GMAction, Phase, Replacement, Standby, Thread
 from games.selectors.autohost import HOST_USERNAME, hosted_by_site, lobby_rows
 from games.selectors.commitment import commitment_payload
 from games.services import ActionRefused
@@ -215,6 +215,13 @@ def test_a_whole_automatic_forum_game_plays_to_its_end_with_no_gm(setup, players
     archive = anonymous.get(reverse("games:archive", args=[game.pk]))
     assert archive.status_code == 200 and "автоматическая игра" in archive.content.decode()
     assert Phase.objects.filter(game=game, closed_at__isnull=True).count() == 0
+    # A day later the host locks the game thread (its first post says so); the discussion stays open.
+    assert automatic_games_host(now=game.finished_at + timedelta(hours=23)) == 0
+    assert not Thread.objects.get(pk=game.game_thread_id).is_locked
+    assert automatic_games_host(now=game.finished_at + timedelta(hours=24, minutes=1)) == 1
+    assert Thread.objects.get(pk=game.game_thread_id).is_locked
+    assert not Thread.objects.get(pk=game.discussion_thread_id).is_locked
+    assert GMAction.objects.get(game=game, action="auto_lock").data["rule"] == "locked a day after the end"
 
 
 def test_the_new_game_form_creates_an_automatic_game(db):
