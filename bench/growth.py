@@ -24,12 +24,13 @@ import hashlib
 import json
 import os
 import secrets
-import statistics
 import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+
+from bench.votes import _best  # the median of timed runs, as every vote benchmark takes it
 
 ROOT = Path(__file__).resolve().parents[1]
 STATE_DIR = ROOT / "var" / "bench"
@@ -73,15 +74,6 @@ def _use_database(url: str) -> None:
 
     connections["default"].close()
     connections["default"].settings_dict["NAME"] = urlsplit(url).path.lstrip("/")
-
-
-def _median_seconds(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def _queries(fn) -> int:
@@ -141,7 +133,7 @@ def measure(game, cookies: dict[str, str], repeat: int) -> dict[str, dict]:
     results: dict[str, dict] = {}
 
     def baseline() -> float:
-        return _median_seconds(lambda: client.get("/healthz/"), max(repeat, 20))
+        return _best(lambda: client.get("/healthz/"), max(repeat, 20))
 
     def record(name: str, fn, *, prepare_each=None) -> None:
         fn()  # warm-up: a kept page is stored, a process learns the thread's game
@@ -153,7 +145,7 @@ def measure(game, cookies: dict[str, str], repeat: int) -> dict[str, dict]:
             return fn()
 
         base = baseline()
-        seconds = _median_seconds(once, repeat)
+        seconds = _best(once, repeat)
         if prepare_each:
             prepare_each()
         results[name] = {"ms": round(seconds * 1000, 2), "ratio": round(base / seconds, 3) if seconds else None,

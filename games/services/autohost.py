@@ -143,10 +143,9 @@ def setups_open_games(*, now: datetime | None = None) -> int:
     return opened
 
 
-def autohost_join(*, game: Game, user, now: datetime | None = None) -> Seat:
-    """One click from the lobby: a signed-in user with a confirmed e-mail takes a seat; the game
-    starts when the table is full."""
-    now = now or timezone.now()
+def _require_player_for_automatic(game: Game, user) -> None:
+    """Who may join an automatic game or stand by for it: a signed-in user with a confirmed e-mail
+    address (the site, not a GM, vouches for its players)."""
     if not user.is_authenticated:
         raise ActionRefused(_("Log in to sign up."), code="anonymous")
     if not game.automatic:
@@ -154,6 +153,13 @@ def autohost_join(*, game: Game, user, now: datetime | None = None) -> Seat:
     if not EmailAddress.objects.filter(user=user, verified=True).exists():
         raise ActionRefused(_("Confirm your e-mail address first: automatic games take players with a "
                               "confirmed address."), code="unverified")
+
+
+def autohost_join(*, game: Game, user, now: datetime | None = None) -> Seat:
+    """One click from the lobby: a signed-in user with a confirmed e-mail takes a seat; the game
+    starts when the table is full."""
+    now = now or timezone.now()
+    _require_player_for_automatic(game, user)
     seat = game_signup(game=game, user=user)
     autohost_start_if_full(game_id=game.pk, now=now)
     return seat
@@ -229,19 +235,13 @@ def autohost_hand_back(*, game: Game, by, now: datetime | None = None) -> Game:
 # --- Standing by, and the inactivity rules ----------------------------------------------------
 def standby_join(*, game: Game, user, now: datetime | None = None) -> Standby:
     """Stand by to replace a player of an automatic game (its seats taken or the game running)."""
-    if not user.is_authenticated:
-        raise ActionRefused(_("Log in to sign up."), code="anonymous")
-    if not game.automatic:
-        raise ActionRefused(_("This game is not an automatic one: sign up on its page."), code="not_automatic")
+    _require_player_for_automatic(game, user)
     if game.status == Game.Status.FINISHED:
         raise ActionRefused(_("The game is over."), code="finished")
     if game.seats.filter(user=user).exists():
         raise ActionRefused(_("You play in this game already."), code="already_in")
     if user.is_staff or game.gm_id == user.pk:
         raise ActionRefused(_("Staff and the game's host cannot play in it."), code="hosts")
-    if not EmailAddress.objects.filter(user=user, verified=True).exists():
-        raise ActionRefused(_("Confirm your e-mail address first: automatic games take players with a "
-                              "confirmed address."), code="unverified")
     standby, _created = Standby.objects.get_or_create(game=game, user=user, defaults={"created_at": now or timezone.now()})
     return standby
 
