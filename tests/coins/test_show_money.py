@@ -11,7 +11,7 @@ from django.urls import reverse
 from coins import services
 from coins.models import Account, Entry
 from games.rulesets.show.engine.coins import Transfer, escrow, hero
-from games.rulesets.show.money import post_transfers
+from games.rulesets.show.coins.ledger import post_transfers
 from games.services.games import game_create
 from tests.conftest import client_for, make_user
 

@@ -19,7 +19,7 @@ from coins.models import Account, Entry
 from games.models import Game, GameEvent, Order, Post
 from games.rulesets.show import services
 from games.rulesets.show.scenario_inputs import TINY_PNG
-from games.rulesets.show.services_coins import open_answers
+from games.rulesets.show.coins.services import open_answers
 from games.selectors.state import game_state
 from games.services import ActionRefused
 from games.services.posting import post_submit

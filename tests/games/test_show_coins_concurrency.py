@@ -24,7 +24,7 @@ from coins import services as coins
 from coins.models import Account, Entry
 from games.models import Game, Phase
 from games.rulesets.show import services
-from games.rulesets.show.money import account_key
+from games.rulesets.show.coins.ledger import account_key
 from games.selectors.state import game_state
 from games.services.resolution import phase_close
 from tests.conftest import require_service

@@ -24,7 +24,8 @@ from coins import services as coins
 from coins.models import Account
 from games.communication.anonymous import anonymous_send
 from games.models import Game
-from games.rulesets.show import services, services_coins
+from games.rulesets.show import services
+from games.rulesets.show.coins import services as services_coins
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.scenario_inputs import TINY_PNG
 from games.selectors.state import game_state

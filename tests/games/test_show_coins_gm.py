@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from games.rulesets.show.selectors_coins import gm_books
+from games.rulesets.show.coins.selectors import gm_books
 from tests.conftest import client_for, make_user
 from tests.games.test_show_coins import _kept
 

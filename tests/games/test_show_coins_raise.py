@@ -1,5 +1,5 @@
 """The Talent's raise on the site (issue 19, docs/rulesets/show.md "Part 2 on the site"): the panel's
-form, games.rulesets.show.services_coins.show_raise, the close's `extra["raise"]`, and the ledger.
+form, games.rulesets.show.coins.services.show_raise, the close's `extra["raise"]`, and the ledger.
 
 «Каждый Талантливый раб имеет возможность на этапе Защитных Речей поменять своего ставленника и
 одновременно с этим увеличить Ставки всех рабов включая свою на размер Базовой Ставки.»"""
@@ -12,7 +12,8 @@ from django.urls import reverse
 from coins import services as coins
 from coins.models import Account, Entry
 from games.models import Order
-from games.rulesets.show import services, services_coins
+from games.rulesets.show import services
+from games.rulesets.show.coins import services as services_coins
 from games.selectors.state import game_state
 from tests.conftest import client_for
 from tests.games.test_show_coins import _close, _kept

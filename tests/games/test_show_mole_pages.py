@@ -14,7 +14,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from games.models import Game
-from games.rulesets.show import privileges_services as privs
+from games.rulesets.show.privileges import services as privs
 from games.rulesets.show import services
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start

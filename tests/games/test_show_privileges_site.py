@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, GameEvent, Order, Post, Thread
-from games.rulesets.show import privileges_services as privs
+from games.rulesets.show.privileges import services as privs
 from games.rulesets.show import services
 from games.services import ActionRefused
 from games.services.lifecycle import game_finish, game_signup, game_start
@@ -363,7 +363,7 @@ def test_the_talkers_paid_messages_cost_him_nothing_but_his_anonymous_ones_do(sh
     an anonymous message costs him its fee as it costs anyone."""
     from coins import services as coins
     from games.communication.anonymous import anonymous_send
-    from games.rulesets.show.services_coins import next_message_fee
+    from games.rulesets.show.coins.services import next_message_fee
 
     game, _gm, users, seats = show
     _greet_all(game, users)

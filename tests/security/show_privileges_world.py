@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from games.models import Game, Order, Thread
 from games.permissions import MODERATORS_GROUP
-from games.rulesets.show import privileges_services as privs
+from games.rulesets.show.privileges import services as privs
 from games.rulesets.show.engine.privilege_keys import PRIVILEGES
 from games.rulesets.show.services import show_order, show_use_knowledge as use_knowledge, show_vote
 from games.services.games import game_create

@@ -30,7 +30,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games.rulesets.show.scenario_inputs import TINY_PNG
 from games.rulesets.show.services import show_order, show_vote
-from games.rulesets.show.services_coins import open_answers, show_grant, show_trial_answer
+from games.rulesets.show.coins.services import open_answers, show_grant, show_trial_answer
 from games.selectors.state import game_state
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start

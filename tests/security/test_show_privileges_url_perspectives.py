@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game, Post
-from games.rulesets.show import privileges_services as privs
+from games.rulesets.show.privileges import services as privs
 from games.rulesets.show.engine.privilege_keys import PRIVILEGES
 from games.services import ActionRefused
 from games.services.posting import post_submit

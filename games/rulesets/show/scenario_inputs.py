@@ -11,7 +11,7 @@ by its author) go through the services of the panel's forms. `message_fees` is n
 charges a message fee when a post is stored (send `posts` past the free limit instead).
 
 Part 3, the privileges (docs/rulesets/show.md, "Scenario keys"), through the holder's panel's
-services (privileges_services.py): `mole` {mole: hero} (/mole, at once, before the ballots),
+services (privileges/services.py): `mole` {mole: hero} (/mole, at once, before the ballots),
 `extra_votes` {authority: hero | "enslave" | "spare"}, `steal` {thief: victim} (after his ballot),
 `stun` {bouncer: hero} (at once, after the night's choices: the stunned picks nothing afterwards),
 `exclude` {lawyer: hero}, `intercept` {hacker: {number, about | receiver} | [guesses]}."""
@@ -26,8 +26,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games.models import Phase
 from games.selectors.state import game_state
-from games.rulesets.show.privileges_ledger import GUESS_FIELDS
-from games.rulesets.show.privileges_services import (
+from games.rulesets.show.privileges.ledger import GUESS_FIELDS
+from games.rulesets.show.privileges.services import (
     show_exclude,
     show_extra_vote,
     show_intercept,
@@ -44,7 +44,7 @@ from games.rulesets.show.services import (
     show_vote,
     show_wake,
 )
-from games.rulesets.show.services_coins import (
+from games.rulesets.show.coins.services import (
     open_answers,
     show_bet,
     show_grant,

@@ -23,9 +23,9 @@ from games.rulesets.show.engine.menu import (
 )
 from games.rulesets.show.engine.roles import ENSLAVE
 from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, SPARE, parse_phase
-from games.rulesets.show.privileges_ledger import fakes_in_stage
+from games.rulesets.show.privileges.ledger import fakes_in_stage
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
-from games.rulesets.show.privileges_wording import UNKNOWN_ROLE
+from games.rulesets.show.privileges.wording import UNKNOWN_ROLE
 from games.rulesets.show.services import ledger_inputs
 from games.rulesets.show.wording import (
     ACTION_LABELS,
@@ -124,9 +124,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         (str(ACTION_LABELS[a]) for a in ("greeting", "defence", "opinion") if a in owed), "")
     # Whether a text post stands in for the media post (the GM's «Только медиапосты» unticked).
     panel["text_posts"] = (game.options or {}).get("text_posts", True) is not False
-    # Part 2: the hero's coins, every fee shown before it is paid (selectors_coins; it imports this module's
+    # Part 2: the hero's coins, every fee shown before it is paid (coins.selectors; it imports this module's
     # neighbours, so it is asked here at the call).
-    from games.rulesets.show.selectors_coins import coins_panel
+    from games.rulesets.show.coins.selectors import coins_panel
 
     panel["coins"] = coins_panel(game=game, state=state, seat=seat, phase=phase, names=names, offers=offers,
                                  standing=standing)

@@ -36,7 +36,7 @@ from games.rulesets.show.engine.economy import message_fee
 from games.rulesets.show.engine.privileges import adjust_transfers
 from games.rulesets.show.engine.facts import in_coma
 from games.rulesets.show.engine.roles import ENSLAVE, RELIEVE, SAVE, SUSPECT
-from games.rulesets.show.money import post_transfers
+from games.rulesets.show.coins.ledger import post_transfers
 from games.rulesets.show.engine.stages import (
     DAY,
     DEFENCE,
@@ -51,7 +51,7 @@ from games.rulesets.show.engine.stages import (
     TO_SLAVERY,
     parse_phase,
 )
-from games.rulesets.show.privileges_ledger import PRIVILEGE_ROWS, privilege_inputs, privilege_row_text
+from games.rulesets.show.privileges.ledger import PRIVILEGE_ROWS, privilege_inputs, privilege_row_text
 from games.rulesets.show.wording import ACTION_LABELS, DETAIL_LABELS, WORDING
 from games.selectors.state import game_state, stored_state
 from games.text import bbcode
@@ -126,7 +126,7 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
     return PhaseInputs(votes=votes, orders=orders, extra=extra)
 
 
-# Part 2's rows (services_coins.py): the names are repeated here, the reader's side of the ledger.
+# Part 2's rows (coins/services.py): the names are repeated here, the reader's side of the ledger.
 BET, RAISE, SYMPATHY, PICK_ALLY = "bet", "raise", "sympathy", "pick_ally"
 TRIAL_ANSWER, GRANT, GRANT_PASS, MESSAGE_FEE = "trial_answer", "grant", "grant_pass", "message_fee"
 OBSERVER_FEE = "observer_fee"  # a ledger reason only: an observer has no seat for an order row

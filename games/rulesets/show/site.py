@@ -88,7 +88,7 @@ class ShowSite(SiteRuleset):
         if getattr(seat, "status", None) == "enslaved":
             return _("A slave talks only in the slaves' chat (the game's lounge).")
         # part 3; the services load the models: imported at a post
-        from games.rulesets.show.privileges_services import stunned_now
+        from games.rulesets.show.privileges.services import stunned_now
 
         if stunned_now(seat):  # «лишает оглушаемого возможности отправлять любые сообщения до конца ночи»
             return _("You are stunned: you send no message until the night ends.")
@@ -105,19 +105,19 @@ class ShowSite(SiteRuleset):
 
     def post_sender_choices(self, *, game, user) -> list[tuple[int, str]]:
         # the services load the models: imported at a post
-        from games.rulesets.show.privileges_services import sender_choices
+        from games.rulesets.show.privileges.services import sender_choices
 
         return sender_choices(game=game, user=user)
 
     def post_sender_refusal(self, *, game, user, shown_user_id: int, now):
         # the services load the models: imported at a post
-        from games.rulesets.show.privileges_services import sender_refusal
+        from games.rulesets.show.privileges.services import sender_refusal
 
         return sender_refusal(game=game, user=user, shown_user_id=shown_user_id, now=now)
 
     def post_signed(self, *, game, post, now) -> None:
         # the services load the models: imported at a post
-        from games.rulesets.show.privileges_services import post_signed
+        from games.rulesets.show.privileges.services import post_signed
 
         post_signed(game=game, post=post, now=now)
 
@@ -134,7 +134,7 @@ class ShowSite(SiteRuleset):
         return show_media_owed(game=game, user=user)
 
     def anonymous_sent(self, *, game, message, now) -> None:
-        from games.rulesets.show.services_coins import charge_anonymous  # the services load the models: at a send
+        from games.rulesets.show.coins.services import charge_anonymous  # the services load the models: at a send
 
         charge_anonymous(game=game, message=message, now=now)
 
@@ -170,7 +170,7 @@ class ShowSite(SiteRuleset):
             from games.rulesets.show.selectors import gm_stage  # the selectors load the models: at a page
 
             # part 2, the show's coins; the selectors load the models: imported at a page
-            from games.rulesets.show.selectors_coins import gm_books
+            from games.rulesets.show.coins.selectors import gm_books
 
             game, request = context.get("game"), context.get("request")
             user = getattr(request, "user", None)
@@ -181,19 +181,19 @@ class ShowSite(SiteRuleset):
 
             return {"show_thread_stage": thread_stage(context.get("game"))}
         if place == "thread.reply":
-            from games.rulesets.show.selectors_coins import reply_fee  # the selectors load the models: at a page
+            from games.rulesets.show.coins.selectors import reply_fee  # the selectors load the models: at a page
             from games.rulesets.show.services import observer_fee  # the services load the models: at a page
 
             request = context.get("request")
             game, user = context.get("game"), getattr(request, "user", None)
             fee = reply_fee(game=game, thread=context.get("thread"), user=user)
             # issue 28, item 20: the Говорун told why «Отправить от имени» is gone (five fakes a stage)
-            from games.rulesets.show.privileges_selectors import fakes_used_up  # the selectors load the models
+            from games.rulesets.show.privileges.selectors import fakes_used_up  # the selectors load the models
 
             return {"show_message_fee": fee, "show_observer": fee is not None and observer_fee(game, user) is not None,
                     "show_fakes_used_up": fakes_used_up(game=game, user=user)}
         if place == "role.anonymous":
-            from games.rulesets.show.services_coins import anonymous_fee  # the services load the models: at a page
+            from games.rulesets.show.coins.services import anonymous_fee  # the services load the models: at a page
 
             return {"show_anonymous_fee": anonymous_fee(context.get("game"))}
         if place == "game.signup":
@@ -208,7 +208,7 @@ class ShowSite(SiteRuleset):
         from games.rulesets.show.selectors import hero_panel  # the selectors load the models: at a page
 
         # part 3, the privileges' panel; the selectors load the models: imported at a page
-        from games.rulesets.show.privileges_selectors import privileges_panel
+        from games.rulesets.show.privileges.selectors import privileges_panel
 
         request = context.get("request")
         user, seat, pov = getattr(request, "user", None), context.get("my_seat"), bool(context.get("pov_seat"))
@@ -302,7 +302,7 @@ SITE = ShowSite()
 def _ledger_words() -> None:
     # The «Баланс» page words the show's reason codes (coins may not import the rule set to ask).
     from coins.wording import register_reasons  # the ledger's words, registered once with the adapter
-    from games.rulesets.show.money import LEDGER_REASONS  # it loads the models: the apps are ready here
+    from games.rulesets.show.coins.ledger import LEDGER_REASONS  # it loads the models: the apps are ready here
 
     register_reasons(LEDGER_REASONS)
 

@@ -2,9 +2,9 @@
 
 from django.urls import path
 
-from games.rulesets.show import privileges_views
+from games.rulesets.show.privileges import views as privileges_views
 from games.rulesets.show import views as show
-from games.rulesets.show import views_fines
+from games.rulesets.show.coins import views as views_fines
 
 urlpatterns = [
     path("games/<int:pk>/show/status/", show.show_status, name="show_status"),

@@ -13,9 +13,10 @@ from django.views.decorators.http import require_GET, require_POST
 from games import permissions
 from games.models import Game, Seat
 from games.services import ActionRefused
-from games.rulesets.show import services, services_coins
+from games.rulesets.show import services
+from games.rulesets.show.coins import services as services_coins
 from games.rulesets.show.selectors import full_status_rows, status_rows
-from games.rulesets.show.selectors_coins import about_me_rows, results_rows
+from games.rulesets.show.coins.selectors import about_me_rows, results_rows
 
 
 def _show_game(pk: int) -> Game:
@@ -63,7 +64,7 @@ COIN_ACTS = frozenset({"bet", "raise", "sympathy", "ally", "grant", "grant_pass"
 
 
 def _coins_act(act: str, data, files, kwargs: dict, target: Seat | None):
-    """Part 2's forms on the hero's panel (games.rulesets.show.services_coins)."""
+    """Part 2's forms on the hero's panel (games.rulesets.show.coins.services)."""
     if act == "bet":
         return services_coins.show_bet(**kwargs, target=target)
     if act == "raise":

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from games.rulesets.show.privileges_wording import SITE_PRIVILEGE_REASONS, site_event_text
+from games.rulesets.show.privileges.wording import SITE_PRIVILEGE_REASONS, site_event_text
 from games.wording import RulesetWording, agreed, gender_of
 
 ROLE_NAMES = {
@@ -108,7 +108,7 @@ REASONS = {
     "text_posts_off": gettext_lazy("in this show a text post does not stand in for a media post"),
     "in_coma": gettext_lazy("a hero in coma cannot be lulled again"),
     "pov": gettext_lazy("you are looking at someone else's page"),
-    # part 2 on the site (games.rulesets.show.services_coins)
+    # part 2 on the site (games.rulesets.show.coins.services)
     "already_raised": gettext_lazy("you have raised the stakes in this stage already"),
     "already_answered": gettext_lazy("you have answered this trial already: one answer per slave"),
     "bad_grant": gettext_lazy("a grant is one of the show's amounts"),
@@ -250,7 +250,7 @@ class ShowWording(RulesetWording):
     def event_text(self, kind: str, data: dict) -> str | None:
         d = dict(data or {})
         name = _name(d)
-        changed = site_event_text(kind, d)  # part 3's change to part 1's words (privileges_wording.py)
+        changed = site_event_text(kind, d)  # part 3's change to part 1's words (privileges/wording.py)
         if changed is not None:
             return changed
         if kind == "game_started":

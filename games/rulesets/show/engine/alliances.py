@@ -16,12 +16,12 @@ from games.rulesets.show.engine.facts import id_map
 from games.rulesets.show.engine.stages import DAY, DEFENCE, REVOTE
 
 if TYPE_CHECKING:
-    from games.rulesets.show.engine.close import StageClose
+    from games.rulesets.show.engine.closing import Closing
 
 ALLY_SOURCE = "ally"
 
 
-def record_sympathies(close: StageClose) -> None:
+def record_sympathies(close: Closing) -> None:
     """«Первую свою Симпатию герой выражает после первого дневного голосования ... Вторую свою
     Симпатию каждый герой имеет возможность отправить после повторного дневного голосования»: a
     sympathy (`extra["sympathies"]` {seat: seat}) given in `day 1` or `defence 1` is the first, one
@@ -56,7 +56,7 @@ def check_pick(state: GameState, seat: int, pick: Any) -> str | None:
     return None
 
 
-def choose(close: StageClose) -> list[list[str]]:
+def choose(close: Closing) -> list[list[str]]:
     """«Союзы создаются из тех, кто выразил взаимную Симпатию, в том числе отложенную»: two heroes
     who picked each other are allies «до конца Шоу и не могут быть расторгнуты». «Все участники
     проинформированы, сколько создано Альянсов, но не знают кто с кем Союзники кроме них самих»:

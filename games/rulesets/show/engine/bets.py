@@ -16,11 +16,11 @@ from games.rulesets.show.engine.coins import POT, hero
 from games.rulesets.show.engine.facts import id_map, ids
 
 if TYPE_CHECKING:
-    from games.rulesets.show.engine.close import StageClose
+    from games.rulesets.show.engine.closing import Closing
     from games.rulesets.show.engine.economy import Book
 
 
-def open_bets(close: StageClose, seed_text: str) -> None:
+def open_bets(close: Closing, seed_text: str) -> None:
     """«Каждый герой в начале первой ночи делает Ставку на Победителя ... в первую ночь каждый герой
     автоматически делает Ставку на случайно выбранного героя»: when the next stage is the first night
     (A2/A22: the first night there is; none if the show never has one), every hero (slaves too: «Куш
@@ -52,7 +52,7 @@ def valid_pick(state: GameState, status: dict[int, str], pick: Any) -> int | Non
     return target
 
 
-def charge_bets(close: StageClose, book: Book) -> None:
+def charge_bets(close: Closing, book: Book) -> None:
     """At the first night's close: the changes of `extra["bets"]` made during the night, then
     «С Баланса каждого участника снимается одинаковое для всех количество монет (так называемая
     Базовая Ставка = 25 ㉿)» into the pot. «Отказаться от Ставки нельзя.»"""
@@ -74,7 +74,7 @@ def charge_bets(close: StageClose, book: Book) -> None:
                                                        for s, b in bets.items()}, "pot": book.balance(POT)}))
 
 
-def talent_raises(close: StageClose, book: Book, talents: list[int]) -> list[str]:
+def talent_raises(close: Closing, book: Book, talents: list[int]) -> list[str]:
     """«Каждый Талантливый раб имеет возможность на этапе Защитных Речей поменять своего ставленника
     и одновременно с этим увеличить Ставки всех рабов включая свою на размер Базовой Ставки»
     (C11: in the defence stage). `extra["raise"]`: the Talents raising; each raise makes every slave

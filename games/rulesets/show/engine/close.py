@@ -73,7 +73,7 @@ class StageClose:
         # (a scenario's or a test's stand-in).
         self.ratings = {int(h): float(v) for h, v in (state.memory.get("ratings") or {}).items()}
         self.ratings.update({h: float(v) for h, v in id_map(inputs.extra.get("ratings")).items()})
-        # What part 2 (money.py) reads of the stage: ballots, the bench, the judge's sentence, the night.
+        # What part 2 (engine/money.py) reads of the stage: ballots, the bench, the judge's sentence, the night.
         self.facts: dict[str, Any] = {}
         self.next_phase = state.phase
         self.roles: dict[int, str] = {}  # part 3: a role changed in this close (the Змеёныш's turn)

@@ -29,7 +29,7 @@ from games.rulesets.show.engine.privileges import burden_collectors, demon_seats
 from games.rulesets.show.engine.roles import DEMONS, REPTILOIDS
 
 if TYPE_CHECKING:
-    from games.rulesets.show.engine.close import StageClose
+    from games.rulesets.show.engine.closing import Closing
 
 PUBLIC_OWNER = "public"
 
@@ -149,13 +149,13 @@ class Book:
 # -- fees of a close -----------------------------------------------------------------------------
 
 
-def charge_entry(close: StageClose, book: Book) -> None:
+def charge_entry(close: Closing, book: Book) -> None:
     for transfer in entry_transfers(close.start):
         book.move(transfer.debit, transfer.credit, transfer.amount, transfer.reason)
     book.coins["entry_due"] = False
 
 
-def count_site_fees(close: StageClose, book: Book) -> None:
+def count_site_fees(close: Closing, book: Book) -> None:
     """`extra["message_fees"]` {seat: coins} and `extra["observer_fees"]` (coins): what the site
     charged into the bank for messages during the stage (message_fee), so the bank split counts it."""
     for seat, amount in id_map(close.inputs.extra.get("message_fees")).items():
@@ -166,7 +166,7 @@ def count_site_fees(close: StageClose, book: Book) -> None:
         book.paid_by_site(None, observers)
 
 
-def charge_stage_fees(close: StageClose, book: Book) -> dict[int, int]:
+def charge_stage_fees(close: Closing, book: Book) -> dict[int, int]:
     """Every hero free when the stage began pays: the stage fee by when he did the stage's action
     (`extra["acted_at"]`, seconds into the stage; an action with no time counts as done at the
     timer's end), the maximum if he owed it and did not do it, the coma fee if he was in coma; a
@@ -201,7 +201,7 @@ def demon_revealed(state: GameState, memory: Mapping[str, Any]) -> bool:
     return any(is_revealed(dict(memory), seat) for seat in demon_seats(state))
 
 
-def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, int]:
+def pay_burdens(close: Closing, book: Book, talents: list[int]) -> dict[str, int]:
     """«Все рабы каждое утро выплачивают своё Бремя: общественные рабы в Банк, а остальные своим
     рабовладельцам: Рептилоидам сразу или Демону, если его Роль не будет вскрыта до конца Шоу.»
     Every slave at the morning (this night's new ones too: A16, the first burden is the morning
@@ -251,7 +251,7 @@ def pay_burdens(close: StageClose, book: Book, talents: list[int]) -> dict[str, 
     return paid
 
 
-def return_demon_escrow(close: StageClose, book: Book) -> bool:
+def return_demon_escrow(close: Closing, book: Book) -> bool:
     """«Если Роль Демона раскрывается до конца Шоу, он возвращает все отобранные монеты назад своим
     рабам»: at the close where his role is revealed, each slave gets back what he paid."""
     demons = demon_seats(close.start)

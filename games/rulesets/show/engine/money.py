@@ -28,10 +28,10 @@ from games.rulesets.show.engine.roles import DEMONS, MASON, REPTILOID, REPTILOID
 from games.rulesets.show.engine.stages import DAY, DEFENCE, JUDGE, NIGHT, REVOTE, SPARE, TO_SLAVERY
 
 if TYPE_CHECKING:
-    from games.rulesets.show.engine.close import StageClose
+    from games.rulesets.show.engine.closing import Closing
 
 
-def rate(close: StageClose, rater: Rater) -> None:
+def rate(close: Closing, rater: Rater) -> None:
     facts = close.facts
     if close.kind in (DAY, REVOTE):
         bench = facts.get("bench") or []
@@ -68,7 +68,7 @@ def rate(close: StageClose, rater: Rater) -> None:
             rater.add(saviour, "saviour_saves", close.outcome.get("saved") or "")
 
 
-def fill_morning(close: StageClose, paid: dict[str, int]) -> None:
+def fill_morning(close: Closing, paid: dict[str, int]) -> None:
     """«Также публикуется актуальный размер Бремени для всех рабов»: the morning's burden lines get
     their amounts (0 for the relieved and today's Talents) as they are due, before the privileges
     change what is really paid (part 3: the Заяц's none, the Бинго's double — «Визуально при этом
@@ -82,7 +82,7 @@ def fill_morning(close: StageClose, paid: dict[str, int]) -> None:
             close.events[index] = replace(event, data=data)
 
 
-def after_stage(close: StageClose) -> None:
+def after_stage(close: Closing) -> None:
     memory = close.memory
     # part 3: the privileges change each movement (Заяц, Говорун, Бинго)
     book = Book(memory, adjust=lambda transfers: adjust_transfers(close.current(), transfers))

@@ -65,7 +65,7 @@ from games.rulesets.show.engine.roles import (
 from games.rulesets.show.engine.stages import DAY, NIGHT, REVOTE, SPARE, TO_SLAVERY, parse_phase
 
 if TYPE_CHECKING:
-    from games.rulesets.show.engine.close import StageClose
+    from games.rulesets.show.engine.closing import Closing
 
 NOT_REPTILOID = "not_" + REPTILOID
 TAXES = "taxes"  # the Заяц's slavery «за неуплату налогов»
@@ -520,7 +520,7 @@ def intercept_now(state: GameState, hacker: int, guess: Mapping[str, Any]) -> tu
     return memory, events
 
 
-def intercepts(close: StageClose) -> None:
+def intercepts(close: Closing) -> None:
     """The Хакер's guesses of the stage: those answered at once during it (`intercept_now`) and
     those in the close's inputs (`extra["intercept"]`, each through `intercept_one`). Then the
     knowledge given before this stage closes for him («за ограниченное время»)."""
@@ -546,7 +546,7 @@ def intercepts(close: StageClose) -> None:
         priv["hack_open"] = [i for i in priv["hack_open"] if i["phase"] == close.start.phase]
 
 
-def knowledge_lot_winner(close: StageClose, candidates: list[int]) -> int | None:
+def knowledge_lot_winner(close: Closing, candidates: list[int]) -> int | None:
     """The lot's candidates without the Хакер («НЕ получает Тайные Знания обычным порядком»); «Гений
     ... Получает первое Тайное Знание, если не является Хакером» (A25: the show's first lot is
     his when he is free). None: the ordinary lot among `candidates` (filtered in place)."""
@@ -562,7 +562,7 @@ def knowledge_lot_winner(close: StageClose, candidates: list[int]) -> int | None
     return None
 
 
-def authority_extra(close: StageClose) -> tuple[int, Any] | None:
+def authority_extra(close: Closing) -> tuple[int, Any] | None:
     """The Авторитет's extra vote standing at the close: (holder, target)."""
     current = close.current()
     for holder, target in id_map(close.inputs.extra.get("extra_votes")).items():
@@ -577,7 +577,7 @@ def authority_extra(close: StageClose) -> tuple[int, Any] | None:
     return None
 
 
-def record_thefts(close: StageClose, ballots: Mapping[int, Any]) -> None:
+def record_thefts(close: Closing, ballots: Mapping[int, Any]) -> None:
     """The carousel's orders of the day vote, kept for the night's start."""
     if not close.start.options.get("carousel"):
         return
@@ -597,7 +597,7 @@ def stealable(state: GameState, memory: Mapping[str, Any], hero: int, locked: It
     return [p for p in held if p not in (SNAKELET, MOLE) and not (p == HARE and spent) and p not in locked]
 
 
-def resolve_thefts(close: StageClose) -> None:
+def resolve_thefts(close: Closing) -> None:
     """«в начале каждой ночи происходят переходы Привилегий от одного участника к другому ... В ходе
     ночного обмена приоритет отдается тем, у кого на этот момент совсем не было никаких Привилегий,
     то есть сначала похищения совершают именно эти участники и их "улов" уже нельзя отнять в этот
@@ -638,7 +638,7 @@ def resolve_thefts(close: StageClose) -> None:
     close.outcome["thefts"] = results
 
 
-def night_inputs(close: StageClose) -> tuple[dict[int, int], dict[int, int]]:
+def night_inputs(close: Closing) -> tuple[dict[int, int], dict[int, int]]:
     """The night's valid stuns {bouncer: target} (at once or at the close) and exclusions."""
     current = close.current()
     stuns: dict[int, int] = {}
@@ -654,7 +654,7 @@ def night_inputs(close: StageClose) -> tuple[dict[int, int], dict[int, int]]:
     return stuns, excludes
 
 
-def apply_stuns(close: StageClose, stuns: Mapping[int, int], choices: dict[int, tuple[str, int | None]]) -> list[int]:
+def apply_stuns(close: Closing, stuns: Mapping[int, int], choices: dict[int, tuple[str, int | None]]) -> list[int]:
     """Who is stunned: «В случае, если Вышибала выбирает плохиша (Рептилоида или Демона), а тот
     Вышибалу, то оглушение не происходит.» A stunned hero's night choice is void («лишить ночного
     действия»); a stunned Reptiloid's free partner's choice stands («считается, что Рептилоиды
@@ -675,7 +675,7 @@ def apply_stuns(close: StageClose, stuns: Mapping[int, int], choices: dict[int, 
     return stunned
 
 
-def apply_excludes(close: StageClose, excludes: Mapping[int, int], stunned: Sequence[int]) -> None:
+def apply_excludes(close: Closing, excludes: Mapping[int, int], stunned: Sequence[int]) -> None:
     """The Адвокат's exclusion for the next day (void when he is stunned)."""
     priv = close.memory.setdefault("priv", {})
     seats = [t for lawyer, t in excludes.items() if lawyer not in stunned]
@@ -692,7 +692,7 @@ def apply_excludes(close: StageClose, excludes: Mapping[int, int], stunned: Sequ
     close.outcome["excluded"] = [close.name(t) for t in close.seating(seats)]
 
 
-def snakelet_immune(close: StageClose, victim: int) -> bool:
+def snakelet_immune(close: Closing, victim: int) -> bool:
     """«По ночам Рептилоиды НЕ могут поработить Змеёныша!» (A26: the attack fails, the menu does not
     refuse him, so nobody learns who he is)."""
     priv = close.memory.get("priv") or {}
@@ -733,7 +733,7 @@ def night_would_decide(state: GameState) -> bool:
     return False
 
 
-def hare_tax(close: StageClose, night_slaves: Sequence[int]) -> None:
+def hare_tax(close: Closing, night_slaves: Sequence[int]) -> None:
     """«В случае, если утром после определения результатов ночи никто не попадает в рабство, то
     общественным рабом автоматически становится обладатель этой Привилегии с формулировкой "за
     неуплату налогов".»"""
@@ -747,7 +747,7 @@ def hare_tax(close: StageClose, night_slaves: Sequence[int]) -> None:
             return
 
 
-def snakelet_turn(close: StageClose) -> None:
+def snakelet_turn(close: Closing) -> None:
     """«Если и как только все Рептилоиды оказываются в рабстве, Змеёныш превращается в Рептилоида.
     Все получают об этом публичное уведомление.» «В момент превращения для всех остающихся на
     свободе героев их ранее полученные Тайные Знания "не-Рептилоид" о других остающихся на свободе
@@ -807,7 +807,7 @@ def snakelet_turn(close: StageClose) -> None:
         return
 
 
-def genius_judge(close: StageClose, judge: int) -> None:
+def genius_judge(close: Closing, judge: int) -> None:
     """«По утрам знает, кто стал Судьёй.»"""
     for genius in holders(close.current(), GENIUS):
         close.events.append(Event("genius_judge", seat_audience(genius), {**ref(close.start.seat(judge)),

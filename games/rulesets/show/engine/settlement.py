@@ -19,11 +19,11 @@ from games.rulesets.show.engine.ratings import percents, rating_of, weights
 from games.rulesets.show.engine.roles import DEMONS, MASONS, REPTILOIDS
 
 if TYPE_CHECKING:
-    from games.rulesets.show.engine.close import StageClose
+    from games.rulesets.show.engine.closing import Closing
     from games.rulesets.show.engine.economy import Book
 
 
-def bank_winners(close: StageClose) -> list[int]:
+def bank_winners(close: Closing) -> list[int]:
     """A19: «победившая команда делит между собой Банк» — every member of the winning team, free or
     not. The Demon alone: «Побеждая, он забирает себе весь Банк». No winning team (the draw `none`):
     nobody, and the bank goes to all the heroes by rating (C5's «суммарно у всех героев»)."""
@@ -32,7 +32,7 @@ def bank_winners(close: StageClose) -> list[int]:
     return []
 
 
-def pot_winners(close: StageClose) -> list[int]:
+def pot_winners(close: Closing) -> list[int]:
     """A19: for the bets the winner is «тот, кто из героев ... останется на свободе до конца Шоу и
     чья команда победит остальных»: the free heroes of the winning team at the end."""
     if close.winner not in (MASONS, REPTILOIDS, DEMONS):
@@ -40,7 +40,7 @@ def pot_winners(close: StageClose) -> list[int]:
     return [s.id for s in close.start.seats if s.faction == close.winner and close.status[s.id] == "active"]
 
 
-def settle(close: StageClose, book: Book) -> dict[str, Any]:
+def settle(close: Closing, book: Book) -> dict[str, Any]:
     memory = close.memory
     seats = [s.id for s in close.start.seats]
     ratings = {h: rating_of(memory, h) for h in seats}

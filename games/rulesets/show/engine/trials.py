@@ -15,13 +15,13 @@ from games.rulesets.show.engine.coins import BANK, hero, split
 from games.rulesets.show.engine.facts import SLAVE, id_map, ids
 
 if TYPE_CHECKING:
-    from games.rulesets.show.engine.close import StageClose
+    from games.rulesets.show.engine.closing import Closing
     from games.rulesets.show.engine.economy import Book
 
 PASS = "pass"
 
 
-def collect(close: StageClose) -> None:
+def collect(close: Closing) -> None:
     """The stage's answers (a trial slave's one photo, video or sticker: `extra["trial_answers"]`)
     and grants (`extra["grants"]` {granter: {slave: amount} | "pass"}; a later grant for the same
     answer replaces the earlier one), kept until the morning's settlement."""
@@ -45,7 +45,7 @@ def collect(close: StageClose) -> None:
                 mine[str(slave)] = amount
 
 
-def settle(close: StageClose, book: Book) -> tuple[dict[str, int], list[int]]:
+def settle(close: Closing, book: Book) -> tuple[dict[str, int], list[int]]:
     """«После каждой ночи, если рабов на этот момент больше одного, подводятся итоги рабских
     Испытаний. Те рабы, которые набирают сумму грантов выше средней, становятся на ближайшие сутки
     ТАЛАНТАМИ.» Decisions (A24): «больше одного» counts the slaves who got the task; the average is
@@ -96,7 +96,7 @@ def settle(close: StageClose, book: Book) -> tuple[dict[str, int], list[int]]:
     return {close.name(a): s for a, s in sums.items()}, talents
 
 
-def open_trial(close: StageClose, day: int) -> None:
+def open_trial(close: Closing, day: int) -> None:
     slaves = [s.id for s in close.start.seats if close.status[s.id] == SLAVE]
     close.memory["trial"] = {"day": day, "slaves": slaves, "answers": [], "grants": {}} if slaves else None
 

@@ -13,7 +13,7 @@ The ledger's rows (action, target, detail):
 - "fake" (target: the hero shown, {"post": id}): a post of the Говорун signed as another hero
   (counted against the stage's limit; the close's outcome `fakes` reports them).
 The last accepted row of a kind per hero stands (every guess of a Хакер does);
-privileges_ledger.privilege_inputs reads them as the engine's PhaseInputs.extra.
+privileges.ledger.privilege_inputs reads them as the engine's PhaseInputs.extra.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from games.rulesets.show.engine.privilege_keys import (
     TALKER,
 )
 from games.rulesets.show.engine.stages import SPARE, TO_SLAVERY
-from games.rulesets.show.privileges_ledger import GUESS_FIELDS, fakes_in_stage
+from games.rulesets.show.privileges.ledger import GUESS_FIELDS, fakes_in_stage
 from games.rulesets.show.services import (
     ShowResult,
     ledger_inputs,

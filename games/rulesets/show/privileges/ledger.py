@@ -1,4 +1,4 @@
-"""The privileges' rows of the show's order ledger (part 3; privileges_services.py writes them):
+"""The privileges' rows of the show's order ledger (part 3; privileges/services.py writes them):
 read as the engine's PhaseInputs.extra (services.ledger_inputs asks privilege_inputs) and worded
 for the GM's ledger."""
 

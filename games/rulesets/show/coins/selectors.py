@@ -24,7 +24,7 @@ from games.rulesets.show.engine.facts import in_coma
 from games.rulesets.show.engine.menu import may_raise
 from games.rulesets.show.engine.stages import ALLIES, DAY, DEFENCE, REVOTE
 from games.rulesets.show.services import BET, GRANT, GRANT_PASS, PICK_ALLY, RAISE, SYMPATHY
-from games.rulesets.show.services_coins import (
+from games.rulesets.show.coins.services import (
     SYMPATHY_MESSAGE_MAX,
     acting_fee,
     is_allies_stage,

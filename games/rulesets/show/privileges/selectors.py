@@ -27,8 +27,8 @@ from games.rulesets.show.engine.privilege_keys import (
 )
 from games.rulesets.show.engine.facts import holds, judge_today, priv_memory
 from games.rulesets.show.engine.stages import SPARE, TO_SLAVERY
-from games.rulesets.show.privileges_ledger import fakes_in_stage, privilege_inputs
-from games.rulesets.show.privileges_wording import PRIVILEGE_HELP
+from games.rulesets.show.privileges.ledger import fakes_in_stage, privilege_inputs
+from games.rulesets.show.privileges.wording import PRIVILEGE_HELP
 from games.rulesets.show.selectors import hero_menu
 from games.rulesets.show.services import ledger_inputs
 from games.rulesets.show.wording import ACTION_LABELS, PRIVILEGE_NAMES, key_label, stage_label

@@ -1,5 +1,5 @@
 """The show's privilege panel's forms: one POST endpoint dispatching to
-games.rulesets.show.privileges_services (docs/rulesets/show.md, "Part 3 on the site"); and the
+games.rulesets.show.privileges.services (docs/rulesets/show.md, "Part 3 on the site"); and the
 Секретарь's live view, polled by his panel."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from games import permissions
-from games.rulesets.show import privileges_services as services
-from games.rulesets.show.privileges_selectors import secretary_live
+from games.rulesets.show.privileges import services
+from games.rulesets.show.privileges.selectors import secretary_live
 from games.rulesets.show.views import _seat, _show_game, answered
 
 

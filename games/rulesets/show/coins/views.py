@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.models import display_name_key
 from games.models import Game, Seat
-from games.rulesets.show.fines import fines_of, may_fine, show_fine
+from games.rulesets.show.coins.fines import fines_of, may_fine, show_fine
 from games.services import ActionRefused
 
 

@@ -35,7 +35,7 @@ PRIVILEGE_HELP = {
 # The Крот's role where his panel and his /fullstatus would name it (the core's role page's words).
 UNKNOWN_ROLE = gettext_lazy("Unknown: you must find out your role")
 SITE_PRIVILEGE_REASONS = {
-    # the site's own (games.rulesets.show.privileges_services)
+    # the site's own (games.rulesets.show.privileges.services)
     "not_after_vote": gettext_lazy("order a theft right after your day vote"),
 }
 
