@@ -48,9 +48,15 @@ class BenchGame:
     )
 
 
-def seed(*, posts: int = 10_000) -> BenchGame:
+def player_names(players: int) -> list[str]:
+    """The table's names: NAMES, then «Игрок 13», «Игрок 14»… for a larger table."""
+    return [*NAMES, *(f"Игрок {n}" for n in range(len(NAMES) + 1, players + 1))][:players]
+
+
+def seed(*, posts: int = 10_000, players: int = len(NAMES), tag: str = "") -> BenchGame:
     """Create the game through the real services (signups, deal, day 1), then bulk-load the posts
-    and their ledger lines. Celery tasks queued meanwhile (the day's deadline) run in-process."""
+    and their ledger lines. Celery tasks queued meanwhile (the day's deadline) run in-process.
+    `tag` keeps the usernames of a second game in the same database apart (bench/site_growth.py)."""
     from allauth.account.models import EmailAddress
     from django.utils import timezone
 
@@ -66,14 +72,15 @@ def seed(*, posts: int = 10_000) -> BenchGame:
     app.conf.task_always_eager = True  # the deadline's ETA task: a no-op now, and nothing left in a broker
     now = timezone.now()
     started = now - timedelta(seconds=posts + 600)
-    gm = User.objects.create_user(username="bench-gm", email="gm@bench.invalid", password=None, display_name="Ведущий")
+    gm = User.objects.create_user(username=f"bench{tag}-gm", email=f"gm{tag}@bench.invalid", password=None,
+                                  display_name=f"Ведущий {tag}".strip())
     users = []
-    for index, name in enumerate(NAMES):
-        user = User.objects.create_user(username=f"bench{index}", email=f"p{index}@bench.invalid", password=None,
-                                        display_name=name)
+    for index, name in enumerate(player_names(players)):
+        user = User.objects.create_user(username=f"bench{tag}{index}", email=f"p{tag}{index}@bench.invalid", password=None,
+                                        display_name=name if not tag else f"{name} {tag}")
         EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
         users.append(user)
-    game = game_create(title="Бенчмарк: город против мафии", gm=gm, size=len(users))
+    game = game_create(title=f"Бенчмарк: город против мафии {tag}".strip(), gm=gm, size=len(users))
     for user in users:
         game_signup(game=game, user=user)
     game = game_start(game=game, by=gm, now=started, seed=8)
