@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from threading import Lock
 
 from django.core.cache import cache
+from django.db.models import Q
 
 from games.engine import votecount
 from games.engine.rulesets import get_ruleset
@@ -251,6 +252,34 @@ def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
         for number, voter_id, kind, target_id, _source in per_post.values()
         if kind != none
     ]
+
+
+def standing_votes_of(phases: list[Phase], voter_ids: list[int]) -> dict[tuple[int, int], int | str | None]:
+    """standing_votes for some voters in several days at once, in one query: {(phase id, voter):
+    his vote at the close}, a voter with no ballot absent. The same reading as effective_ballots
+    (a GM line beats the post's own line, the last ballot of the day stands); the GM's lines are
+    read whoever they name, since one may move a post's ballot away from its author."""
+    if not phases or not voter_ids:
+        return {}
+    rows = (
+        VoteRecord.objects.filter(phase_id__in=[p.pk for p in phases], valid=True)
+        .filter(Q(voter_id__in=voter_ids) | Q(source=VoteRecord.Source.GM))
+        .exclude(source=VoteRecord.Source.POST, is_final=False)
+        .order_by("phase_id", "post_number", "pk")
+        .values_list("phase_id", "post_number", "voter_id", "kind", "target_id", "source")
+    )
+    per_post: dict[tuple[int, int], tuple] = {}
+    gm = VoteRecord.Source.GM
+    for row in rows:
+        if row[5] == gm or (row[0], row[1]) not in per_post:
+            per_post[(row[0], row[1])] = row
+    wanted = set(voter_ids)
+    votes: dict[tuple[int, int], int | str | None] = {}
+    for phase_id, _number, voter_id, kind, target_id, _source in per_post.values():  # in post order per day
+        if kind == VoteRecord.Kind.NONE or voter_id not in wanted:
+            continue
+        votes[(phase_id, voter_id)] = target_id if kind == "vote" else ("peace" if kind == "peace" else None)
+    return votes
 
 
 def standing_votes(phase: Phase) -> dict[int, int | str | None]:
