@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.models import display_name_key
 from games.models import Game, Seat
 from games.rulesets.show.coins.fines import fines_of, may_fine, show_fine
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
 
 
 class FineForm(forms.Form):
@@ -38,6 +38,7 @@ class FineForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
+@gm_writes.declare(gm_writes.changes(), game=gm_writes.game_of_url)  # the coins and the GM's log: the game
 def show_fines(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm"), pk=pk)
     if game.ruleset != "show" or not may_fine(request.user, game):
