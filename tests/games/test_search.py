@@ -376,7 +376,7 @@ def test_postgresql_search_matches_the_gin_index(poster):
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
         plan = engine.explain_post_search("текст")
-    assert "games_post_search_ru_idx" in plan, plan
+    assert "games_post_search_vector_idx" in plan, plan
 
 
 @pytest.mark.services
@@ -386,3 +386,19 @@ def test_postgresql_headlines_are_escaped(poster):
     page = found(None, "проверка")
     assert "&lt;b&gt;жирно&lt;/b&gt;" in page and "<mark>проверка</mark>" in page
     assert "<mark>подделка</mark>" not in page
+
+
+@pytest.mark.services
+def test_postgresql_relevance_ranks_only_the_newest_matches(poster, monkeypatch):
+    """Issue 30: a word every post has would rank a million posts for one page; relevance ranks
+    the newest RANKED_MAX matches (their vectors stored, never parsed again)."""
+    require_postgresql()
+    old_strong = lobby_post(poster, "Мафия, мафия, кругом мафия!")
+    weak = [post_submit(thread=old_strong.thread, author=poster, body=f"Где-то рядом мафия, пост {n}, но мы не знаем где.")
+            for n in range(3)]
+    assert engine.search(user=poster, q="мафия").hits[0].post.pk == old_strong.pk
+    monkeypatch.setattr(engine, "RANKED_MAX", 3)
+    assert {h.post.pk for h in engine.search(user=poster, q="мафия").hits} == {p.pk for p in weak}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT search_vector::text FROM games_post WHERE id = %s", [old_strong.pk])
+        assert "'маф'" in cursor.fetchone()[0]  # stored by the database when the post was written
