@@ -32,7 +32,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games import permissions
-from games.models import Game, Post, Thread
+from games.models import Game, Post, Seat, Thread
 
 MAX_QUERY_LENGTH = 200
 PER_PAGE = 20
@@ -233,6 +233,23 @@ class SearchResults:
 def sort_choices(connection=None) -> list[str]:
     """The orders the current database offers; the first is the default."""
     return [SORT_RELEVANCE, SORT_NEWEST] if full_text_available(connection) else [SORT_NEWEST]
+
+
+GAME_CHOICES_MAX = 60
+
+
+def game_choices(*, user, chosen: Game | None = None) -> list[tuple[int, str]]:
+    """The form's list of games to search in: the running and signing-up ones and the viewer's own
+    (played or hosted), newest first, at most GAME_CHOICES_MAX, and the chosen one; not every game of the
+    site (issue 30: a site of 5,000 finished games rendered 5,000 options on every search). Any
+    other game is searched from its own page's link (`?game=<id>`)."""
+    mine = Q(status__in=(Game.Status.RUNNING, Game.Status.SIGNUPS))
+    if user.is_authenticated:
+        mine |= Q(pk__in=Seat.objects.filter(user=user).values("game_id")) | Q(gm=user)
+    rows = list(Game.objects.filter(mine).order_by("-created_at", "-pk").values_list("pk", "title")[:GAME_CHOICES_MAX])
+    if chosen is not None and chosen.pk not in {pk for pk, _title in rows}:
+        rows.insert(0, (chosen.pk, chosen.title))
+    return rows
 
 
 def visible_threads(*, user, game: Game | None = None) -> QuerySet[Thread]:

@@ -213,7 +213,7 @@ def test_an_unknown_author_finds_nothing_and_says_so(two_games):
     assert 'role="alert"' in page and "Никтотакой" in page and "Общееслово" not in page
 
 
-def test_the_game_list_of_the_form_names_every_game(two_games):
+def test_the_game_list_of_the_form_names_every_open_game(two_games):
     page = found(None, "")
     assert "Первая партия" in page and "Вторая партия" in page
 
@@ -402,3 +402,23 @@ def test_postgresql_relevance_ranks_only_the_newest_matches(poster, monkeypatch)
     with connection.cursor() as cursor:
         cursor.execute("SELECT search_vector::text FROM games_post WHERE id = %s", [old_strong.pk])
         assert "'маф'" in cursor.fetchone()[0]  # stored by the database when the post was written
+
+
+def test_the_game_list_of_the_form_is_the_running_and_the_viewers_games(db):
+    """Issue 30: not every game of the site (5,000 finished games were 5,000 options), but the
+    running ones, the viewer's own and the one chosen (reached from its own page)."""
+    from games.models import Game
+    from games.services.games import game_create
+    from tests.conftest import client_for, make_user
+
+    gm, other = make_user("Ведущий поиска"), make_user("Чужой")
+    mine = game_create(title="Моя игра", gm=gm)
+    foreign = game_create(title="Чужая старая игра", gm=other)
+    Game.objects.filter(pk=foreign.pk).update(status=Game.Status.FINISHED)
+    running = game_create(title="Идущая игра", gm=other)
+    Game.objects.filter(pk=running.pk).update(status=Game.Status.RUNNING)
+    titles = [title for _pk, title in engine.game_choices(user=gm)]
+    assert "Моя игра" in titles and "Идущая игра" in titles and "Чужая старая игра" not in titles
+    assert engine.game_choices(user=gm, chosen=foreign)[0] == (foreign.pk, "Чужая старая игра")
+    page = client_for(gm).get("/search/", {"q": "игра", "game": foreign.pk}).content.decode()
+    assert f'<option value="{foreign.pk}" selected>' in page
