@@ -422,3 +422,9 @@ def test_the_game_list_of_the_form_is_the_running_and_the_viewers_games(db):
     assert engine.game_choices(user=gm, chosen=foreign)[0] == (foreign.pk, "Чужая старая игра")
     page = client_for(gm).get("/search/", {"q": "игра", "game": foreign.pk}).content.decode()
     assert f'<option value="{foreign.pk}" selected>' in page
+
+
+def test_a_game_page_links_to_the_search_in_its_threads(two_games):
+    first = two_games[0]
+    page = client_for(None).get(first.get_absolute_url()).content.decode()
+    assert f'/search/?game={first.pk}"' in page
