@@ -282,10 +282,11 @@ def standing_votes_of(phases: list[Phase], voter_ids: list[int]) -> dict[tuple[i
     return votes
 
 
-def standing_votes(phase: Phase) -> dict[int, int | str | None]:
-    """Each voter's vote at the close: the last effective ballot of the day."""
+def standing_votes(phase: Phase, *, ballots: list | None = None) -> dict[int, int | str | None]:
+    """Each voter's vote at the close: the last effective ballot of the day (`ballots`: the
+    day's effective_ballots when the caller has read them, e.g. a vote_count's)."""
     votes: dict[int, int | str | None] = {}
-    for ballot in effective_ballots(phase=phase):
+    for ballot in effective_ballots(phase=phase) if ballots is None else ballots:
         if ballot.kind == "vote":
             votes[ballot.voter] = ballot.target
         elif ballot.kind == "peace":
