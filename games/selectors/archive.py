@@ -37,7 +37,15 @@ from games.models import (
 )
 from games.selectors.commitment import commitment_reveal
 from games.selectors.orders import action_label, order_action_text, order_reason_text
-from games.selectors.votes import CountView, vote_count, vote_weights_for, voters_and_targets, voting_kinds
+from games.selectors.votes import (
+    CountView,
+    effective_ballots_by_phase,
+    seats_in_order,
+    vote_count,
+    vote_weights_for,
+    voters_and_targets,
+    voting_kinds,
+)
 
 # Events that take a seat out of play; their phase is when it left.
 EXIT_KINDS = ("jailed", "killed", "executed", "removed", "taken", "modkilled")
@@ -351,10 +359,14 @@ def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool
         for order in _orders(user, game, holders):
             blocks[order.phase_id].orders.append(order)
     if with_counts:
-        for phase in phases:
-            if phase.kind in voting_kinds(game):
-                phase.game = game
-                blocks[phase.pk].count = count_as_cast(vote_count(phase=phase), game=game, holders=holders)
+        # Every day's ballots and the table in one query each, however long the game (issue 30).
+        days = [phase for phase in phases if phase.kind in voting_kinds(game)]
+        ballots = effective_ballots_by_phase(days)
+        seats = seats_in_order(game) if days else []
+        for phase in days:
+            phase.game = game
+            blocks[phase.pk].count = count_as_cast(vote_count(phase=phase, seats=seats, ballots=ballots[phase.pk]),
+                                                   game=game, holders=holders)
     ordered = [blocks[p.pk] for p in phases]
     return [b for b in ordered if not b.voided], [b for b in ordered if b.voided], loose
 

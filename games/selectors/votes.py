@@ -230,28 +230,35 @@ class CountView:
 
 def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
     """One ballot per post: its latest GM correction, else its own final reading."""
+    return effective_ballots_by_phase([phase]).get(phase.pk, [])
+
+
+def effective_ballots_by_phase(phases: list[Phase]) -> dict[int, list[votecount.Ballot]]:
+    """effective_ballots of several days in one query (the archive's counts: issue 30), by phase id."""
+    if not phases:
+        return {}
     rows = (
-        VoteRecord.objects.filter(phase=phase, valid=True)
+        VoteRecord.objects.filter(phase_id__in=[p.pk for p in phases], valid=True)
         .exclude(source=VoteRecord.Source.POST, is_final=False)
-        .order_by("post_number", "pk")
-        .values_list("post_number", "voter_id", "kind", "target_id", "source")
+        .order_by("phase_id", "post_number", "pk")
+        .values_list("phase_id", "post_number", "voter_id", "kind", "target_id", "source")
     )
-    per_post: dict[int, tuple] = {}
+    per_post: dict[tuple[int, int], tuple] = {}
     gm = VoteRecord.Source.GM
     # One fetch, not a server-side cursor: a day's ledger is a few megabytes at most, and the
     # cursor's round trips cost more than its memory saves (docs/performance.md, "Growth").
     for row in rows:
         # A GM line beats the post's own line; a later GM line beats an earlier one.
-        if row[4] == gm or row[0] not in per_post:
-            per_post[row[0]] = row
+        if row[5] == gm or (row[0], row[1]) not in per_post:
+            per_post[(row[0], row[1])] = row
     none = VoteRecord.Kind.NONE
     Ballot = votecount.Ballot
-    # Rows come in post order, so the ballots need no further sorting.
-    return [
-        Ballot(voter_id, kind, target_id, number, number)  # positional: the tuple's fields in order
-        for number, voter_id, kind, target_id, _source in per_post.values()
-        if kind != none
-    ]
+    out: dict[int, list[votecount.Ballot]] = {p.pk: [] for p in phases}
+    # Rows come in post order within each day, so the ballots need no further sorting.
+    for phase_id, number, voter_id, kind, target_id, _source in per_post.values():
+        if kind != none:
+            out[phase_id].append(Ballot(voter_id, kind, target_id, number, number))  # positional: the tuple's fields
+    return out
 
 
 def standing_votes_of(phases: list[Phase], voter_ids: list[int]) -> dict[tuple[int, int], int | str | None]:
@@ -296,11 +303,14 @@ def standing_votes(phase: Phase, *, ballots: list | None = None) -> dict[int, in
     return votes
 
 
-def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
-    seats = seats_in_order(phase.game)
+def vote_count(*, phase: Phase, as_of: int | None = None, seats: list[Seat] | None = None,
+               ballots: list | None = None) -> CountView:
+    """The count of a day; `seats` (seats_in_order) and `ballots` (effective_ballots) when the
+    caller has read them for several days at once (the archive)."""
+    seats = seats_in_order(phase.game) if seats is None else seats
     by_id = {s.pk: s for s in seats}
     voters, targets = voters_and_targets(phase, seats)
-    ballots = effective_ballots(phase=phase)
+    ballots = effective_ballots(phase=phase) if ballots is None else ballots
     weights = vote_weights_for(phase.game, seats)
     count = votecount.tally(ballots, voters=voters, targets=targets, weights=weights, as_of=as_of)
     plurality, by_seat, order = _count_style(phase)
