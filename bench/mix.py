@@ -131,20 +131,20 @@ def setup_environment(setup: str, var_dir: Path, prefix: str) -> dict[str, str]:
     return env
 
 
-def _redis_keys(url: str, *, ours_only: bool) -> list[bytes]:
-    """The run's keys in its Redis database (ours_only), or the keys that are not a run's."""
+def is_run_key(key: str) -> bool:
+    """Whether a Redis key is a load run's: its cache prefix, or Celery's broker keys."""
     from fnmatch import fnmatchcase
 
+    return key.startswith(PREFIX_START) or any(fnmatchcase(key, pattern) for pattern in BROKER_KEYS)
+
+
+def _redis_keys(url: str, *, ours_only: bool) -> list[bytes]:
+    """The run's keys in its Redis database (ours_only), or the keys that are not a run's."""
     import redis
 
     client = redis.Redis.from_url(url, socket_connect_timeout=3)
-    out = []
-    for key in client.scan_iter(count=1000):
-        text = key.decode("utf-8", "replace")
-        ours = text.startswith(PREFIX_START) or any(fnmatchcase(text, pattern) for pattern in BROKER_KEYS)
-        if ours == ours_only:
-            out.append(key)
-    return out
+    return [key for key in client.scan_iter(count=1000)
+            if is_run_key(key.decode("utf-8", "replace")) == ours_only]
 
 
 def check_services(env: dict[str, str]) -> None:
