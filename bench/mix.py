@@ -454,9 +454,6 @@ def run_one(setup: str, args) -> dict:
             extra["logs"] = str(logs)
         return mixreport.summarize(setup, steps, deadlines, extra=extra, p99_limit_ms=args.p99_ms)
     finally:
-        # A second Ctrl+C (or the parent's SIGTERM after the terminal's SIGINT) must not cut the cleaning short.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for process in reversed(processes):
             try:
                 process.stop()
@@ -487,12 +484,25 @@ def run_one(setup: str, args) -> dict:
             shutil.rmtree(work, ignore_errors=True)
 
 
-def child_main(args) -> int:
-    def terminate(signum, frame):
+def stop_once():
+    """A handler for SIGINT and SIGTERM that interrupts once: Ctrl+C reaches the whole process
+    group and a parent may add its SIGTERM, but a second signal must not cut the cleaning short."""
+    fired = []
+
+    def handler(signum, frame):
+        if fired:
+            return
+        fired.append(signum)
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, terminate)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    handler.fired = fired
+    return handler
+
+
+def child_main(args) -> int:
+    handler = stop_once()
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
     try:
         summary = run_one(args.one, args)
     except KeyboardInterrupt:
@@ -517,10 +527,9 @@ def main(argv=None) -> int:
     summaries = []
     interrupted = False
 
-    def forward(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, forward)
+    handler = stop_once()
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
     with tempfile.TemporaryDirectory(prefix="mafia-mix-") as tmp:
         for setup in args.setups:
             out = Path(tmp) / f"{setup}.json"
@@ -528,12 +537,12 @@ def main(argv=None) -> int:
             try:
                 code = child.wait()
             except KeyboardInterrupt:
-                # Ctrl+C reached the child too (one process group); SIGTERM came to this process alone.
                 interrupted = True
-                try:
+                if handler.fired == [signal.SIGTERM]:  # to this process alone; Ctrl+C reached the child too
                     child.send_signal(signal.SIGTERM)
-                    child.wait(timeout=180)
-                except (ProcessLookupError, subprocess.TimeoutExpired, KeyboardInterrupt):
+                try:
+                    child.wait(timeout=180)  # the child stops its processes and removes its data
+                except subprocess.TimeoutExpired:
                     child.kill()
                 break
             if code != 0 or not out.exists():
