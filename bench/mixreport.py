@@ -104,7 +104,7 @@ def step_from_snapshots(index: int, users: int, seconds: float, before: dict, af
         failures += fail
         for key, count in hist.items():
             total[key] = total.get(key, 0) + count
-    return Step(index=index, users=users, seconds=seconds, requests=requests, failures=failures,
+    return Step(index=index, users=users, seconds=round(seconds, 2), requests=requests, failures=failures,
                 rps=round(requests / seconds, 2) if seconds > 0 else 0.0, p50_ms=percentile(total, 0.50),
                 p99_ms=percentile(total, 0.99), kinds=kinds, cpu_percent=cpu_percent)
 
