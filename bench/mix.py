@@ -428,6 +428,9 @@ def run_one(setup: str, args) -> dict:
                 time.sleep(0.5)
             time.sleep(0.5)
             deadlines = [d for d in watch.watched.values()]
+        from bench.mixseed import site_checks
+
+        checks = site_checks(began)
         steps = [mixreport.Step.from_json({k: v for k, v in s.items() if k not in ("stop", "reason", "ended_at")})
                  for s in read_steps(steps_path)]
         totals, errors = read_locust_csv(csv_prefix)
@@ -439,6 +442,7 @@ def run_one(setup: str, args) -> dict:
             "broker": "file broker" if setup == "embedded" else "Redis",
             "locust_totals": totals,
             "locust_errors": errors,
+            "site_checks": checks,
             "server_errors_logged": count_in_log(logs / "gunicorn.log", ("Traceback", "Internal Server Error")),
             "worker_errors_logged": count_in_log(logs / "worker.log", ("ERROR/", "Traceback")),
             "problems": problems,
@@ -557,6 +561,9 @@ def main(argv=None) -> int:
         if summary.get("locust_errors"):
             print("  errors: " + "; ".join(f"{e['occurrences']} x {e['method']} {e['name']}: {e['error']}"
                                             for e in summary["locust_errors"][:10]))
+        if summary.get("site_checks"):
+            print("  stored: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in summary["site_checks"].items()))
+        print("  deadlines: " + ("; ".join(mixreport.deadline_row(d) for d in summary.get("deadlines") or []) or "none"))
         if summary.get("problems"):
             print("  problems: " + "; ".join(summary["problems"]))
         print()

@@ -293,7 +293,23 @@ def steps_table(summary: dict) -> str:
     return "\n".join(lines)
 
 
+def deadline_row(d: dict) -> str:
+    """One deadline in words: rule set, phase, users of its step, how late it was seen closed (and
+    when the worker took it up), or that it closed early or never."""
+    where = f"{d['ruleset']} {d['phase']} @{d['users']}u"
+    if d.get("early"):
+        return f"{where} early"
+    if d.get("late_s") is None:
+        return f"{where} NEVER CLOSED"
+    return f"{where} +{d['late_s']:.1f} s (claim +{d['claim_late_s']:.1f})"
+
+
 def json_line(summaries: list[dict], **extra) -> str:
-    """The run's last line: every set-up's summary (without the per-deadline rows) and `extra`."""
-    slim = [{k: v for k, v in s.items() if k != "deadlines"} for s in summaries]
+    """The run's last line: every set-up's summary, each deadline as [rule set, phase, users,
+    late_s, claim_late_s, early], and `extra`."""
+    slim = []
+    for s in summaries:
+        rows = [[d["ruleset"], d["phase"], d["users"], d.get("late_s"), d.get("claim_late_s"), d.get("early", False)]
+                for d in s.get("deadlines") or []]
+        slim.append({**{k: v for k, v in s.items() if k != "deadlines"}, "deadlines": rows})
     return json.dumps({"benchmark": "mix", **extra, "setups": slim}, ensure_ascii=False, separators=(",", ":"))

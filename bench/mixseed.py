@@ -199,3 +199,24 @@ class CloseWatch:
     def __exit__(self, *exc):
         self.stop.set()
         self.thread.join(timeout=10)
+
+
+def site_checks(since: float) -> dict:
+    """What the run wrote, read from the database: the posts stored since `since` (epoch seconds),
+    the vote lines of their posts (counted or not), the orders recorded (accepted or not), and the
+    phases closed. The users' answers say the site took them; this says it kept them."""
+    from datetime import datetime, timezone as dt_timezone
+
+    from games.models import Order, Phase, Post, VoteRecord
+
+    start = datetime.fromtimestamp(since, tz=dt_timezone.utc)
+    votes = VoteRecord.objects.filter(post__created_at__gte=start)
+    orders = Order.objects.filter(recorded_at__gte=start, recorded_by__username__startswith="mix-g")
+    return {
+        "posts_stored": Post.objects.filter(created_at__gte=start).count(),
+        "votes_counted": votes.filter(valid=True).count(),
+        "votes_not_counted": votes.filter(valid=False).count(),
+        "orders_accepted": orders.filter(valid=True).count(),
+        "orders_refused": orders.filter(valid=False).count(),
+        "phases_closed": Phase.objects.filter(closed_at__gte=start).count(),
+    }

@@ -332,7 +332,11 @@ def test_the_side_by_side_table_and_the_last_json_line():
     data = json.loads(line)
     assert data["benchmark"] == "mix" and data["mode"] == "quick"
     assert [s["setup"] for s in data["setups"]] == ["embedded", "postgres"]
-    assert "deadlines" not in data["setups"][0] and data["setups"][0]["deadline_summary"]["closed"] == 1
+    assert data["setups"][0]["deadlines"] == [["forum", "day 1", 10, 0.6, 0.1, False]]
+    assert data["setups"][0]["deadline_summary"]["closed"] == 1
+    assert mixreport.deadline_row(embedded["deadlines"][0]) == "forum day 1 @10u +0.6 s (claim +0.1)"
+    assert mixreport.deadline_row({"ruleset": "show", "phase": "day 1", "users": 30, "early": True}) == "show day 1 @30u early"
+    assert mixreport.deadline_row({"ruleset": "cards", "phase": "night 1", "users": 30, "late_s": None}).endswith("NEVER CLOSED")
     assert "embedded: step" in mixreport.steps_table(embedded)
 
 
