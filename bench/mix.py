@@ -123,9 +123,10 @@ def setup_environment(setup: str, var_dir: Path, prefix: str) -> dict[str, str]:
     if setup == "postgres":
         from bench.server import bench_database_url
 
-        url = bench_database_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
-        base, _, name = url.rpartition("/")
-        env["DATABASE_URL"] = f"{base}/{name}_mix"
+        from urllib.parse import urlsplit, urlunsplit
+
+        parts = urlsplit(bench_database_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL))
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path=parts.path + "_mix"))  # never bench's own
         env["REDIS_URL"] = os.environ.get("MIX_REDIS_URL") or DEFAULT_REDIS_URL
         env["MAFIA_CACHE_PREFIX"] = prefix
     return env

@@ -355,6 +355,9 @@ def test_each_setup_runs_on_its_own_throwaway_data(tmp_path, monkeypatch):
     postgres = mix.setup_environment("postgres", tmp_path, "mafia-mix-1-abc")
     assert postgres["DATABASE_URL"] == "postgres://postgres@127.0.0.1:5432/mafia_bench_mix"
     assert postgres["REDIS_URL"] == mix.DEFAULT_REDIS_URL and postgres["MAFIA_CACHE_PREFIX"] == "mafia-mix-1-abc"
+    monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db:5433/site?sslmode=require")
+    assert mix.setup_environment("postgres", tmp_path, "x")["DATABASE_URL"] == \
+        "postgres://u:p@db:5433/site_bench_mix?sslmode=require"
     assert mix.is_run_key("mafia-mix-1-abc:1:session") and mix.is_run_key("_kombu.binding.celery")
     assert mix.is_run_key("celery") and mix.is_run_key("unacked_index")
     assert not mix.is_run_key("mafia-bench-9:1:x") and not mix.is_run_key("site:1:views.decorators.cache")
