@@ -30,6 +30,7 @@ from dataclasses import asdict
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.seed import RARE_WORD
 from bench.site_growth import SiteTier, measure_site, seed_site
 from bench.site_growth import verdict as site_verdict
 from bench.votes import _best  # the median of timed runs, as every vote benchmark takes it
@@ -164,8 +165,10 @@ def measure(game, cookies: dict[str, str], repeat: int, site=None) -> dict[str, 
         record(f"thread page ({label}), rendered afresh", lambda url=url: client.get(url), prepare_each=fresh)
     phase = Phase.objects.get(pk=game.phase_id)
     record("recount of the day", lambda: vote_count(phase=phase))
-    record("search, a common word", lambda: client.get("/search/", {"q": "голосуем"}))
-    record("search, a rare word", lambda: client.get("/search/", {"q": "оратором"}))
+    record("search, a common word (every post)", lambda: client.get("/search/", {"q": "тюрьму"}))
+    record("search, a word 1 post in 8 has", lambda: client.get("/search/", {"q": "оратором"}))
+    record("search, a rare word (one post)", lambda: client.get("/search/", {"q": RARE_WORD}))
+    record("search by date, a common word", lambda: client.get("/search/", {"q": "тюрьму", "sort": "newest"}))
     if site is not None:
         measure_site(site, record)
     return results

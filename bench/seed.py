@@ -33,6 +33,11 @@ TEMPLATES = [
 ]
 
 
+# A word one post of the thread has (bench/growth.py searches it as the rare word).
+RARE_WORD = "ветрогон"
+RARE_LINE = f"P.S. Не будьте {RARE_WORD}ами, голосуйте вовремя."
+
+
 @dataclass
 class BenchGame:
     game_id: int
@@ -97,10 +102,13 @@ def seed(*, posts: int = 10_000, players: int = len(NAMES), tag: str = "") -> Be
         target = seats[(i * 7 + 3) % len(seats)].user.display_name
         other = seats[(i * 5 + 1) % len(seats)].user.display_name
         body = TEMPLATES[i % len(TEMPLATES)].format(vote=votes[target], target=target, other=other)
+        if i == RARE_POST:
+            body = f"{body}\n{RARE_LINE}"  # the search's rare word: in this one post of the thread
         if body not in rendered:
             rendered[body] = (bbcode.render(body), bbcode.searchable_text(body))
         return body
 
+    RARE_POST = (posts - thread.post_count) // 3
     first = thread.post_count + 1
     rows = []
     for i in range(posts - thread.post_count):
