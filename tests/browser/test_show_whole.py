@@ -3,11 +3,13 @@ form, four newcomers sign up through the site's sign-up (the IndiCode step as th
 finds none offered, the others type hers) and join, the GM deals, and the heroes play it to its end
 on their panels and in the game thread — greetings, the day vote with sympathies, the defence, the
 re-vote, «Выбор Союзника», a night with every role's choice and the bets, the slave's trial answer
-and the grants, day 2 with the judge — one hero on a 390 px phone throughout. Then every page a
-player reads at the end («Итоги Шоу», the commitment, «Баланс», «Обо мне», the status and
-/fullstatus, the game thread) is read at 390 px as each hero, a spectator, an anonymous visitor and
-the GM: the right status, the commitment matches, the settlement sums to zero, nothing scrolls
-sideways and no code-shaped word is in the visible text (tests/browser/visible_text.py).
+and the grants, day 2 with the judge, and a stage the rules open after the end if there is one —
+one hero on a 390 px phone throughout. Then every page a player reads at the end («Итоги Шоу», the
+commitment, «Баланс», «Обо мне», the status and /fullstatus, the game thread, the archive ...) is
+read at 390 px as each hero, a spectator, an anonymous visitor and the GM: the right status, the
+commitment matches, the settlement sums to zero, nothing scrolls sideways and no code-shaped word
+is in the visible text (tests/browser/visible_text.py) — on those pages and on every page read
+during the play (docs/rulesets/show.md, "A whole show in the browser").
 
 The game's seed is fixed (the start's secret seed is patched), so the deal and every lot are the
 same each run; the heroes' choices still read the deal from the database, as players who know
@@ -431,7 +433,25 @@ def _play(site: Site, gm: User, tmp_path) -> dict:
     _to_the_end(site)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winner == ("demon" if defendant == reptiloid else "reptiloids")
+    _epilogue(site)
     return seats
+
+
+def _epilogue(site: Site) -> None:
+    """A stage the rules open after the end («Судный День»: every role and secret open, a last
+    word from every hero, slaves too), if the rule set has one: each hero says his last word in the
+    game thread, and its deadline closes it through the sweep's service."""
+    game = site.game
+    game.refresh_from_db()
+    phase = game.current_phase
+    if phase is None or phase.closed_at is not None:
+        return
+    site.look_around()
+    for name in NAMES:
+        site.thread_post(name, f"Последнее слово: {name}")
+    phases_close_due(now=phase.deadline_at or timezone.now())
+    phase.refresh_from_db()
+    assert phase.closed_at is not None
 
 
 def _settlement_sums_to_zero(site: Site) -> None:
@@ -460,7 +480,8 @@ def _read_the_end(site: Site, seats: dict) -> None:
         ("«Итоги Шоу»", f"/games/{game.pk}/show/results/", everyone),
         ("the commitment", f"/games/{game.pk}/commitment/", everyone),
         ("the status (the end)", f"/games/{game.pk}/show/status/", everyone),
-        ("the game thread", game.game_thread.get_absolute_url(), everyone),
+        ("the game thread", f"{game.game_thread.get_absolute_url()}?page=1", everyone),
+        ("the game thread's last page", f"{game.game_thread.get_absolute_url()}?page=last", everyone),
         ("the discussion thread", game.discussion_thread.get_absolute_url(), everyone),
         ("the slaves' chat (the end)", lounge.get_absolute_url(), everyone),
         ("the archive", f"/games/{game.pk}/archive/", everyone),
