@@ -256,8 +256,13 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     if seat is None:  # a GM without a seat: the dashboard is his page
         return redirect("games:gm_dashboard", pk=game.pk)
     state = game_state(game)
+    # A role its holder does not know (the Show's Крот: permissions.knows_own_role) is not told here.
+    own = permissions.can_see_role_of(viewer, game, seat)
+    # «Your team»: the heroes of his own team whose roles he may see — not every role he may see
+    # (at the end every role is public, and a revealed enemy is not a teammate; issue 28). A
+    # player who does not know his own role has no team to be shown: it would tell him his role.
     team = [s for s in game.seats.select_related("user").order_by("number")
-            if s.pk != seat.pk and permissions.can_see_role_of(viewer, game, s)]
+            if own and s.pk != seat.pk and s.faction == seat.faction and permissions.can_see_role_of(viewer, game, s)]
     # A rule set whose inputs have forms on its own pages offers none here (cards: the cards page).
     actions = allowed_actions(game, state, seat.pk) \
         if state and game.status == Game.Status.RUNNING and registry.site(game.ruleset).orders_on_role_page else ()
@@ -274,8 +279,6 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
             order.source_seat = holders.seat_at(order.source_seat, order.recorded_at)
         order.reason_text = order_reason_text(order.reason) if order.reason else ""
         order.action_text = order_action_text(order)
-    # A role its holder does not know (the Show's Крот: permissions.knows_own_role) is not told here.
-    own = permissions.can_see_role_of(viewer, game, seat)
     return render(request, "games/role.html", {
         "standing_order": _standing_order(viewer, game, seat),
         "game": game, "seat": seat, "team": team,
