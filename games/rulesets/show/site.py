@@ -277,7 +277,9 @@ class ShowSite(SiteRuleset):
                               # part 2 (scenario_inputs.COINS_INPUTS); `message_fees` is the engine player's only
                               "acted_at", "bets", "raise", "sympathies", "ally_picks", "trial_answers", "grants",
                               # part 3, the privileges (scenario_inputs.PRIVILEGE_INPUTS)
-                              "stun", "exclude", "extra_votes", "intercept", "mole", "steal"}),
+                              "stun", "exclude", "extra_votes", "intercept", "mole", "steal",
+                              # issue 28, item 4: «Я всё» (scenario_inputs: played last)
+                              "done"}),
         # part 3: a player's fixed privileges (`privileges: [bouncer]`), handed to the deal
         # (new_game_arguments) instead of the seed's
         player_keys=frozenset({"privileges"}),
