@@ -76,6 +76,8 @@ def offered(html: str) -> dict[int, set]:
     for form in parser.forms:
         got = out.setdefault(form["seat"], set())
         for value in form["selects"].get("choice", []):
+            if not value:  # «— выберите —» while nothing of his stands
+                continue
             action, _sep, raw = value.partition(":")
             got.add((action, int(raw) if raw.isdigit() else (raw or None)))
         for key in services.DETAIL_KEYS:

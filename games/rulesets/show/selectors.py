@@ -302,5 +302,6 @@ def gm_replace_rows(*, game: Game, user) -> list[dict[str, Any]] | None:
         details = [(key, str(DETAIL_LABELS.get(key, key)),
                     [(h, names.get(h, "?"), detail_now.get(key) == h) for h in offers[key] if isinstance(h, int)])
                    for key in DETAIL_KEYS if key in offers]
-        rows.append({"seat": seat, "name": names.get(seat.pk, "?"), "groups": groups, "details": details})
+        rows.append({"seat": seat, "name": names.get(seat.pk, "?"), "groups": groups, "details": details,
+                     "standing": picked})
     return rows
