@@ -3,6 +3,7 @@
 from allauth.core import context as allauth_context
 from django import forms
 from django.urls import Resolver404, resolve
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -19,11 +20,28 @@ from games.models import Game, Notification
 from games.rulesets import registry
 
 
-def offered_indicodes() -> list[str]:
+def offered_indicodes() -> tuple[list[str], bool]:
     """«выбрать один из предлагаемых ему ИндиКодов героев, которые сейчас активны и находятся в
-    сессиях»: the codes of the users seated in running games (a code exists once its owner entered a show)."""
+    сессиях»: the codes of the users seated in running games (a code exists once its owner entered
+    a show), and True. When nobody is in a session now, the newest heroes' codes (any user with an
+    ИндиКод: «одному из уже имеющихся героев»), and False: a newcomer who knows nobody can still give
+    the bonus as the rules ask (issue 28, item 22). Empty only when the site has no hero at all."""
     playing = User.objects.filter(seats__game__status=Game.Status.RUNNING, is_active=True)
-    return coin_selectors.indicodes_of(playing)
+    codes = coin_selectors.indicodes_of(playing)
+    if codes:
+        return codes, True
+    return coin_selectors.indicodes_of(User.objects.filter(is_active=True)), False
+
+
+class NoteWidget(forms.Widget):
+    """A line of text among the fields (no input): what the form says instead of a question."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        return format_html('<span class="referral-note" id="{}">{}</span>', (attrs or {}).get("id", ""), self.text)
+
+    def __init__(self, text, attrs=None):
+        super().__init__(attrs)
+        self.text = text
 
 
 def referral_offered(next_url: str) -> bool:
@@ -50,8 +68,10 @@ class SignupExtraForm(forms.Form):
         help_text=_("The name other players see and vote for. It cannot be changed to another player's name."),
     )
 
-    # The referral bonus: «новичок должен либо выбрать один из предлагаемых ему ИндиКодов героев
-    # ..., либо самостоятельно ввести ИндиКод, который он получил от своего знакомого».
+    # The referral bonus: «При регистрации нового пользователя для него в системе создаётся 1000㉿,
+    # при этом 100㉿ нужно отдать одному из уже имеющихся героев»; «новичок должен либо выбрать один
+    # из предлагаемых ему ИндиКодов героев ..., либо самостоятельно ввести ИндиКод, который он
+    # получил от своего знакомого». No «nobody» while a hero exists (issue 28, item 22).
     referral_pick = forms.ChoiceField(label=_("IndiCode of a hero in play"), required=False, widget=forms.RadioSelect)
     referral_code = forms.CharField(
         label=_("Or the IndiCode of the friend who brought you"), required=False, max_length=80,
@@ -62,13 +82,28 @@ class SignupExtraForm(forms.Form):
         # allauth builds this form without the request; its middleware keeps it for the request's life.
         request = allauth_context.request
         next_url = (request.POST.get("next") or request.GET.get("next") or "") if request is not None else ""
+        self.bonus_owed = False
         if not referral_offered(next_url):
             del self.fields["referral_pick"], self.fields["referral_code"]
             return
-        offered = offered_indicodes()
-        self.fields["referral_pick"].choices = [("", _("nobody (no referral bonus)"))] + [(code, code) for code in offered]
+        offered, in_play = offered_indicodes()
         if not offered:
-            self.fields["referral_pick"].widget = forms.HiddenInput()
+            # The very first users of a site: no hero exists to give the bonus to, so nothing is
+            # asked and the newcomer keeps his whole capital (docs/rulesets/show.md, "Sign-up").
+            del self.fields["referral_pick"], self.fields["referral_code"]
+            self.fields["referral_note"] = forms.CharField(
+                label="", required=False, disabled=True, widget=NoteWidget(_(
+                    "There is no hero on the site yet, so the 100 ㉿ registration bonus goes to nobody: "
+                    "you keep all your 1,000 ㉿ starting coins.")))
+            return
+        self.bonus_owed = True
+        pick = self.fields["referral_pick"]
+        pick.choices = [(code, code) for code in offered]
+        if not in_play:  # nobody is in a session now: the newest heroes of the site
+            pick.label = _("IndiCode of one of the site's heroes")
+        self.fields["referral_code"].help_text = _(
+            "Of your 1,000 ㉿ starting coins, 100 go at once to one of the heroes: pick his IndiCode above or type "
+            "the IndiCode of the friend who brought you.")
 
     def clean_display_name(self) -> str:
         value = normalise_display_name(self.cleaned_data["display_name"])
@@ -82,6 +117,10 @@ class SignupExtraForm(forms.Form):
         if picked and typed and coins.code_key(picked) != coins.code_key(typed):
             raise forms.ValidationError(_("Pick one IndiCode or type one, not two different ones."))
         code = typed or picked
+        if not code and self.bonus_owed:
+            # «100㉿ нужно отдать одному из уже имеющихся героев»: a hero exists, so nobody is no answer
+            self.add_error("referral_pick", _("Give the 100 ㉿ to one of the heroes: pick an IndiCode or type "
+                                              "the one your friend gave you."))
         if code and coins.referral_owner(code) is None:
             self.add_error("referral_code" if typed else "referral_pick", _("No hero has this IndiCode."))
         cleaned["referral"] = code

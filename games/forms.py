@@ -1,5 +1,7 @@
 """Forms of the games app. Validation of content lives in the services; forms only carry it."""
 
+import json
+
 from django import forms
 from django.conf import settings
 from django.template.defaultfilters import filesizeformat
@@ -72,6 +74,11 @@ class GameCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # The player count starts at the chosen rule set's (SiteRuleset.default_size: the Show's 10);
+        # static/js/site.js moves it when another rule set is picked, unless the GM typed one.
+        sizes = {a.key: a.default_size or self.fields["size"].initial for a in registry.adapters()}
+        self.fields["size"].initial = sizes.get(self.chosen_ruleset(), self.fields["size"].initial)
+        self.fields["size"].widget.attrs["data-ruleset-sizes"] = json.dumps(sizes)
         # Whose each option field is: the page marks it (data-ruleset-field) so that static/js/site.js
         # shows only the chosen rule set's, and full_clean() ignores the others' (without JavaScript
         # every field shows, each named after its rule set).
@@ -134,6 +141,10 @@ class GameCreateForm(forms.Form):
                 self.add_error("size", _("This rule set is played by %(min)d to %(max)d players.")
                                % {"min": lowest, "max": ruleset.max_players})
         adapter = registry.site(ruleset.key)
+        # The chosen rule set's fields taken together (the Show: its amounts agree with each other).
+        for name, message in adapter.option_errors(cleaned).items():
+            if name is None or (name in self.fields and name not in self.errors):
+                self.add_error(name, message)
         if cleaned.get("automatic") and not adapter.auto_host:
             self.add_error("automatic", adapter.auto_host_refusal)
         table = parse_role_table(raw, _role_names(ruleset.key))

@@ -156,6 +156,13 @@ class SiteRuleset:
     # the Show votes in some of its stages.
     voting_kinds: ClassVar[frozenset[str]] = frozenset({"day", "revote"})
 
+    @property
+    def votes_in_posts(self) -> bool:
+        """Whether votes are read from the posts of the game thread (the GM's «vote options», the
+        bold vote syntaxes): a rule set with no voting kind casts them elsewhere (the Show on its
+        panel) and shows its own help in the place "game.vote_help" instead."""
+        return bool(self.voting_kinds)
+
     # --- Templates --------------------------------------------------------------------------
     # Panels the core's pages include by name, per page and place: {"game.top": [template, ...]}.
     # A page asks `panels("gm.links")` and includes each; a rule set without a panel adds nothing.
@@ -178,6 +185,11 @@ class SiteRuleset:
         return capability in self.capabilities
 
     # --- The GM's dashboard -----------------------------------------------------------------
+    # Whether the dashboard's «Replace an order» (the core's order ledger and the roles' actions,
+    # games.services.orders.order_override) serves this rule set. The Show's inputs are rows of its
+    # own, so it offers its own replacement among its GM inputs and panels instead.
+    core_order_override: ClassVar[bool] = True
+
     def gm_inputs(self) -> dict[str, GmInput]:
         """The GM actions this rule set adds to the dashboard, by action name (GmInput). The core's
         own actions (close, deadline, override, moderation ...) come first; the plain game adds none."""
@@ -434,6 +446,10 @@ class SiteRuleset:
     signup_referral: ClassVar[bool] = False
 
     # --- The game-creation form (games.forms.GameCreateForm) ------------------------------------
+    # The number of players the new-game form starts with when this rule set is picked (None: the
+    # form's own, 9). The Show: «В каждом Большом Шоу всегда ровно 10 участников».
+    default_size: ClassVar[int | None] = None
+
     def option_fields(self) -> dict[str, Any]:
         """Fields this rule set adds to the new-game form, name -> form field, in order (club: the
         newcomers; cards: the hero and the extra neutral). Field names are unique across rule sets."""
@@ -442,6 +458,12 @@ class SiteRuleset:
     def options_from(self, cleaned: dict) -> dict:
         """The new game's `options` from the form's cleaned data (only this rule set's fields are
         read); {} for none."""
+        return {}
+
+    def option_errors(self, cleaned: dict) -> dict[str, Any]:
+        """What is wrong with this rule set's fields taken together, field name -> a translated
+        message (the Show: the least stage fee above the greatest); {} when they stand. Asked by
+        the new-game form only when this rule set is picked, after each field's own checks."""
         return {}
 
     # --- Votes ---------------------------------------------------------------------------------

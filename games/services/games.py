@@ -81,6 +81,10 @@ def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_maj
     majority ends the day at once."""
     if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
+    adapter = registry.find(game.ruleset)
+    if adapter is not None and not adapter.votes_in_posts:
+        raise ActionRefused(_("This rule set reads no votes from posts: its ballots are cast on the players' panel."),
+                            code="no_post_votes")
     unknown = set(syntaxes) - set(SYNTAXES)
     if unknown:
         raise ActionRefused(_("Unknown vote syntax."), code="bad_syntax")

@@ -949,6 +949,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
                          if s.application or s.overt_role or s.contacts]
         if permissions.is_game_master(viewer, game) else [],
         "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
+        # A rule set that reads no vote from posts (the Show's panel ballots) shows its own help
+        # instead of the GM's vote syntaxes (SiteRuleset.votes_in_posts, the place "game.vote_help").
+        "votes_in_posts": (adapter := registry.find(game.ruleset)) is None or adapter.votes_in_posts,
         "communication": communication_of(game) if permissions.is_game_master(viewer, game) else None,
         "communication_modes": CommunicationForm.base_fields["private_messages"].choices,
         # The questions of the GM's destructive buttons on this page (games/confirm.py).

@@ -77,7 +77,9 @@ def commitment_check(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
-    form = GameCreateForm(request.POST or None)
+    # `?ruleset=show` opens the form with that rule set picked (and its player count, its fields).
+    picked = request.GET.get("ruleset")
+    form = GameCreateForm(request.POST or None, initial={"ruleset": picked} if picked in registry.keys() else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -198,7 +200,10 @@ GM_ACTIONS = {
 
 def _gm_write(game: Game, action: str) -> gm_writes.GmWrite | None:
     """What the dashboard's `action` declares it changes: its own table, or the game's rule
-    set's GM input (SiteRuleset.gm_inputs, GmInput.changes); None for an unknown action."""
+    set's GM input (SiteRuleset.gm_inputs, GmInput.changes); None for an unknown action (the
+    core's order override too, where the rule set replaces inputs its own way)."""
+    if action == "override" and not _core_override(game):
+        return None
     if action in GM_ACTIONS:
         return GM_ACTIONS[action]
     gm_input = _gm_input(game, action or "")
@@ -371,7 +376,7 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
         "events": [{**row, "audience_label": audience_label(row["event"].audience, seats_by_id)}
                    for row in _event_rows(request.user, game)[-50:]], "all_actions": [(a, action_label(a)) for a in
                                                                           role_actions(game)],
-        "seats": seats, "seat_columns": seat_columns,
+        "seats": seats, "seat_columns": seat_columns, "core_override": _core_override(game),
         **_gm_choices(game, phase, state, seats, rows),
     })
 
@@ -460,6 +465,12 @@ def gm_action(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("games:gm_dashboard", pk=game.pk)
 
 
+
+
+def _core_override(game: Game) -> bool:
+    """Whether the core's «Replace an order» serves the game's rule set (SiteRuleset.core_order_override)."""
+    adapter = registry.find(game.ruleset)
+    return adapter is None or adapter.core_order_override
 
 
 def _gm_input(game: Game, action: str) -> GmInput | None:

@@ -183,9 +183,11 @@ document.addEventListener("submit", function (event) {
 
 // The new-game form (games.forms.GameCreateForm): the role table's help lists the roles of the
 // chosen rule set only, and only its own option fields show (without JavaScript every rule set's
-// line and field shows, each named; the server ignores the fields of a rule set not chosen).
+// line and field shows, each named; the server ignores the fields of a rule set not chosen). The
+// player count follows the rule set's own (SiteRuleset.default_size: the Show's 10) until the GM
+// types one himself.
 (function () {
-  function sync(select) {
+  function sync(select, moveSize) {
     var form = select.form;
     if (!form) return;
     form.querySelectorAll("[data-ruleset-help]").forEach(function (line) {
@@ -194,11 +196,22 @@ document.addEventListener("submit", function (event) {
     form.querySelectorAll("[data-ruleset-field]").forEach(function (group) {
       group.hidden = group.dataset.rulesetField !== select.value;
     });
+    var size = form.querySelector("[data-ruleset-sizes]");
+    if (moveSize && size && !size.dataset.typed) {
+      var sizes = JSON.parse(size.dataset.rulesetSizes || "{}");
+      if (sizes[select.value]) size.value = sizes[select.value];
+    }
   }
   document.addEventListener("change", function (event) {
-    if (event.target && event.target.matches && event.target.matches("[data-ruleset-select]")) sync(event.target);
+    if (event.target && event.target.matches && event.target.matches("[data-ruleset-select]")) sync(event.target, true);
   });
-  function start() { document.querySelectorAll("[data-ruleset-select]").forEach(sync); }
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.matches && event.target.matches("[data-ruleset-sizes]")) {
+      event.target.dataset.typed = "1";
+    }
+  });
+  // On load the count is the server's (the rule set's, or what the GM sent back with an error).
+  function start() { document.querySelectorAll("[data-ruleset-select]").forEach(function (s) { sync(s, false); }); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

@@ -75,3 +75,25 @@ def test_a_newcomer_signing_up_for_a_forum_game_is_asked_no_indicode_on_a_phone(
     assert page.locator("[name=referral_code]").count() == 0 and "ИндиКод" not in page.content()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.context.close()
+
+
+def test_picking_the_show_sets_ten_players_unless_the_gm_typed_a_count(live_server, browser, transactional_db):
+    """Issue 28, item 18: «В каждом Большом Шоу всегда ровно 10 участников»: picking «Шоу» moves the
+    player count to the show's 10 (SiteRuleset.default_size) and back to 9 for another rule set;
+    a count the GM typed stays. The show's amounts show with its fields, on a phone."""
+    gm = make_user("Ведущий")
+    page = phone_page(browser, live_server.url, gm)
+    page.goto(live_server.url + reverse("games:game_new"))
+    size = page.locator("input[name=size]")
+    assert size.input_value() == "9"
+    page.select_option("select[name=ruleset]", "show")
+    assert size.input_value() == "10"
+    assert page.locator("input[name=show_entry_fee]").is_visible()
+    assert page.locator("input[name=show_grants]").input_value() == "10, 15, 25"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.select_option("select[name=ruleset]", "forum")
+    assert size.input_value() == "9" and not page.locator("input[name=show_entry_fee]").is_visible()
+    size.fill("7")
+    page.select_option("select[name=ruleset]", "show")
+    assert size.input_value() == "7"
+    page.context.close()

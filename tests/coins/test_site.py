@@ -63,19 +63,56 @@ def test_signup_offers_the_codes_of_heroes_in_running_games_and_pays_the_picked_
     assert services.balance_of(town_player) == 1100
 
 
-def test_signup_without_a_code_keeps_the_whole_capital(db):
+def test_signup_without_a_code_keeps_the_whole_capital_only_while_the_site_has_no_hero(db):
+    """«100㉿ нужно отдать одному из уже имеющихся героев»: the very first users of a site have
+    nobody to give it to (no user has entered a show, so nobody has an ИндиКод): the form asks
+    nothing, says so, and the newcomer keeps his 1000 (docs/rulesets/show.md, "Sign-up")."""
+    page = Client().get(reverse("account_signup")).content.decode()
+    assert "referral_pick" not in page and "referral_code" not in page
+    assert "Или ИндиКод" not in page and "никому" not in page
+    assert "пока нет ни одного героя" in page
     assert _signup(Client()).status_code == 302
     assert services.balance_of(User.objects.get(email="new@example.com")) == 1000
 
 
 def test_signup_refuses_an_unknown_code_and_creates_nobody(db):
+    services.ensure_indicode(make_user("Герой"))
     response = _signup(Client(), referral_code="никакой-такой-код")
     assert response.status_code == 200
     assert "Ни у кого нет такого ИндиКода" in response.content.decode()
     assert not User.objects.filter(email="new@example.com").exists()
 
 
+def test_signup_refuses_nobody_when_a_hero_in_play_could_get_the_bonus(running_game, town_player):
+    """«никому (без бонуса)» is no answer while a hero exists: the heroes in play are offered, nothing
+    before «Или» is empty, and a sign-up that gives the bonus to nobody creates nobody."""
+    code = services.ensure_indicode(town_player).code
+    page = Client().get(reverse("account_signup")).content.decode()
+    assert code in page and "никому" not in page
+    assert page.index("ИндиКод героя, который сейчас в игре") < page.index("Или ИндиКод")
+    for extra in ({}, {"referral_pick": ""}, {"referral_pick": "", "referral_code": ""}):
+        response = _signup(Client(), **extra)
+        assert response.status_code == 200, extra
+        assert "Отдайте 100 ㉿ одному из героев" in response.content.decode()
+        assert not User.objects.filter(email="new@example.com").exists()
+    assert services.balance_of(town_player) == 1000
+
+
+def test_signup_offers_the_sites_newest_heroes_when_nobody_is_in_a_session(db):
+    """Nobody in a session now, but heroes exist: their codes are offered («одному из уже
+    имеющихся героев»), so a newcomer who knows nobody still gives the bonus; «никому» is refused."""
+    hero = make_user("Герой прошлого шоу")
+    code = services.ensure_indicode(hero).code
+    page = Client().get(reverse("account_signup")).content.decode()
+    assert code in page and "ИндиКод одного из героев сайта" in page and "никому" not in page
+    assert _signup(Client()).status_code == 200
+    assert not User.objects.filter(email="new@example.com").exists()
+    assert _signup(Client(), referral_pick=code).status_code == 302
+    assert services.balance_of(hero) == 1100
+
+
 def test_signup_refuses_a_picked_code_that_nobody_offered(db):
+    services.ensure_indicode(make_user("Герой"))
     response = _signup(Client(), referral_pick="весёлый-синий-кит")
     assert response.status_code == 200
     assert not User.objects.filter(email="new@example.com").exists()

@@ -26,6 +26,8 @@ PHASE_KEYS = {"phase", "greetings", "defences", "opinions", "posted", "votes", "
               "acted_at", "message_fees", "bets", "raise", "trial_answers", "grants", "sympathies", "ally_picks",
               # part 3, the privileges (docs/rulesets/show.md, "Scenario keys")
               "stun", "exclude", "extra_votes", "intercept", "mole", "steal",
+              # issue 28, item 4: «Я всё», [names] who waive their open optional inputs of the stage
+              "done",
               # common (FORMAT.md): plain posts in the common thread, [{name: text}] or the long form
               # {by, text, comment?, as?}; the engine charges them as the site does (message_fees,
               # below) and checks a post signed `as` another hero (the Говорун's /fake) as the site does
@@ -169,6 +171,10 @@ def play(path: Path):
             assert "message_fees" not in money, "posts and message_fees both charge the stage's messages"
             money["message_fees"] = posts_fees(state, authors)
         signed = {"fakes": fakes} if fakes else {}  # as the site's ledger_inputs reads its `fake` rows
+        done = [sid(state, n) for n in phase.get("done") or ()]
+        if done:  # «Я всё»: a `done` row, which the site also reads as activity
+            signed["done"] = done
+            signed["active"] = [*phase_inputs.extra.get("active", ()), *done]
         phase_inputs = replace(phase_inputs, extra={**phase_inputs.extra, **money, **signed})
         resolution = SHOW.resolve(state, phase_inputs, seed=data["rng_seed"], now=NOW)
         mine = {"refused": refused}
@@ -236,3 +242,15 @@ def test_the_engine_player_refuses_the_posts_the_site_refuses():
     state = enslaved(new(), "Боря")
     stored, fakes, refused = stored_posts(state, [{"Аня": "Привет"}, {"Боря": "И я тут"}, {"Вера": "Ого"}])
     assert stored == ["Аня", "Вера"] and refused == {"Боря": 1} and fakes == {}
+
+
+def test_i_am_done_is_played_not_skipped_by_the_engine_player(tmp_path):
+    """«Я всё» (issue 28, item 4): without Аня's, the Вышибала's stun holds night 2 open: the file's
+    `held: []` and `early: true` are then diffs (the site's player: tests/games/test_scenarios.py)."""
+    source = next(p for p in SCENARIOS if p.name == "done-i-am-done-releases-the-hold.yaml")
+    text = source.read_text(encoding="utf-8")
+    assert "    done: [Аня]\n" in text
+    path = tmp_path / source.name
+    path.write_text(text.replace("    done: [Аня]\n", ""), encoding="utf-8")
+    _data, _state, diffs = play(path)
+    assert sorted(d.split(": expected")[0] for d in diffs) == ["night 2: early", "night 2: held"], diffs

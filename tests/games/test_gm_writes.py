@@ -414,8 +414,20 @@ def _forum_letter_waiting(db) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+def _show_day(db) -> Game:
+    """A show's day vote (its GM's «Заменить приказ»: the show's own GM input, issue 28 item 19)."""
+    game = game_create(title="Шоу", gm=make_user("Ведущий шоу"), ruleset="show", size=5)
+    users = _players(game, ["Аня", "Боря", "Вера", "Жора", "Кира"])
+    game_start(game=game, by=game.gm, seed=7, roles_in_seat_order=["mason", "mason", "reptiloid", "saviour", "demon"])
+    game.refresh_from_db()
+    for user in users.values():  # the greetings by text: day 1 opens
+        post_submit(thread=game.game_thread, author=user, body="Привет")
+    return Game.objects.get(pk=game.pk)
+
+
 OTHER_MOMENTS = {"forum signups": _forum_signups, "cards deck building": _cards_deck_building,
-                 "cards effect": _cards_with_an_effect, "forum letter waiting": _forum_letter_waiting}
+                 "cards effect": _cards_with_an_effect, "forum letter waiting": _forum_letter_waiting,
+                 "show day": _show_day}
 
 
 @pytest.mark.parametrize("moment", OTHER_MOMENTS)
@@ -425,7 +437,10 @@ def test_the_gm_forms_of_other_moments_declare_what_they_change(db, moment):
     keys = {f"{f.url_name}:{f.action}" for f in forms}
     expected = {"forum signups": {"game_start:", "co_gm:add"},
                 "cards deck building": {"gm_card_effect:gm_deck"},
-                "cards effect": {"gm_card_effect:remove"}, "forum letter waiting": {"anonymous:"}}[moment]
+                "cards effect": {"gm_card_effect:remove"}, "forum letter waiting": {"anonymous:"},
+                "show day": {"gm_action:show_replace"}}[moment]
     assert expected <= keys, keys
+    if moment == "show day":  # the show's replacement is its own; the core's form is not offered
+        assert "gm_action:override" not in keys and "vote_options:" not in keys
     undeclared = [f"{f.url_name}:{f.action}" for f in forms if declaration(game, f) is None]
     assert not undeclared, f"GM writes with no declaration (games/services/gm_writes.py): {undeclared}"

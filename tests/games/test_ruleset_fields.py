@@ -91,6 +91,7 @@ def test_signup_on_the_way_to_a_forum_game_asks_no_indicode():
     gm = make_user("Ведущий")
     forum = game_create(title="Форум", gm=gm, ruleset="forum", size=9)
     show = game_create(title="Шоу", gm=gm, ruleset="show", size=10)
+    coins.ensure_indicode(make_user("Герой"))  # a hero exists: the bonus is owed (with none, nothing is asked)
     assert "referral_code" not in _signup_page(forum.get_absolute_url())
     assert "referral_code" in _signup_page(show.get_absolute_url())
     assert "referral_code" in _signup_page()  # a sign-up from the header, heading nowhere in particular

@@ -156,6 +156,8 @@ def test_failed_expectation_exits_1_with_a_diff(db, tmp_path):
     ("privilege-bouncer-silence-from-slavery.yaml", "refused: {Кира: 1}}", "refused: {}}", "refused"),
     ("privilege-snakelet-erases-not-reptiloid.yaml", "keys_erased: {Жора: {Боря: not_reptiloid}, Гоша",
      "keys_erased: {Жора: {Вера: not_reptiloid}, Гоша", "keys_erased"),
+    # «Я всё» (issue 28, item 4): without Аня's, her stun holds night 2 open
+    ("done-i-am-done-releases-the-hold.yaml", "    done: [Аня]\n", "", "held"),
 ])
 def test_a_privilege_expectation_broken_on_purpose_fails_the_site_player(db, tmp_path, name, old, new, key):
     """The privileges' files play through the site and their outcomes are compared: a wrong

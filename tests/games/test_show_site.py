@@ -405,7 +405,7 @@ def test_the_gm_dashboard_shows_whom_the_stage_waits_for_and_the_judges_weights(
 
     from games.rulesets.show.selectors import gm_stage
 
-    assert gm_stage(game=game, user=game.gm)["lot"]["weights"]
+    assert [row["name"] for row in gm_stage(game=game, user=game.gm)["lot"]["rows"]] == list(lot.data["weights"])
     hero = game.seats.select_related("user").first().user
     assert gm_stage(game=game, user=hero) is None and gm_stage(game=game, user=AnonymousUser()) is None
     assert gm_stage(game=game, user=None) is None

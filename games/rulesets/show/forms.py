@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from games.rulesets.show.engine.privilege_keys import PRIVILEGES
-from games.rulesets.show.engine.stages import OPTION_DEFAULTS, STAGE_KINDS
+from games.rulesets.show.engine.stages import COIN_OPTIONS, OPTION_DEFAULTS, STAGE_KINDS, options_with_defaults
 from games.rulesets.show.wording import PRIVILEGE_NAMES
 
 # The site's own options of a show, kept in Game.options beside the engine's; the engine gets only
@@ -27,6 +27,26 @@ MINUTE_LABELS = {
     "allies": _("Choice of an ally, minutes (show)"),
 }
 TIMER_ROW = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
+# Part 2's amounts the GM sets (stages.COIN_OPTIONS; issue 28, item 18): each a whole number of ㉿ (a
+# count of messages for `free_messages`), at most AMOUNT_MAX: no single fee, burden or stake above
+# what a newcomer brings («При регистрации нового пользователя для него в системе создаётся 1000㉿»).
+AMOUNT_MAX = 1000
+AMOUNT_LABELS = {
+    "entry_fee": _("Entry fee to the bank, ㉿ (show)"),
+    "stage_fee_min": _("Stage fee for acting at once, ㉿ (show)"),
+    "stage_fee_max": _("Stage fee for acting at the timer's end, ㉿ (show)"),
+    "coma_fee": _("Coma fee per stage, ㉿ (show)"),
+    "burden_public": _("A public slave's burden to the bank, ㉿ (show)"),
+    "burden_reptiloids": _("A burden to the Reptiloids, ㉿ (show)"),
+    "burden_demon": _("A burden to the Demon, ㉿ (show)"),
+    "free_messages": _("Free messages per stage in the game thread (show)"),
+    "message_fee": _("Fee for each message past them, ㉿ (show)"),
+    "anonymous_fee": _("Fee for an anonymous message, ㉿ (show)"),
+    "observer_fee": _("An observer's fee per message, ㉿ (show)"),
+    "base_stake": _("Base stake on the winner, ㉿ (show)"),
+    "pass_fee": _("Fee for a trial answer left without a grant, ㉿ (show)"),
+}
+GRANTS_MAX = 5  # «один из трёх грантов»: three by default; a GM may offer up to five amounts
 
 
 def parse_timer_table(text: str) -> list[list[int]]:
@@ -48,6 +68,38 @@ def _timer_default() -> str:
     return ", ".join(f"{n}:{p}" for n, p in OPTION_DEFAULTS["timer_table"])
 
 
+def parse_grants(text: str) -> list[int]:
+    """«10, 15, 25» -> [10, 15, 25]: the grants a hero may give a trial answer, each a whole number
+    of ㉿ from 1 to AMOUNT_MAX, at most GRANTS_MAX different ones."""
+    parts = [p.strip() for p in (text or "").split(",") if p.strip()]
+    if not parts or any(not p.isdigit() for p in parts):
+        raise ValidationError(_("Write the grants as whole numbers of ㉿ separated by commas, e.g. «10, 15, 25»."))
+    amounts = sorted({int(p) for p in parts})
+    if any(a < 1 or a > AMOUNT_MAX for a in amounts):
+        raise ValidationError(_("Each grant is from 1 to %(max)d ㉿.") % {"max": AMOUNT_MAX})
+    if len(amounts) > GRANTS_MAX:
+        raise ValidationError(_("At most %(n)d different grants.") % {"n": GRANTS_MAX})
+    return amounts
+
+
+def _grants_default() -> str:
+    return ", ".join(str(g) for g in OPTION_DEFAULTS["grants"])
+
+
+class _TextOption(forms.CharField):
+    """A text field whose `parse` refuses a bad value at the form's check (a translated error and
+    nothing saved), instead of falling back to the default later."""
+
+    def __init__(self, *, parse, **kwargs):
+        self.parse = parse
+        super().__init__(**kwargs)
+
+    def validate(self, value):
+        super().validate(value)
+        if value not in self.empty_values:
+            self.parse(value)
+
+
 def option_fields() -> dict[str, forms.Field]:
     fields: dict[str, forms.Field] = {
         "show_no_demon": forms.BooleanField(
@@ -58,8 +110,9 @@ def option_fields() -> dict[str, forms.Field]:
             label=_("Media posts only (show)"), required=False,
             help_text=_("The show: unticked, a hero's first post in the game thread in a stage counts as his "
                         "greeting, defence speech or requested opinion.")),
-        "show_timer_table": forms.CharField(
-            label=_("Timer table (show)"), required=False, initial=_timer_default(), max_length=200,
+        "show_timer_table": _TextOption(
+            parse=parse_timer_table, label=_("Timer table (show)"), required=False, initial=_timer_default(),
+            max_length=200,
             help_text=_("From how many free heroes which percent of the stage minutes: «8:100, 5:75, 0:50».")),
     }
     for kind in STAGE_KINDS:
@@ -86,6 +139,16 @@ def option_fields() -> dict[str, forms.Field]:
         label=_("Who learns the new judge (show)"), required=False, initial="auto",
         choices=[("auto", _("everyone, but only the judge and the GM when the Genius is in play")),
                  ("public", _("everyone")), ("private", _("only the judge himself and the GM"))])
+    # Part 2's amounts (A17: «the seed gives no amounts except the base stake, the grants and the
+    # pass fee; ours are defaults», each the GM's to change).
+    for name in COIN_OPTIONS:
+        fields[f"show_{name}"] = forms.IntegerField(
+            label=AMOUNT_LABELS[name], required=False, initial=OPTION_DEFAULTS[name],
+            min_value=1 if name == "base_stake" else 0, max_value=AMOUNT_MAX)
+    fields["show_grants"] = _TextOption(
+        parse=parse_grants, label=_("Grants a hero may give a trial answer, ㉿ (show)"), required=False,
+        initial=_grants_default(), max_length=100,
+        help_text=_("Whole amounts separated by commas: «10, 15, 25»."))
     # Part 3: «распределение доступных для этого Шоу Привилегий» and «КАРУСЕЛЬ ПРИВИЛЕГИЙ».
     fields["show_privileges"] = forms.MultipleChoiceField(
         label=_("Privileges in play (show)"), required=False, widget=forms.CheckboxSelectMultiple,
@@ -106,7 +169,12 @@ def options_from(cleaned: dict) -> dict:
         table = parse_timer_table(cleaned.get("show_timer_table") or _timer_default())
     except ValidationError:
         table = [list(r) for r in OPTION_DEFAULTS["timer_table"]]
+    amounts = {name: int(cleaned[f"show_{name}"]) for name in COIN_OPTIONS
+               if cleaned.get(f"show_{name}") is not None}
+    if cleaned.get("show_grants"):
+        amounts["grants"] = parse_grants(cleaned["show_grants"])
     return {
+        **amounts,
         "demon": not cleaned.get("show_no_demon"),
         "text_posts": not cleaned.get("show_media_only"),
         "stage_minutes": minutes,
@@ -121,3 +189,24 @@ def options_from(cleaned: dict) -> dict:
         # the carousel needs privileges in play (the engine refuses it otherwise): off without them
         "carousel": bool(cleaned.get("show_carousel")) and bool(cleaned.get("show_privileges")),
     }
+
+
+def option_errors(cleaned: dict) -> dict:
+    """The amounts taken together (each field checked its own range before): the least stage fee
+    is not above the greatest; and the engine's own check of the options, last (a message for the
+    form as a whole; nothing is saved)."""
+    errors: dict = {}
+    low = cleaned.get("show_stage_fee_min")
+    high = cleaned.get("show_stage_fee_max")
+    low = OPTION_DEFAULTS["stage_fee_min"] if low is None else low
+    high = OPTION_DEFAULTS["stage_fee_max"] if high is None else high
+    if low > high:
+        errors["show_stage_fee_max"] = _("The fee at the timer's end may not be below the fee for acting at once "
+                                         "(%(low)d ㉿).") % {"low": low}
+        return errors
+    try:
+        options = options_from(cleaned)
+        options_with_defaults({k: v for k, v in options.items() if k in OPTION_DEFAULTS})
+    except (ValidationError, ValueError, TypeError):
+        errors[None] = _("These options of the show do not fit together; check the amounts.")
+    return errors

@@ -14,7 +14,10 @@ Part 3, the privileges (docs/rulesets/show.md, "Scenario keys"), through the hol
 services (privileges/services.py): `mole` {mole: hero} (/mole, at once, before the ballots),
 `extra_votes` {authority: hero | "enslave" | "spare"}, `steal` {thief: victim} (after his ballot),
 `stun` {bouncer: hero} (at once, after the night's choices: the stunned picks nothing afterwards),
-`exclude` {lawyer: hero}, `intercept` {hacker: {number, about | receiver} | [guesses]}."""
+`exclude` {lawyer: hero}, `intercept` {hacker: {number, about | receiver} | [guesses]}.
+
+Issue 28, item 4: `done` [names] («Я всё»), played last in the phase: each waives the optional
+inputs still open for him, so they hold the stage no longer (the outcome keys `held`, `early`)."""
 
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ from games.rulesets.show.privileges.services import (
     show_stun,
 )
 from games.rulesets.show.services import (
+    show_done,
     show_lull,
     show_media_post,
     show_order,
@@ -54,7 +58,7 @@ from games.rulesets.show.coins.services import (
     show_trial_answer,
 )
 
-LISTS = ("greetings", "defences", "opinions", "active", "raise", "trial_answers")
+LISTS = ("greetings", "defences", "opinions", "active", "raise", "trial_answers", "done")
 MAPS = ("posted", "votes", "requests", "knowledge", "lull", "ratings", "acted_at", "bets", "sympathies",
         "ally_picks", "grants",
         # part 3, the privileges
@@ -133,6 +137,8 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
         show_use_knowledge(game=game, user=user_of(holder), target=seat_of(about), now=at(), at_once=False)
     _play_privileges(game=game, phase_spec=phase_spec, user_of=user_of, seat_of=seat_of, at=at)
     _play_coins(game=game, phase_spec=phase_spec, user_of=user_of, seat_of=seat_of, at=at, acting=acting)
+    for name in phase_spec.get("done") or []:  # «Я всё», last: it waives what is still open for him
+        show_done(game=game, user=user_of(name), now=at(), early_close=False)
 
 
 def _play_privileges(*, game, phase_spec: dict, user_of, seat_of, at) -> None:

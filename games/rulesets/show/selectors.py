@@ -26,14 +26,17 @@ from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, SPARE, parse_ph
 from games.rulesets.show.privileges.ledger import fakes_in_stage
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
 from games.rulesets.show.privileges.wording import UNKNOWN_ROLE
-from games.rulesets.show.services import ledger_inputs
+from games.rulesets.show.services import DETAIL_KEYS, GM_REPLACEABLE, gm_replace_menu, ledger_inputs
 from games.rulesets.show.wording import (
     ACTION_LABELS,
     FACTION_NAMES,
     OWNER_NAMES,
     PRIVILEGE_NAMES,
     SLEEP_NAMES,
+    DETAIL_LABELS,
     key_label,
+    number_text,
+    percent_text,
     role_name,
     stage_label,
 )
@@ -237,6 +240,68 @@ def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
         "waiting": [names.get(h, "?") for h in waiting],
         "optional": [names.get(h, "?") for h in optional],
         "coma": [names.get(int(h), "?") for h in (state.memory.get("coma") or {})],
-        "lot": None if lot is None else {"day": lot.data.get("day"), "judge": lot.data.get("judge"),
-                                         "weights": sorted((lot.data.get("weights") or {}).items())},
+        "lot": None if lot is None else judge_lot_rows(lot.data),
     }
+
+
+def judge_lot_rows(data: dict) -> dict[str, Any]:
+    """The judge's lot for the GM's card (issue 28, item 19): each candidate in seating order with
+    the Masons' suspicions of him, his weight in the lot («снижается на порядок»: ×0.1 a suspicion)
+    and so his chance to be drawn, in the site's number format (never a float's raw digits)."""
+    weights = {who: float(w) for who, w in (data.get("weights") or {}).items() if isinstance(w, (int, float))}
+    total = sum(weights.values())
+    suspicions = data.get("suspicions") or {}
+    return {"day": data.get("day"), "judge": data.get("judge"),
+            "rows": [{"name": who, "suspicions": int(suspicions.get(who) or 0), "weight": number_text(w, 6),
+                      "chance": percent_text(100 * w / total) if total else "—", "drawn": who == data.get("judge")}
+                     for who, w in weights.items()]}
+
+
+def gm_replace_rows(*, game: Game, user) -> list[dict[str, Any]] | None:
+    """The GM's «Заменить приказ» for the show (issue 28, item 19): for each hero the engine lets
+    act now, every input the GM may enter for him (services.gm_replace_menu: the engine's menu of
+    the hero, the replaceable inputs) as one select of «action: choice» options, his standing choice
+    selected, and the night choice's extras beside it. The GMs only (None for anyone else)."""
+    if user is None or not permissions.is_game_master(user, game):
+        return None
+    if game.status != Game.Status.RUNNING or not game.state or game.current_phase is None:
+        return None
+    phase = game.current_phase
+    if phase.closed_at is not None:
+        return None
+    state = game_state(game)
+    inputs = ledger_inputs(phase)
+    names = _names(game)
+    rows = []
+    for seat in game.seats.order_by("number"):
+        offers = gm_replace_menu(state, seat.pk, phase, inputs)
+        main = [a for a in GM_REPLACEABLE if a in offers]
+        if not main:
+            continue
+        mine = list(Order.objects.filter(phase=phase, actor_id=seat.pk).order_by("-recorded_at", "-pk")[:40])
+        standing = _standing_choices(mine)
+        detail_now = next((dict(r.detail or {}) for r in mine if r.valid and r.action in NIGHT_CHOICES), {})
+
+        def label(choice) -> str:
+            if choice is None:
+                return ""
+            if isinstance(choice, int):
+                return names.get(choice, "?")
+            return str(ACTION_LABELS.get(choice, choice))
+
+        groups, picked = [], False
+        for action in main:
+            options = []
+            for choice in offers[action]:
+                value = f"{action}:{'' if choice is None else choice}"
+                text = label(choice) or str(ACTION_LABELS.get(action, action))
+                stands = action in standing and standing[action] == choice and not picked
+                picked = picked or stands
+                options.append((value, text, stands))
+            groups.append((str(ACTION_LABELS.get(action, action)), options))
+        details = [(key, str(DETAIL_LABELS.get(key, key)),
+                    [(h, names.get(h, "?"), detail_now.get(key) == h) for h in offers[key] if isinstance(h, int)])
+                   for key in DETAIL_KEYS if key in offers]
+        rows.append({"seat": seat, "name": names.get(seat.pk, "?"), "groups": groups, "details": details,
+                     "standing": picked})
+    return rows

@@ -35,6 +35,7 @@ from games.rulesets.show.engine.coins import BANK, Transfer, hero
 from games.rulesets.show.engine.economy import message_fee
 from games.rulesets.show.engine.privileges import adjust_transfers
 from games.rulesets.show.engine.facts import in_coma
+from games.rulesets.show.engine.privilege_keys import EXCLUDE, EXTRA_VOTE, STEAL
 from games.rulesets.show.engine.roles import ENSLAVE, RELIEVE, SAVE, SUSPECT
 from games.rulesets.show.coins.ledger import post_transfers
 from games.rulesets.show.engine.stages import (
@@ -55,6 +56,8 @@ from games.rulesets.show.privileges.ledger import PRIVILEGE_ROWS, privilege_inpu
 from games.rulesets.show.wording import ACTION_LABELS, DETAIL_LABELS, WORDING
 from games.selectors.state import game_state, stored_state
 from games.text import bbcode
+from games.services import ActionRefused
+from games.services.journal import gm_log
 from games.services.resolution import phase_close, state_apply_now
 
 VOTE, REQUEST, POST, KNOWLEDGE, LULL, WAKE = "vote", "request_opinion", "post", "use_knowledge", "lull", "wake"
@@ -151,7 +154,8 @@ def _coins_inputs(phase: Phase, rows: list[Order]) -> dict[str, Any]:
     authors: dict[int, int] | None = None
     for row in rows:
         actor, detail = row.actor_id, dict(row.detail or {})
-        if row.action in ACTION_ROWS:
+        # When he acted (the stage fee): a GM's replacement of a choice he made keeps his own time
+        if row.action in ACTION_ROWS and not (row.source == Order.Source.GM and actor in acted_at):
             acted_at[actor] = max(0.0, (row.recorded_at - phase.opened_at).total_seconds())
         if row.action == BET and row.target_id is not None:
             bets[actor] = row.target_id
@@ -699,3 +703,85 @@ def accepted_text(act: str, *, closed: bool = False) -> str:
     if closed:
         text += " " + _("Everyone has acted: the stage is over.")
     return text
+
+
+# --- The GM's replacement of a hero's input (issue 28, item 19) ----------------------------------
+# What the GM may put right for a hero («Заменить приказ»): every input the stage's close reads from
+# the ledger, where a hero's last accepted row of a kind stands, so a new row replaces a misclick:
+# the day vote and the re-vote ballots, an opinion request, the night choices (with their extras),
+# the judge's decision, the Авторитет's extra vote, the Адвокат's exclusion, a carousel theft, the
+# first night's bet and «Выбор Союзника». Not the inputs done when made (a stun, /mole, /lull, a
+# Хакер's guess, a Secret Knowledge used, /fake: nothing is left to replace), nor what carries the
+# hero's own words or counts once a stage (a sympathy's message, a Talent's raise), nor media posts.
+GM_REPLACEABLE: tuple[str, ...] = (VOTE, REQUEST, SUSPECT, SAVE, RELIEVE, ENSLAVE, SPARE, EXTRA_VOTE, EXCLUDE,
+                                   STEAL, BET, PICK_ALLY)
+# The ballot words a vote (and the Авторитет's extra vote) may carry instead of a hero.
+BALLOT_WORDS = (TO_SLAVERY, SPARE)
+GM_REPLACED = "order_override"  # the GM log's action (the core's words: «overrode an order»)
+
+
+def gm_replace_menu(state, hero: int, phase: Phase, inputs: PhaseInputs | None = None) -> dict[str, tuple]:
+    """What the GM may enter for the hero now: the engine's menu of the hero (SHOW.menu: the actions
+    the engine allows him in this stage and their valid choices), the replaceable inputs only, and
+    the night choices' extras (DETAILS) beside them."""
+    if phase is None or phase.closed_at is not None or state is None or state.over:
+        return {}
+    inputs = inputs if inputs is not None else ledger_inputs(phase)
+    offers = SHOW.menu(state, hero, inputs)
+    keep = set(GM_REPLACEABLE) | set(DETAIL_KEYS)
+    return {action: choices for action, choices in offers.items() if action in keep}
+
+
+def _row_of(action: str, choice) -> tuple[int | None, dict | None]:
+    """(target, detail) of the ledger row that carries `choice` for `action` (services' rows)."""
+    if choice in BALLOT_WORDS and action in (VOTE, EXTRA_VOTE):
+        return None, {"ballot": choice}
+    return (None if action == SPARE else choice), None
+
+
+def show_gm_replace(*, game: Game, gm, seat: Seat, action: str, choice=None, detail: dict | None = None,
+                    now: datetime | None = None) -> ShowResult:
+    """The GM enters an input for a hero in the open stage (a misclicked ballot put right): checked by
+    the engine's one rule for that hero (SHOW.check_input, the whole night order with its extras by
+    SHOW.check_order), written as the hero's row in the ledger with `source` GM and the GM as its
+    recorder, so it stands as the hero's last one and the close counts it as his (a hero in coma is
+    woken by the close, as by any input of his that stands: the GM enters what the hero asked him
+    for); logged in the GM log. It wakes nobody at once and ends no stage early (the GM closes it
+    when he wants). A refusal is logged too and writes no row."""
+    if not permissions.is_game_master(gm, game):
+        raise ActionRefused(_("Only the GM replaces a hero's input."), code="not_allowed")
+    now = now or timezone.now()
+    given = {k: v for k, v in (detail or {}).items() if k in DETAIL_KEYS and v not in (None, "")}
+    detail = {k: input_pk(v) for k, v in given.items()}
+    with transaction.atomic():
+        game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
+        phase = game.current_phase
+        if game.status != Game.Status.RUNNING or not game.state or phase is None or phase.closed_at is not None:
+            raise ActionRefused(_("No phase is going on."), code="no_phase")
+        if seat is None or seat.game_id != game.pk:
+            raise ActionRefused(_("That player is not in this game."), code="foreign_seat")
+        state = game_state(game)
+        target, row_detail = _row_of(action, choice)
+        kind, _n = parse_phase(state.phase)
+        if action not in GM_REPLACEABLE:
+            code = "not_your_action"
+        else:
+            code = SHOW.check_input(state, seat.pk, action, choice, ledger_inputs(phase))
+        if code is None and any(v is None for v in detail.values()):
+            code = "bad_target"
+        if code is None and detail:
+            if kind != NIGHT or action not in NIGHT_ACTIONS:
+                code = "not_your_action"  # the extras ride on a night choice only
+            else:
+                code = SHOW.check_order(state, EngineOrder(actor=seat.pk, action=action, target=target, detail=detail))
+                row_detail = {**(row_detail or {}), **detail}
+        gm_log(game=game, user=gm, action=GM_REPLACED,
+               data={"seat": seat.pk, "action": str(action)[:32], "target": target,
+                     **({"ballot": choice} if choice in BALLOT_WORDS else {}),
+                     **{k: v for k, v in detail.items()}, "accepted": code is None, "reason": code or ""},
+               now=now)
+        if code is not None:
+            return ShowResult(False, code)
+        Order.objects.create(phase=phase, actor=seat, action=action, target_id=target, detail=row_detail or None,
+                             valid=True, reason="", recorded_at=now, recorded_by=gm, source=Order.Source.GM)
+        return ShowResult(True)

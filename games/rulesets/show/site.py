@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.rulesets.base import ScenarioSpec, SiteRuleset
+from games.rulesets.base import GmInput, ScenarioSpec, SiteRuleset
 from games.rulesets.show import forms
 from games.rulesets.show.engine import SHOW
 from games.rulesets.show.engine.coins import seat_of
@@ -154,7 +154,7 @@ class ShowSite(SiteRuleset):
         "game.public": ("games/_show_panel.html", "games/_show_privileges_panel.html"),
         "gm.links": ("games/_show_gm_links.html",),
         "role.links": ("games/_show_role_links.html",),
-        "gm.decisions": ("games/_show_gm_stage.html", "games/_show_gm_coins.html"),
+        "gm.decisions": ("games/_show_gm_stage.html", "games/_show_gm_coins.html", "games/_show_gm_replace.html"),
         # Part 2: every fee shown before it is paid (the reply form's message fee, the entry fee at
         # the sign-up), and the results page's link once the show is over.
         "thread.reply": ("games/_show_reply_fee.html",),
@@ -163,6 +163,9 @@ class ShowSite(SiteRuleset):
         "role.anonymous": ("games/_show_anonymous_fee.html",),
         "game.signup": ("games/_show_signup_fee.html",),
         "game.winner": ("games/_show_results_link.html",),
+        # issue 28, item 18: the show reads no vote from posts, so the game page shows how it votes
+        # instead of the forum's vote syntaxes (SiteRuleset.votes_in_posts)
+        "game.vote_help": ("games/_show_vote_help.html",),
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
@@ -172,10 +175,14 @@ class ShowSite(SiteRuleset):
             # part 2, the show's coins; the selectors load the models: imported at a page
             from games.rulesets.show.coins.selectors import gm_books
 
+            # issue 28, item 19: the GM's «Заменить приказ», from the engine's menu of each hero
+            from games.rulesets.show.selectors import gm_replace_rows  # the selectors load the models: at a page
+
             game, request = context.get("game"), context.get("request")
             user = getattr(request, "user", None)
             return {"show_gm": gm_stage(game=game, user=user) if game is not None else None,
-                    "show_gm_books": gm_books(game=game, user=user) if game is not None else None}
+                    "show_gm_books": gm_books(game=game, user=user) if game is not None else None,
+                    "show_gm_replace": gm_replace_rows(game=game, user=user) if game is not None else None}
         if place == "thread.top":
             from games.rulesets.show.selectors import thread_stage  # the selectors load the models: at a page
 
@@ -217,6 +224,17 @@ class ShowSite(SiteRuleset):
 
     # --- Orders: every input is the show's own, read from its ledger --------------------------------
     orders_on_role_page = False
+    # The GM puts a hero's input right on the show's own form (gm.decisions, the GM input
+    # `show_replace`), built from the engine's menu of each hero: the core's «Replace an order»
+    # offers the roles' night actions only, through the core's orders (issue 28, item 19).
+    core_order_override = False
+
+    def gm_inputs(self) -> dict:
+        from games.rulesets.show.views import gm_replace  # the views load the models: at the dashboard
+
+        # A replaced input is a ledger row of the stage: the game's own page only (the show has no
+        # core vote count, and nothing is posted in its threads).
+        return {"show_replace": GmInput(gm_replace, changes=())}
 
     def phase_inputs(self, phase) -> Any:
         from games.rulesets.show.services import ledger_inputs  # the services load the models: at a close
@@ -245,6 +263,12 @@ class ShowSite(SiteRuleset):
     def options_from(self, cleaned: dict) -> dict:
         return forms.options_from(cleaned)
 
+    def option_errors(self, cleaned: dict) -> dict:
+        return forms.option_errors(cleaned)
+
+    # «В каждом Большом Шоу всегда ровно 10 участников»: the new-game form starts at 10 for a show.
+    default_size = 10
+
     # --- Scenario files (docs/rulesets/show.md, "Scenario keys") ----------------------------------
     scenario = ScenarioSpec(
         gm={},
@@ -253,7 +277,9 @@ class ShowSite(SiteRuleset):
                               # part 2 (scenario_inputs.COINS_INPUTS); `message_fees` is the engine player's only
                               "acted_at", "bets", "raise", "sympathies", "ally_picks", "trial_answers", "grants",
                               # part 3, the privileges (scenario_inputs.PRIVILEGE_INPUTS)
-                              "stun", "exclude", "extra_votes", "intercept", "mole", "steal"}),
+                              "stun", "exclude", "extra_votes", "intercept", "mole", "steal",
+                              # issue 28, item 4: «Я всё» (scenario_inputs: played last)
+                              "done"}),
         # part 3: a player's fixed privileges (`privileges: [bouncer]`), handed to the deal
         # (new_game_arguments) instead of the seed's
         player_keys=frozenset({"privileges"}),

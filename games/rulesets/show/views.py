@@ -157,3 +157,23 @@ def answered(request: HttpRequest, game: Game, act: str, result) -> HttpResponse
     else:
         messages.error(request, result.message)
     return redirect(game.get_absolute_url())
+
+
+def gm_replace(request: HttpRequest, game: Game, phase, now) -> None:
+    """The GM's «Заменить приказ» on the dashboard (the GM input `show_replace`, dispatched by
+    games:gm_action, which checked the GM): `choice` is «action:hero id», «action:enslave|spare» or
+    «spare:» for the judge's «Пощадить», with the night choice's extras as seat ids."""
+    seat = _seat(game, request.POST.get("seat"))
+    if seat is None:
+        raise ActionRefused(gettext("Choose a player."), code="no_seat")
+    action, _sep, raw = str(request.POST.get("choice", ""))[:64].partition(":")
+    choice = int(raw) if raw.isdigit() else (raw or None)
+    if choice is not None and not isinstance(choice, int) and choice not in services.BALLOT_WORDS:
+        raise ActionRefused(services.WORDING.reason_text("bad_target"), code="bad_target")
+    detail = {k: request.POST.get(k) for k in services.DETAIL_KEYS if request.POST.get(k)}
+    result = services.show_gm_replace(game=game, gm=request.user, seat=seat, action=action, choice=choice,
+                                      detail=detail, now=now)
+    if not result.accepted:
+        raise ActionRefused(result.message, code=result.code)
+    messages.success(request, gettext("The input of %(name)s is replaced; it counts at the stage's close.")
+                     % {"name": seat.dealt_name or seat.user.display_name})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -217,6 +218,21 @@ def stage_label(phase: str) -> str:
     return f"{label} {number}" if number else label
 
 
+def number_text(value: float, places: int = 2) -> str:
+    """A fractional number as the site writes it: rounded to `places` decimals, trailing zeros
+    dropped, the language's decimal mark (ru «0,01», never «0,010000000000000002»)."""
+    rounded = round(float(value), places)
+    return number_format(int(rounded) if rounded == int(rounded) else rounded)
+
+
+def percent_text(value: float) -> str:
+    """A share in percent, one decimal at most («12,5 %»); a share above 0 but below 0.1% is «< 0,1 %»,
+    never a rounded «0 %» for a chance that exists (the judge's lot with many suspicions)."""
+    if 0 < value < 0.1:
+        return _("< %(number)s%%") % {"number": number_text(0.1, 1)}
+    return _("%(number)s%%") % {"number": number_text(value, 1)}
+
+
 def _ballots(ballots: Any) -> str:
     if not isinstance(ballots, dict) or not ballots:
         return "—"
@@ -382,9 +398,10 @@ class ShowWording(RulesetWording):
             return _("The judge of day %(day)s is %(name)s.") % {"day": d.get("day", "?"), "name": name}
         if kind == "judge_lot":
             weights = d.get("weights") or {}
-            listed = "; ".join(f"{who}: {w:g}" if isinstance(w, (int, float)) else f"{who}: {w}"
-                               for who, w in weights.items()) or "—"
-            return _("The judge's lot: weights %(weights)s; drawn: %(name)s.") % {
+            total = sum(w for w in weights.values() if isinstance(w, (int, float)))
+            listed = "; ".join(f"{who}: {percent_text(100 * w / total)}" if isinstance(w, (int, float)) and total
+                               else f"{who}: {w}" for who, w in weights.items()) or "—"
+            return _("The judge's lot, each hero's chance: %(weights)s; drawn: %(name)s.") % {
                 "weights": listed, "name": d.get("judge") or name}
         if kind == "no_judge":
             return _("There is no judge on day %(day)s.") % {"day": d.get("day", "?")}

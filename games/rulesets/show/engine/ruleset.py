@@ -192,6 +192,9 @@ OUTCOME_KEYS: tuple[str, ...] = (
     "fakes",
     # `keys_erased` {holder: {about: key}}: the Secret Knowledge the Змеёныш's turn erased (rule 3)
     "keys_erased",
+    # issue 28, item 4: `early` (the stage could end before its timer) and `held` (names holding it
+    # open with an optional input, not waived by «Я всё»), as the inputs stood at the close
+    "early", "held",
 )
 
 
