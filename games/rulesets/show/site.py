@@ -14,6 +14,7 @@ from games.rulesets.show.engine.coins import seat_of
 from games.rulesets.show.engine.privileges import is_mole
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS
 from games.rulesets.show.wording import WORDING
+from games.services.gm_writes import THREADS
 
 class ShowSite(SiteRuleset):
     key = "show"
@@ -159,7 +160,6 @@ class ShowSite(SiteRuleset):
         and the tasks still to come (the GMs' alone)."""
         # the views load the models and the services: imported when the dashboard asks
         from games.rulesets.show.coins.views import gm_trial_task, gm_trial_tasks
-        from games.services.gm_writes import THREADS
 
         return {"trial_task": GmInput(gm_trial_task, changes=(THREADS,)),
                 "trial_tasks": GmInput(gm_trial_tasks, changes=())}
