@@ -187,6 +187,8 @@ def test_the_end_opens_doomsday_the_pages_name_it_and_every_hero_says_his_last_w
         assert "showratings-" in _page(viewer, reverse("games:show_results", args=[game.pk]))
         assert "✔" in _page(viewer, reverse("games:commitment", args=[game.pk]))
         _page(viewer, reverse("games:show_fullstatus", args=[game.pk, users["Кира"].seats.get(game=game).pk]))
+        for name in ("archive", "replay", "export", "votes"):  # the archive reads a show in Судный День
+            assert client_for(viewer).get(reverse(f"games:{name}", args=[game.pk])).status_code == 200, name
     thread = _thread(None, game)
     assert thread.index("Затем наступает заключительный этап, Судный День (12 ч)") < thread.index("Игра окончена")
     fees = Entry.objects.filter(game=game, reason="message_fee").count()
@@ -253,3 +255,18 @@ def test_the_results_page_keeps_each_days_task(tmp_path):
     assert "Задания Рабских Испытаний" in page
     assert GMS_OWN in page and "Задание ведущего на утро: самый старый предмет в доме." in page
     assert FIRST not in page  # replaced by the GM before its first answer
+
+
+def test_a_doomsday_phase_takes_posts_only_and_only_after_the_end(tmp_path):
+    """The scenario runner plays Судный День as the epilogue it is: posts only (the show is over),
+    and only after the end that opened it; anything else is a malformed file naming the key."""
+    from games import scenarios
+
+    data = yaml.safe_load((SCENARIOS / FILE).read_text("utf-8"))
+    wrong = dict(data, phases=[*data["phases"][:-1], {"phase": "doomsday", "votes": {"Аня": "Кира"}}])
+    early = dict(data, phases=[*data["phases"][:2], {"phase": "doomsday", "posts": [{"Аня": "Рано."}]}])
+    for case, key in ((wrong, "'votes'"), (early, "'phase'")):
+        path = tmp_path / "show.yaml"
+        path.write_text(yaml.safe_dump(case, allow_unicode=True), "utf-8")
+        with pytest.raises(scenarios.ScenarioError, match=key):
+            scenarios.play(str(path))
