@@ -9,6 +9,7 @@ as a ratio to the baseline, then, as its last line, one JSON object. Each endpoi
 with the baseline and is compared with the baseline of its own turns (the machine is shared).
 `--quick` does the same in under a minute. The database, the server and the cache keys are
 removed afterwards, also on Ctrl+C or an error. docs/performance.md has the method and figures.
+`python -m bench --mix` is the whole site under a realistic mix instead (bench/mix.py, Locust).
 
 DATABASE_URL (default postgres://postgres@127.0.0.1:5432/mafia_bench) names the server; the
 benchmark always uses a database of its own there (a name containing "bench"). REDIS_URL
@@ -306,6 +307,11 @@ def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: st
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--mix" in argv:  # the whole site under a realistic mix: bench/mix.py (in .venv-load)
+        from bench import mix
+
+        return mix.main([a for a in argv if a != "--mix"])
     args = parse_args(argv)
     if args.growth:
         from bench import growth

@@ -30,6 +30,9 @@ from dataclasses import asdict
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.seed import RARE_WORD
+from bench.site_growth import SiteTier, measure_site, seed_site
+from bench.site_growth import verdict as site_verdict
 from bench.votes import _best  # the median of timed runs, as every vote benchmark takes it
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +51,7 @@ def log(message: str) -> None:
 def recipe() -> str:
     """A hash of what the seeded data depends on: a change to the seed or the schema seeds anew."""
     digest = hashlib.sha256()
-    for path in sorted([ROOT / "bench" / "seed.py", ROOT / "bench" / "votes.py",
+    for path in sorted([ROOT / "bench" / "seed.py", ROOT / "bench" / "votes.py", ROOT / "bench" / "site_growth.py",
                         *(ROOT / "games" / "migrations").glob("0*.py"),
                         *(ROOT / "accounts" / "migrations").glob("0*.py")]):
         digest.update(path.name.encode() + path.read_bytes())
@@ -97,7 +100,8 @@ def prepare(size: int, base_url: str, *, fresh: bool):
     if not fresh and state_file.exists() and _exists(url):
         _use_database(url)
         log(f"  {size:>9,} posts: reusing {urlsplit(url).path.lstrip('/')}")
-        return url, BenchGame(**json.loads(state_file.read_text()))
+        kept = json.loads(state_file.read_text())
+        return url, BenchGame(**kept["game"]), SiteTier(**kept["site"])
     started = time.monotonic()
     create_database(url)
     _use_database(url)
@@ -105,17 +109,18 @@ def prepare(size: int, base_url: str, *, fresh: bool):
     from bench.seed import seed
 
     game = seed(posts=size)
+    site = seed_site(size)
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     STATE_DIR.mkdir(parents=True, exist_ok=True)
-    state_file.write_text(json.dumps(asdict(game)))
+    state_file.write_text(json.dumps({"game": asdict(game), "site": asdict(site)}))
     log(f"  {size:>9,} posts: seeded in {time.monotonic() - started:.0f} s")
-    return url, game
+    return url, game, site
 
 
-def measure(game, cookies: dict[str, str], repeat: int) -> dict[str, dict]:
+def measure(game, cookies: dict[str, str], repeat: int, site=None) -> dict[str, dict]:
     """{measurement: {"ms": median, "ratio": to the empty view, "queries": n}} for one size."""
     from django.conf import settings
     from django.test import Client
@@ -160,8 +165,12 @@ def measure(game, cookies: dict[str, str], repeat: int) -> dict[str, dict]:
         record(f"thread page ({label}), rendered afresh", lambda url=url: client.get(url), prepare_each=fresh)
     phase = Phase.objects.get(pk=game.phase_id)
     record("recount of the day", lambda: vote_count(phase=phase))
-    record("search, a common word", lambda: client.get("/search/", {"q": "голосуем"}))
-    record("search, a rare word", lambda: client.get("/search/", {"q": "оратором"}))
+    record("search, a common word (every post)", lambda: client.get("/search/", {"q": "тюрьму"}))
+    record("search, a word 1 post in 8 has", lambda: client.get("/search/", {"q": "оратором"}))
+    record("search, a rare word (one post)", lambda: client.get("/search/", {"q": RARE_WORD}))
+    record("search by date, a common word", lambda: client.get("/search/", {"q": "тюрьму", "sort": "newest"}))
+    if site is not None:
+        measure_site(site, record)
     return results
 
 
@@ -176,7 +185,10 @@ def table(sizes: list[int], by_size: dict[int, dict[str, dict]]) -> tuple[str, d
             row = by_size[size][name]
             cells.append(f"{row['ms']:>8.1f} ms {row['ratio']:>5.2f}x q{row['queries']:<3}")
         growth = by_size[large][name]["ms"] / by_size[small][name]["ms"] if by_size[small][name]["ms"] else None
-        if name.startswith("thread page"):
+        ours = site_verdict(name, by_size[small][name], by_size[large][name], PAGE_GOAL_RATIO)
+        if ours is not None:
+            goal, met = ours
+        elif name.startswith("thread page"):
             goal, met = f"<= {PAGE_GOAL_RATIO} x", growth is not None and growth <= PAGE_GOAL_RATIO
         elif name.startswith("recount"):
             ms = by_size[large][name]["ms"]
@@ -214,10 +226,10 @@ def main(args) -> int:
     log(f"growth: sizes {', '.join(f'{s:,}' for s in sizes)}; {args.repeat} timings each, medians")
     try:
         for size in sizes:
-            url, game = prepare(size, base_url, fresh=args.fresh)
+            url, game, site = prepare(size, base_url, fresh=args.fresh)
             urls.append(url)
             clear_cache_prefix(env["REDIS_URL"], prefix)  # each size's thread ids are the same numbers
-            by_size[size] = measure(game, login_cookies(game.player_id), args.repeat)
+            by_size[size] = measure(game, login_cookies(game.player_id), args.repeat, site)
     finally:
         from django.db import connections
 

@@ -33,6 +33,11 @@ TEMPLATES = [
 ]
 
 
+# A word one post of the thread has (bench/growth.py searches it as the rare word).
+RARE_WORD = "ветрогон"
+RARE_LINE = f"P.S. Не будьте {RARE_WORD}ами, голосуйте вовремя."
+
+
 @dataclass
 class BenchGame:
     game_id: int
@@ -48,9 +53,15 @@ class BenchGame:
     )
 
 
-def seed(*, posts: int = 10_000) -> BenchGame:
+def player_names(players: int) -> list[str]:
+    """The table's names: NAMES, then «Игрок 13», «Игрок 14»… for a larger table."""
+    return [*NAMES, *(f"Игрок {n}" for n in range(len(NAMES) + 1, players + 1))][:players]
+
+
+def seed(*, posts: int = 10_000, players: int = len(NAMES), tag: str = "") -> BenchGame:
     """Create the game through the real services (signups, deal, day 1), then bulk-load the posts
-    and their ledger lines. Celery tasks queued meanwhile (the day's deadline) run in-process."""
+    and their ledger lines. Celery tasks queued meanwhile (the day's deadline) run in-process.
+    `tag` keeps the usernames of a second game in the same database apart (bench/site_growth.py)."""
     from allauth.account.models import EmailAddress
     from django.utils import timezone
 
@@ -66,14 +77,15 @@ def seed(*, posts: int = 10_000) -> BenchGame:
     app.conf.task_always_eager = True  # the deadline's ETA task: a no-op now, and nothing left in a broker
     now = timezone.now()
     started = now - timedelta(seconds=posts + 600)
-    gm = User.objects.create_user(username="bench-gm", email="gm@bench.invalid", password=None, display_name="Ведущий")
+    gm = User.objects.create_user(username=f"bench{tag}-gm", email=f"gm{tag}@bench.invalid", password=None,
+                                  display_name=f"Ведущий {tag}".strip())
     users = []
-    for index, name in enumerate(NAMES):
-        user = User.objects.create_user(username=f"bench{index}", email=f"p{index}@bench.invalid", password=None,
-                                        display_name=name)
+    for index, name in enumerate(player_names(players)):
+        user = User.objects.create_user(username=f"bench{tag}{index}", email=f"p{tag}{index}@bench.invalid", password=None,
+                                        display_name=name if not tag else f"{name} {tag}")
         EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
         users.append(user)
-    game = game_create(title="Бенчмарк: город против мафии", gm=gm, size=len(users))
+    game = game_create(title=f"Бенчмарк: город против мафии {tag}".strip(), gm=gm, size=len(users))
     for user in users:
         game_signup(game=game, user=user)
     game = game_start(game=game, by=gm, now=started, seed=8)
@@ -90,10 +102,13 @@ def seed(*, posts: int = 10_000) -> BenchGame:
         target = seats[(i * 7 + 3) % len(seats)].user.display_name
         other = seats[(i * 5 + 1) % len(seats)].user.display_name
         body = TEMPLATES[i % len(TEMPLATES)].format(vote=votes[target], target=target, other=other)
+        if i == RARE_POST:
+            body = f"{body}\n{RARE_LINE}"  # the search's rare word: in this one post of the thread
         if body not in rendered:
             rendered[body] = (bbcode.render(body), bbcode.searchable_text(body))
         return body
 
+    RARE_POST = (posts - thread.post_count) // 3
     first = thread.post_count + 1
     rows = []
     for i in range(posts - thread.post_count):

@@ -214,3 +214,161 @@ def test_growth_keeps_its_databases_per_size_and_recipe():
     first = growth._database_for("postgres://postgres@127.0.0.1:5432/mafia_bench", 10_000)
     assert first.endswith(f"/mafia_bench_growth_10000_{growth.recipe()}") and "bench" in first
     assert growth.recipe() == growth.recipe()
+
+
+# --- The whole site under a mix (python -m bench.mix, bench/mixreport.py) ------------------------
+
+def _snapshot(**entries):
+    """{name: (requests, failures, {ms: count})} as the load shape snapshots Locust's stats."""
+    return {name: {"n": n, "fail": fail, "hist": hist} for name, (n, fail, hist) in entries.items()}
+
+
+def test_percentiles_are_read_from_locusts_histogram_as_locust_reads_them():
+    from bench import mixreport
+
+    # Locust's rule (stats.calculate_response_time_percentile): the time at which the requests
+    # left above it are no more than the share asked for; so one slow request in a hundred is the p99.
+    hist = {5: 50, 10: 40, 200: 9, 900: 1}
+    assert mixreport.percentile(hist, 0.50) == 10
+    assert mixreport.percentile(hist, 0.90) == 200
+    assert mixreport.percentile(hist, 0.99) == 900
+    assert mixreport.percentile({3: 7, 40: 2, 700: 1}, 0.5) == 3
+    assert mixreport.percentile({}, 0.99) is None
+    # Keys come back as strings from the steps' JSON lines.
+    assert mixreport.hist_diff({"5": 60, "10": 40}, {"5": 50, "10": 40}) == {5: 10}
+
+
+def test_a_step_is_the_difference_of_two_snapshots():
+    from bench import mixreport
+
+    before = _snapshot(poll=(100, 0, {5: 100}), post=(10, 0, {200: 10}))
+    after = _snapshot(poll=(300, 0, {5: 280, 600: 20}), post=(20, 1, {200: 19, 1000: 1}),
+                      **{"GM dashboard": (5, 0, {300: 5})})
+    step = mixreport.step_from_snapshots(2, 50, 10.0, before, after)
+    assert (step.index, step.users, step.requests, step.failures) == (2, 50, 215, 1)
+    assert step.rps == 21.5
+    assert step.kinds["poll"].requests == 200 and step.kinds["poll"].p99_ms == 600
+    assert step.kinds["post"].rps == 1.0 and step.kinds["post"].failures == 1
+    assert step.kinds["GM dashboard"].p50_ms == 300  # a kind first seen in this step
+    assert step.p99_ms == 600
+    assert mixreport.Step.from_json(json.loads(json.dumps(step.to_json()))) == step
+
+
+def _step(index, users, *, p99, failures=0, requests=100):
+    from bench import mixreport
+
+    return mixreport.Step(index=index, users=users, seconds=10.0, requests=requests, failures=failures,
+                          rps=requests / 10, p50_ms=10.0, p99_ms=p99,
+                          kinds={"poll": mixreport.Kind(requests=requests, failures=failures, rps=requests / 10,
+                                                        p50_ms=10.0, p99_ms=p99)})
+
+
+def test_the_load_stops_at_the_first_step_past_p99_or_with_errors():
+    from bench import mixreport
+
+    assert mixreport.stop_reason(_step(0, 10, p99=480.0)) is None
+    assert mixreport.stop_reason(_step(0, 10, p99=500.0)) is None  # "passes 500 ms": above it
+    assert mixreport.stop_reason(_step(0, 10, p99=510.0)) == "p99 510 ms > 500 ms"
+    assert mixreport.stop_reason(_step(0, 10, p99=90.0, failures=2)) == "2 errors"
+    assert mixreport.stop_reason(_step(0, 10, p99=None, requests=0)) == "no request answered"
+    assert mixreport.stop_reason(_step(0, 10, p99=510.0), p99_limit_ms=1000) is None
+    steps = [_step(0, 10, p99=100.0), _step(1, 30, p99=300.0), _step(2, 50, p99=800.0), _step(3, 70, p99=200.0)]
+    assert mixreport.sustained(steps).users == 30  # the last before the first that stopped it
+    assert mixreport.sustained([_step(0, 10, p99=100.0, failures=1)]) is None
+    assert [mixreport.next_users(i, start=20, add=15) for i in range(3)] == [20, 35, 50]
+
+
+def test_deadlines_fall_in_one_stretch_of_each_step_and_every_game_comes_back():
+    from bench import mixreport
+
+    times = mixreport.deadline_times(1000.0, 60.0, 5)
+    assert times[0] == 1024.0 and times[-1] == 1044.0 and len(times) == 5  # 40% in, a third of the step
+    assert mixreport.deadline_times(0.0, 15.0, 4) == [6.0, 7.666666666666667, 9.333333333333334, 11.0]
+    assert mixreport.deadline_times(0.0, 60.0, 1) == [24.0]
+    ids = list(range(1, 21))
+    picked = [mixreport.pick_games(ids, step, 5) for step in range(4)]
+    assert sorted(sum(picked, [])) == ids and picked[0] == [1, 2, 3, 4, 5]
+    assert mixreport.pick_games(ids, 4, 5) == [1, 2, 3, 4, 5]
+    assert mixreport.pick_games([1, 2], 0, 5) == [1, 2] and mixreport.pick_games([], 0, 5) == []
+
+
+def test_lateness_counts_closed_early_and_never_closed_apart():
+    from bench import mixreport
+
+    deadlines = [
+        mixreport.Deadline(game=1, ruleset="forum", phase="day 1", deadline=600.0, users=10, closed_at=600.2, seen_at=600.9),
+        mixreport.Deadline(game=2, ruleset="club", phase="day 1", deadline=610.0, users=10, closed_at=611.0, seen_at=617.5),
+        mixreport.Deadline(game=3, ruleset="show", phase="greetings 0", deadline=615.0, users=10, closed_at=590.0,
+                           seen_at=590.1),
+        mixreport.Deadline(game=4, ruleset="cards", phase="night 1", deadline=700.0, users=30),
+    ]
+    assert deadlines[0].late_s == 0.9 and deadlines[0].claim_late_s == 0.2
+    assert deadlines[2].early and deadlines[2].late_s is None
+    summary = mixreport.lateness(deadlines)
+    assert summary == {"deadlines": 4, "closed": 2, "early": 1, "never_closed": 1, "late_median_s": 4.2,
+                       "late_max_s": 7.5, "claim_median_s": 0.6, "claim_max_s": 1.0, "over_goal": 2, "goal_s": 5.0}
+    assert mixreport.same_minute_groups(deadlines) == [3]
+
+
+def test_the_side_by_side_table_and_the_last_json_line():
+    from bench import mixreport
+
+    deadline = mixreport.Deadline(game=1, ruleset="forum", phase="day 1", deadline=600.0, users=10, closed_at=600.1,
+                                  seen_at=600.6)
+    embedded = mixreport.summarize("embedded", [_step(0, 10, p99=100.0), _step(1, 30, p99=700.0)], [deadline],
+                                   extra={"database": "SQLite"})
+    postgres = mixreport.summarize("postgres", [_step(0, 10, p99=100.0, failures=3)], [])
+    assert embedded["sustained"]["users"] == 10 and embedded["stopped_by"] == "p99 700 ms > 500 ms"
+    assert postgres["sustained"] is None and postgres["errors"] == 3 and postgres["stopped_by"] == "3 errors"
+    text = mixreport.table([embedded, postgres])
+    lines = text.splitlines()
+    assert "embedded" in lines[0] and "postgres" in lines[0]
+    users = next(line for line in lines if line.startswith("users sustained"))
+    assert users.split()[-2:] == ["10", "none"]
+    assert any(line.strip().startswith("poll") and "10 / 100  (10.0)" in line for line in lines)
+    assert next(line for line in lines if "late median" in line).split()[-6:-3] == ["0.6", "/", "0.6"]
+    line = mixreport.json_line([embedded, postgres], mode="quick")
+    assert "\n" not in line
+    data = json.loads(line)
+    assert data["benchmark"] == "mix" and data["mode"] == "quick"
+    assert [s["setup"] for s in data["setups"]] == ["embedded", "postgres"]
+    assert data["setups"][0]["deadlines"] == [["forum", "day 1", 10, 0.6, 0.1, False]]
+    assert data["setups"][0]["deadline_summary"]["closed"] == 1
+    assert mixreport.deadline_row(embedded["deadlines"][0]) == "forum day 1 @10u +0.6 s (claim +0.1)"
+    assert mixreport.deadline_row({"ruleset": "show", "phase": "day 1", "users": 30, "early": True}) == "show day 1 @30u early"
+    assert mixreport.deadline_row({"ruleset": "cards", "phase": "night 1", "users": 30, "late_s": None}).endswith("NEVER CLOSED")
+    assert "embedded: step" in mixreport.steps_table(embedded)
+
+
+def test_each_setup_runs_on_its_own_throwaway_data(tmp_path, monkeypatch):
+    """The embedded set-up never inherits a DATABASE_URL or REDIS_URL from the shell; the PostgreSQL
+    one uses a database of its own whose name says bench (dropped afterwards), and only a run's
+    Redis keys are ever deleted."""
+    from bench import mix
+
+    monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mafia")
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.delenv("MIX_REDIS_URL", raising=False)
+    embedded = mix.setup_environment("embedded", tmp_path, "mafia-mix-1-abc")
+    assert "DATABASE_URL" not in embedded and "REDIS_URL" not in embedded
+    assert embedded["MAFIA_VAR_DIR"] == str(tmp_path) and embedded["DJANGO_DEBUG"] == "0"
+    postgres = mix.setup_environment("postgres", tmp_path, "mafia-mix-1-abc")
+    assert postgres["DATABASE_URL"] == "postgres://postgres@127.0.0.1:5432/mafia_bench_mix"
+    assert postgres["REDIS_URL"] == mix.DEFAULT_REDIS_URL and postgres["MAFIA_CACHE_PREFIX"] == "mafia-mix-1-abc"
+    monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db:5433/site?sslmode=require")
+    assert mix.setup_environment("postgres", tmp_path, "x")["DATABASE_URL"] == \
+        "postgres://u:p@db:5433/site_bench_mix?sslmode=require"
+    assert mix.is_run_key("mafia-mix-1-abc:1:session") and mix.is_run_key("_kombu.binding.celery")
+    assert mix.is_run_key("celery") and mix.is_run_key("unacked_index")
+    assert not mix.is_run_key("mafia-bench-9:1:x") and not mix.is_run_key("site:1:views.decorators.cache")
+
+
+def test_the_quick_run_is_short_and_the_full_run_raises_further():
+    from bench import mix
+
+    quick, full = mix.parse_args(["--quick"]), mix.parse_args([])
+    assert quick.max_steps * quick.step_seconds <= 60 and quick.setups == ["embedded", "postgres"]
+    assert full.step_seconds >= 60 and full.max_steps * full.add > 100
+    assert mix.parse_args(["--setups", "postgres"]).setups == ["postgres"]
+    with pytest.raises(SystemExit):
+        mix.parse_args(["--setups", "mysql"])

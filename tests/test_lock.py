@@ -17,7 +17,7 @@ from packaging.utils import canonicalize_name
 from config import lockcheck
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCKS = {"base": (), "dev": ("dev",), "s3": ("s3",)}
+LOCKS = {"base": (), "dev": ("dev",), "s3": ("s3",), "load": ("load",)}
 
 
 def _lock(name: str) -> Path:
@@ -75,6 +75,16 @@ def test_base_and_s3_agree_with_dev():
     for name in ("base", "s3"):
         extra = {(pin, version) for pin, version, _m in _pinned_lines(_lock(name))} - dev
         assert extra == set(), f"requirements/{name}.txt pins what dev.txt does not: {sorted(extra)}"
+
+
+def test_the_load_lock_agrees_with_dev_where_they_overlap():
+    """requirements/load.txt (the site and Locust, bin/install load into .venv-load) is compiled
+    inside dev's pins: a package both hold is pinned at the same version; the rest is Locust's."""
+    dev = {pin: version for pin, version, _m in _pinned_lines(_lock("dev"))}
+    load = {pin: version for pin, version, _m in _pinned_lines(_lock("load"))}
+    moved = {pin: (version, dev[pin]) for pin, version in load.items() if pin in dev and dev[pin] != version}
+    assert moved == {}, f"requirements/load.txt pins otherwise than dev.txt: {moved}"
+    assert "locust" in load and "locust" not in dev and "gevent" not in dev
 
 
 def test_the_environment_holds_exactly_the_dev_lock():

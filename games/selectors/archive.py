@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Max, Min
+from django.db.models import Max, Min, Value
 from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -37,7 +37,15 @@ from games.models import (
 )
 from games.selectors.commitment import commitment_reveal
 from games.selectors.orders import action_label, order_action_text, order_reason_text
-from games.selectors.votes import CountView, vote_count, vote_weights_for, voters_and_targets, voting_kinds
+from games.selectors.votes import (
+    CountView,
+    effective_ballots_by_phase,
+    seats_in_order,
+    vote_count,
+    vote_weights_for,
+    voters_and_targets,
+    voting_kinds,
+)
 
 # Events that take a seat out of play; their phase is when it left.
 EXIT_KINDS = ("jailed", "killed", "executed", "removed", "taken", "modkilled")
@@ -351,10 +359,14 @@ def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool
         for order in _orders(user, game, holders):
             blocks[order.phase_id].orders.append(order)
     if with_counts:
-        for phase in phases:
-            if phase.kind in voting_kinds(game):
-                phase.game = game
-                blocks[phase.pk].count = count_as_cast(vote_count(phase=phase), game=game, holders=holders)
+        # Every day's ballots and the table in one query each, however long the game (issue 30).
+        days = [phase for phase in phases if phase.kind in voting_kinds(game)]
+        ballots = effective_ballots_by_phase(days)
+        seats = seats_in_order(game) if days else []
+        for phase in days:
+            phase.game = game
+            blocks[phase.pk].count = count_as_cast(vote_count(phase=phase, seats=seats, ballots=ballots[phase.pk]),
+                                                   game=game, holders=holders)
     ordered = [blocks[p.pk] for p in phases]
     return [b for b in ordered if not b.voided], [b for b in ordered if b.voided], loose
 
@@ -396,16 +408,32 @@ def game_archive(user, game: Game) -> Archive:
 
 
 # --- The replay --------------------------------------------------------------------------------
-def _post_range(game: Game, phase: Phase) -> tuple[int | None, int | None]:
+def _day_posts(game: Game, phase: Phase):
     posts = Post.objects.filter(thread_id=game.game_thread_id, created_at__gte=phase.opened_at)
     if phase.closed_at is not None:
         posts = posts.filter(created_at__lt=phase.closed_at)
-    span = posts.aggregate(first=Min("number"), last=Max("number"))
+    return posts
+
+
+def _post_range(game: Game, phase: Phase) -> tuple[int | None, int | None]:
+    span = _day_posts(game, phase).aggregate(first=Min("number"), last=Max("number"))
     return span["first"], span["last"]
 
 
+def post_ranges(game: Game, phases: list[Phase]) -> dict[int, tuple[int | None, int | None]]:
+    """_post_range of several days in one round trip (a UNION ALL of each day's own range query,
+    each served by the index as alone): the replay's charts, flat in the number of days (issue 30)."""
+    if not phases:
+        return {}
+    parts = [_day_posts(game, phase).order_by().annotate(day=Value(phase.pk)).values("day")
+             .annotate(first=Min("number"), last=Max("number")).values_list("day", "first", "last") for phase in phases]
+    rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
+    found = {day: (first, last) for day, first, last in rows}
+    return {phase.pk: found.get(phase.pk, (None, None)) for phase in phases}
+
+
 def day_chart(game: Game, phase: Phase, count: CountView, seats: list[Seat],
-              holders: SeatHolders | None = None) -> SafeString:
+              holders: SeatHolders | None = None, post_range: tuple[int | None, int | None] | None = None) -> SafeString:
     """The SVG of a day's wagons over its posts, from the very ballots and rules of its count. A
     wagon is named by who held its seat that day ("Эсмеральда → Запасной" when it changed hands
     during the day), not by who holds it now."""
@@ -418,7 +446,7 @@ def day_chart(game: Game, phase: Phase, count: CountView, seats: list[Seat],
     series = charts.chart_series(history, labels, others_label=_("others"))
     # x runs over the day's posts, and over every post holding one of its ballots (the ballots
     # come in post order).
-    first, last = _post_range(game, phase)
+    first, last = _post_range(game, phase) if post_range is None else post_range
     ballot_posts = [count.ballots[0].order, count.ballots[-1].order] if count.ballots else []
     start = min([n for n in (first, *ballot_posts) if n is not None], default=0)
     end = max([n for n in (last, *ballot_posts) if n is not None], default=start)
@@ -465,9 +493,10 @@ def game_replay(user, game: Game) -> Replay:
     holders = SeatHolders.for_game(game, seats)
     events = _event_rows(user, game, {s.pk: s for s in seats}, holders)
     live, voided, loose = _phase_blocks(user, game, events, with_orders=False, with_counts=True, holders=holders)
-    for block in live + voided:
-        if block.count is not None:
-            block.chart = day_chart(game, block.phase, block.count, seats, holders)
+    days = [block for block in live + voided if block.count is not None]
+    ranges = post_ranges(game, [block.phase for block in days])
+    for block in days:
+        block.chart = day_chart(game, block.phase, block.count, seats, holders, post_range=ranges[block.phase.pk])
     return Replay(game=game, sealed=game.status != Game.Status.FINISHED,
                   winner_label=faction_label(game.winner) if game.winner else "",
                   phases=live, voided=voided, loose_events=loose)

@@ -112,9 +112,9 @@ class Desk:
 
 
 # --- Sections -----------------------------------------------------------------------------------
-def _duty_rows(user, now: datetime) -> list[DutyRow]:
+def _duty_rows(user, now: datetime, seats: list[Seat]) -> list[DutyRow]:
     rows = []
-    for duty in duties_of(user, now=now):
+    for duty in duties_of(user, now=now, seats=seats):
         if duty.kind == "vote":
             label = _("vote")
             url = reverse("games:thread", args=[duty.game.game_thread_id]) + "?page=last"
@@ -179,10 +179,12 @@ def _role_name(user, seat: Seat) -> str:
     return role_label(game.ruleset, seat.role)
 
 
-def _my_games(user, desk: Desk) -> None:
+def _my_games(user, desk: Desk) -> list[Seat]:
+    """The playing, sign-up and finished sections; returns the seats in play in running games
+    (what duties_of reads: the same rows, no second query)."""
     active = list(
         Seat.objects.filter(user=user, game__status__in=(Game.Status.RUNNING, Game.Status.SIGNUPS))
-        .select_related("game", "game__current_phase", "game__gm").order_by("-game__created_at", "-game_id")
+        .select_related("game", "game__current_phase", "game__gm", "game__game_thread").order_by("-game__created_at", "-game_id")
     )
     finished = list(
         Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
@@ -206,6 +208,8 @@ def _my_games(user, desk: Desk) -> None:
                                          role_name=_role_name(user, seat)))
     far = desk.now + timedelta(days=3650)
     desk.voted.sort(key=lambda r: (-r.weight, r.phase.deadline_at or far))
+    in_play = set(permissions.in_play_statuses())
+    return [s for s in active if s.game.status == Game.Status.RUNNING and s.status in in_play]
 
 
 def _hosting(user) -> list[HostedRow]:
@@ -275,15 +279,14 @@ def _absences(user, today: date) -> list[Absence]:
 
 
 def desk_for(user, *, now: datetime | None = None) -> Desk:
-    """Everything on one user's desk. Query cost: a fixed number of queries for the lists, plus
-    what games.selectors.duties.duties_of spends per running game (a few queries each) and, per open day
-    not yet in the cache, one live count (see docs/desk.md)."""
+    """Everything on one user's desk. Query cost: a fixed number of queries whatever the number of
+    his games (issue 30), plus, per open day not yet in the cache, one live count (see docs/desk.md)."""
     now = now or timezone.now()
     desk = Desk(now=now, today=timezone.localdate(now))
     if not user.is_authenticated:
         return desk
-    desk.duties = _duty_rows(user, now)
-    _my_games(user, desk)
+    running = _my_games(user, desk)
+    desk.duties = _duty_rows(user, now, running)
     desk.hosting = _hosting(user)
     desk.unread = _unread(user)
     desk.absences = _absences(user, desk.today)

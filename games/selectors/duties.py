@@ -14,7 +14,7 @@ from games.models import Game, Order, Phase, Seat
 from games.engine.rulesets import get_ruleset
 from games.rulesets import registry
 from games.selectors.state import game_state
-from games.selectors.votes import standing_votes, voters_and_targets, voting_kinds
+from games.selectors.votes import standing_votes_of, voters_and_targets, voting_kinds
 
 
 @dataclass(frozen=True)
@@ -32,25 +32,45 @@ class Duty:
         return None if self.deadline_at is None else max(self.deadline_at - now, timedelta(0))
 
 
-def duties_of(user, *, now: datetime | None = None) -> list[Duty]:
-    """The votes and orders this user owes now, soonest deadline first (no deadline last)."""
+def running_seats(user):
+    """The user's seats in play in running games, with what duties_of reads of each (one query)."""
+    return (Seat.objects.filter(user=user, status__in=permissions.in_play_statuses(), game__status=Game.Status.RUNNING)
+            .select_related("game", "game__current_phase", "game__game_thread", "game__gm"))
+
+
+def duties_of(user, *, now: datetime | None = None, seats: list[Seat] | None = None) -> list[Duty]:
+    """The votes and orders this user owes now, soonest deadline first (no deadline last).
+
+    A fixed number of queries whatever the number of his games (issue 30: the desk of a user in 20
+    games): his seats with their games and phases, the tables' seats, his standing votes in every
+    open day and his orders in every open phase, each in one query."""
     if not user.is_authenticated:
         return []
     now = now or timezone.now()
-    seats = (Seat.objects.filter(user=user, status__in=permissions.in_play_statuses(), game__status=Game.Status.RUNNING)
-             .select_related("game", "game__current_phase", "game__game_thread"))
-    duties: list[Duty] = []
+    seats = list(running_seats(user)) if seats is None else seats
+    open_seats = []
     for seat in seats:
         game, phase = seat.game, seat.game.current_phase
         if phase is None or not phase.is_open or phase.voided_at is not None:
             continue
         if phase.deadline_at is not None and phase.deadline_at <= now:
             continue  # past the deadline: nothing can be done any more
-        if phase.kind in voting_kinds(game):
-            voters, _targets = voters_and_targets(phase, list(game.seats.all()))
-            if seat.pk in voters and standing_votes(phase).get(seat.pk) is None:
+        phase.game = game  # at hand: the vote rules read it
+        open_seats.append(seat)
+    voting = [s for s in open_seats if s.game.current_phase.kind in voting_kinds(s.game)]
+    voted = standing_votes_of([s.game.current_phase for s in voting], [s.pk for s in voting])
+    acted = set(Order.objects.filter(phase_id__in=[s.game.current_phase_id for s in open_seats],
+                                     actor_id__in=[s.pk for s in open_seats], valid=True)
+                .values_list("phase_id", "actor_id")) if open_seats else set()
+    duties: list[Duty] = []
+    for seat in open_seats:
+        game, phase = seat.game, seat.game.current_phase
+        if seat in voting:
+            # The engine's state says who votes; the seats only for a game the engine does not run.
+            voters, _targets = voters_and_targets(phase, [] if game.state else list(game.seats.all()))
+            if seat.pk in voters and voted.get((phase.pk, seat.pk)) is None:
                 duties.append(Duty(game, seat, phase, "vote"))
-        if game.state and owes_order(game, seat, phase):
+        if game.state and owes_order(game, seat, phase, acted={a for p, a in acted if p == phase.pk}):
             duties.append(Duty(game, seat, phase, "order"))
     far = now + timedelta(days=3650)
     return sorted(duties, key=lambda d: (d.deadline_at or far, d.game.pk, d.kind))

@@ -21,17 +21,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank, SearchVector
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank, SearchVector, SearchVectorField
 from django.db import connection as default_connection
 from django.db.backends.signals import connection_created
-from django.db.models import F, Func, Q, QuerySet, TextField, Value
+from django.db.models import Expression, F, Func, Q, QuerySet, TextField, Value
+from django.db.models.expressions import Col
 from django.db.models.functions import Replace
 from django.dispatch import receiver
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games import permissions
-from games.models import Game, Post, Thread
+from games.models import Game, Post, Seat, Thread
 
 MAX_QUERY_LENGTH = 200
 PER_PAGE = 20
@@ -117,21 +118,28 @@ def full_text_available(connection=None) -> bool:
     return (connection or default_connection).vendor == "postgresql"
 
 
-class IndexedSearchVector(SearchVector):
-    """``to_tsvector('russian'::regconfig, search_text)`` exactly as the GIN index spells it.
-    Django's SearchVector wraps its column in COALESCE(col, ''), which no longer matches the
-    index expression (the planner then scans every post); search_text is NOT NULL, so the
-    COALESCE is not needed."""
+class StoredVector(Expression):
+    """A post's stored tsvector (``games_post.search_vector``, PostgreSQL only: a generated column
+    kept by the database, migration 0012, with its GIN index). Resolved to a column of whatever
+    alias the post table has in the query (a subquery's posts are ``U0``), as Django's own
+    columns are; the model does not declare it, since SQLite has no such column."""
 
-    def as_sql(self, compiler, connection, function=None, template=None):
-        config_sql, config_params = compiler.compile(self.config)
-        (expression,) = self.get_source_expressions()
-        sql, params = compiler.compile(expression)
-        return f"to_tsvector({config_sql}, {sql})", [*config_params, *params]
+    output_field = SearchVectorField()
+    _target = SearchVectorField()
+    _target.column = "search_vector"
+
+    def resolve_expression(self, query=None, allow_joins=True, reuse=None, summarize=False, for_save=False):
+        return Col(query.get_initial_alias(), self._target, self.output_field)
 
 
-def post_vector() -> SearchVector:
-    return IndexedSearchVector("search_text", config=SEARCH_CONFIG)
+def post_vector() -> Expression:
+    """The posts' searchable document: the stored vector (computed once, when the post is written)."""
+    return StoredVector()
+
+
+# Relevance ranks the newest this many matches of a query (a word every post has would otherwise
+# rank a million posts for one page): docs/search.md, "Cost".
+RANKED_MAX = 2_000
 
 
 def text_query(q: str) -> SearchQuery:
@@ -227,6 +235,23 @@ def sort_choices(connection=None) -> list[str]:
     return [SORT_RELEVANCE, SORT_NEWEST] if full_text_available(connection) else [SORT_NEWEST]
 
 
+GAME_CHOICES_MAX = 60
+
+
+def game_choices(*, user, chosen: Game | None = None) -> list[tuple[int, str]]:
+    """The form's list of games to search in: the running and signing-up ones and the viewer's own
+    (played or hosted), newest first, at most GAME_CHOICES_MAX, and the chosen one; not every game of the
+    site (issue 30: a site of 5,000 finished games rendered 5,000 options on every search). Any
+    other game is searched from its own page's link (`?game=<id>`)."""
+    mine = Q(status__in=(Game.Status.RUNNING, Game.Status.SIGNUPS))
+    if user.is_authenticated:
+        mine |= Q(pk__in=Seat.objects.filter(user=user).values("game_id")) | Q(gm=user)
+    rows = list(Game.objects.filter(mine).order_by("-created_at", "-pk").values_list("pk", "title")[:GAME_CHOICES_MAX])
+    if chosen is not None and chosen.pk not in {pk for pk, _title in rows}:
+        rows.insert(0, (chosen.pk, chosen.title))
+    return rows
+
+
 def visible_threads(*, user, game: Game | None = None) -> QuerySet[Thread]:
     """The threads whose posts the viewer may find: what games.permissions lets him read,
     narrowed to one game's game, discussion and private threads when asked."""
@@ -253,11 +278,11 @@ def search(*, user, q: str, game: Game | None = None, author=None, sort: str | N
     words = query_words(q)
     if full_text:
         query = text_query(q)
-        posts = posts.alias(document=post_vector()).filter(document=query)
+        posts = posts.alias(document=post_vector()).filter(document=query).order_by("-created_at", "-pk")
         if sort == SORT_RELEVANCE:
-            posts = posts.annotate(rank=SearchRank(post_vector(), query)).order_by("-rank", "-created_at", "-pk")
-        else:
-            posts = posts.order_by("-created_at", "-pk")
+            newest = posts.values("pk")[:RANKED_MAX]
+            posts = (Post.objects.filter(pk__in=newest).annotate(rank=SearchRank(post_vector(), query))
+                     .order_by("-rank", "-created_at", "-pk"))
     else:
         if not words:
             return SearchResults(page=page, full_text=False)

@@ -5,11 +5,15 @@ count without importing the service that records votes; the service imports them
 
 from __future__ import annotations
 
+import gc
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from threading import Lock
 
 from django.core.cache import cache
+from django.db import connections
+from django.db.models import Q
 
 from games.engine import votecount
 from games.engine.rulesets import get_ruleset
@@ -229,34 +233,102 @@ class CountView:
 
 def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
     """One ballot per post: its latest GM correction, else its own final reading."""
-    rows = (
-        VoteRecord.objects.filter(phase=phase, valid=True)
+    return effective_ballots_by_phase([phase]).get(phase.pk, [])
+
+
+@contextmanager
+def _no_gc_pauses():
+    """Building a day's 100,000 ballots allocates 200,000 tuples, each allocation counting toward
+    the collector's next pass over every young object; none of them can be garbage (issue 30:
+    about a third of a 100,000-vote recount was the collector's)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _rows(queryset) -> list[tuple]:
+    """A values_list query's rows in one fetchall (psycopg parses them in C), without Django's
+    per-chunk iteration: a 100,000-vote day's ledger is read several times faster."""
+    sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def effective_ballots_by_phase(phases: list[Phase]) -> dict[int, list[votecount.Ballot]]:
+    """effective_ballots of several days in one query (the archive's counts: issue 30), by phase id."""
+    if not phases:
+        return {}
+    with _no_gc_pauses():
+        return _effective_ballots_by_phase(phases)
+
+
+def _effective_ballots_by_phase(phases: list[Phase]) -> dict[int, list[votecount.Ballot]]:
+    rows = _rows(
+        VoteRecord.objects.filter(phase_id__in=[p.pk for p in phases], valid=True)
         .exclude(source=VoteRecord.Source.POST, is_final=False)
-        .order_by("post_number", "pk")
-        .values_list("post_number", "voter_id", "kind", "target_id", "source")
+        .order_by("phase_id", "post_number", "pk")
+        .values_list("phase_id", "post_number", "voter_id", "kind", "target_id", "source")
     )
-    per_post: dict[int, tuple] = {}
     gm = VoteRecord.Source.GM
-    # One fetch, not a server-side cursor: a day's ledger is a few megabytes at most, and the
-    # cursor's round trips cost more than its memory saves (docs/performance.md, "Growth").
-    for row in rows:
+    if any(row[5] == gm for row in rows):
         # A GM line beats the post's own line; a later GM line beats an earlier one.
-        if row[4] == gm or row[0] not in per_post:
-            per_post[row[0]] = row
+        per_post: dict[tuple[int, int], tuple] = {}
+        for row in rows:
+            if row[5] == gm or (row[0], row[1]) not in per_post:
+                per_post[(row[0], row[1])] = row
+        rows = list(per_post.values())  # still in post order within each day
+    # Else each post has one line (its final reading): nothing to choose between.
     none = VoteRecord.Kind.NONE
-    Ballot = votecount.Ballot
-    # Rows come in post order, so the ballots need no further sorting.
-    return [
-        Ballot(voter_id, kind, target_id, number, number)  # positional: the tuple's fields in order
-        for number, voter_id, kind, target_id, _source in per_post.values()
-        if kind != none
-    ]
+    new, Ballot = tuple.__new__, votecount.Ballot  # built by tuple's own constructor: no Python frame
+    out: dict[int, list[votecount.Ballot]] = {p.pk: [] for p in phases}
+    if len(phases) == 1:
+        out[phases[0].pk] = [new(Ballot, (voter, kind, target, number, number))
+                             for _phase, number, voter, kind, target, _source in rows if kind != none]
+        return out
+    for phase_id, number, voter, kind, target, _source in rows:
+        if kind != none:
+            out[phase_id].append(new(Ballot, (voter, kind, target, number, number)))
+    return out
 
 
-def standing_votes(phase: Phase) -> dict[int, int | str | None]:
-    """Each voter's vote at the close: the last effective ballot of the day."""
+def standing_votes_of(phases: list[Phase], voter_ids: list[int]) -> dict[tuple[int, int], int | str | None]:
+    """standing_votes for some voters in several days at once, in one query: {(phase id, voter):
+    his vote at the close}, a voter with no ballot absent. The same reading as effective_ballots
+    (a GM line beats the post's own line, the last ballot of the day stands); the GM's lines are
+    read whoever they name, since one may move a post's ballot away from its author."""
+    if not phases or not voter_ids:
+        return {}
+    rows = (
+        VoteRecord.objects.filter(phase_id__in=[p.pk for p in phases], valid=True)
+        .filter(Q(voter_id__in=voter_ids) | Q(source=VoteRecord.Source.GM))
+        .exclude(source=VoteRecord.Source.POST, is_final=False)
+        .order_by("phase_id", "post_number", "pk")
+        .values_list("phase_id", "post_number", "voter_id", "kind", "target_id", "source")
+    )
+    per_post: dict[tuple[int, int], tuple] = {}
+    gm = VoteRecord.Source.GM
+    for row in rows:
+        if row[5] == gm or (row[0], row[1]) not in per_post:
+            per_post[(row[0], row[1])] = row
+    wanted = set(voter_ids)
+    votes: dict[tuple[int, int], int | str | None] = {}
+    for phase_id, _number, voter_id, kind, target_id, _source in per_post.values():  # in post order per day
+        if kind == VoteRecord.Kind.NONE or voter_id not in wanted:
+            continue
+        votes[(phase_id, voter_id)] = target_id if kind == "vote" else ("peace" if kind == "peace" else None)
+    return votes
+
+
+def standing_votes(phase: Phase, *, ballots: list | None = None) -> dict[int, int | str | None]:
+    """Each voter's vote at the close: the last effective ballot of the day (`ballots`: the
+    day's effective_ballots when the caller has read them, e.g. a vote_count's)."""
     votes: dict[int, int | str | None] = {}
-    for ballot in effective_ballots(phase=phase):
+    for ballot in effective_ballots(phase=phase) if ballots is None else ballots:
         if ballot.kind == "vote":
             votes[ballot.voter] = ballot.target
         elif ballot.kind == "peace":
@@ -266,11 +338,14 @@ def standing_votes(phase: Phase) -> dict[int, int | str | None]:
     return votes
 
 
-def vote_count(*, phase: Phase, as_of: int | None = None) -> CountView:
-    seats = seats_in_order(phase.game)
+def vote_count(*, phase: Phase, as_of: int | None = None, seats: list[Seat] | None = None,
+               ballots: list | None = None) -> CountView:
+    """The count of a day; `seats` (seats_in_order) and `ballots` (effective_ballots) when the
+    caller has read them for several days at once (the archive)."""
+    seats = seats_in_order(phase.game) if seats is None else seats
     by_id = {s.pk: s for s in seats}
     voters, targets = voters_and_targets(phase, seats)
-    ballots = effective_ballots(phase=phase)
+    ballots = effective_ballots(phase=phase) if ballots is None else ballots
     weights = vote_weights_for(phase.game, seats)
     count = votecount.tally(ballots, voters=voters, targets=targets, weights=weights, as_of=as_of)
     plurality, by_seat, order = _count_style(phase)

@@ -42,19 +42,20 @@ def phase_seed(game: Game, phase: Phase) -> int:
     return ((game.rng_seed or 0) * 1_000_003 + phase.number * 101 + sum(map(ord, phase.kind))) % (2**62)
 
 
-def phase_inputs(phase: Phase) -> PhaseInputs:
+def phase_inputs(phase: Phase, *, ballots: list | None = None, orders: dict | None = None) -> PhaseInputs:
     """What the engine resolves: the standing votes, each actor's standing order and the GM's
     decisions — or what the rule set reads from its own ledger (SiteRuleset.phase_inputs; cards:
-    its Order rows are card inputs, read as PhaseInputs.extra)."""
+    its Order rows are card inputs, read as PhaseInputs.extra). `ballots` and `orders`: the day's
+    effective ballots and standing orders when the caller has read them (the GM's dashboard)."""
     own = registry.site(phase.game.ruleset).phase_inputs(phase)
     if own is not None:
         return own
     orders = {
         actor: EngineOrder(actor=actor, action=o.action, target=o.target_id, source=o.source_seat_id, detail=o.detail)
-        for actor, o in standing_orders(phase).items()
+        for actor, o in (standing_orders(phase) if orders is None else orders).items()
         if o.action
     }
-    return PhaseInputs(votes=standing_votes(phase), orders=orders, gm=dict(phase.gm_decisions or {}))
+    return PhaseInputs(votes=standing_votes(phase, ballots=ballots), orders=orders, gm=dict(phase.gm_decisions or {}))
 
 
 @dataclass
@@ -63,7 +64,8 @@ class Preview:
     inputs: PhaseInputs
 
 
-def phase_preview(*, phase: Phase, now: datetime | None = None) -> Preview | None:
+def phase_preview(*, phase: Phase, now: datetime | None = None, ballots: list | None = None,
+                  orders: dict | None = None) -> Preview | None:
     """What closing the phase now would produce, without writing anything (the GM's dry run).
     Uses the very function the close uses, with the same seed."""
     game = phase.game
@@ -71,7 +73,7 @@ def phase_preview(*, phase: Phase, now: datetime | None = None) -> Preview | Non
         return None  # an epilogue's phase (after the end) resolves nothing
     ruleset = get_ruleset(game.ruleset)
     state = game_state(game)
-    inputs = phase_inputs(phase)
+    inputs = phase_inputs(phase, ballots=ballots, orders=orders)
     return Preview(resolution=ruleset.resolve(state, inputs, seed=phase_seed(game, phase), now=now or timezone.now()),
                    inputs=inputs)
 

@@ -49,7 +49,9 @@ PREFIX_MIN_LEN = 3
 # Parts of nicknames that never name a player alone (articles, "Im" in ImVladTheGreat).
 _NICK_STOPWORDS = frozenset({"the", "a", "an", "im", "i", "mr", "mrs", "ms", "dr", "of", "and", "von", "van",
                              "der", "de", "la", "le", "el", "da", "du", "mc", "mac", "xx", "x"})
-_NICK_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# The parts of a one-word nickname: CamelCase humps, runs of digits, and the pieces between
+# underscores or hyphens, in either alphabet ("Ночная_Фурия", "Анна-Мария", "ТёмныйРыцарь").
+_NICK_PART_RE = re.compile(r"[A-ZА-ЯЁ]+(?=[A-ZА-ЯЁ][a-zа-яё])|[A-ZА-ЯЁ]?[a-zа-яё]+|[A-ZА-ЯЁ]+|\d+")
 # Words of a multi-word name shorter than this never name the player alone ("де", "Ли").
 PARTIAL_MIN_LEN = 3
 # Beyond this many combinations a multi-word name only offers its same-position forms to fuzzy.
@@ -74,6 +76,7 @@ _NORMALIZE = (
 _NEEDS_NORMALIZE = re.compile("[ёЁ’‘ʼ`´′‐‑‒]")
 WORD_RE = re.compile(r"\w+(?:['-]\w+)*")
 _CYRILLIC_RE = re.compile(r"[а-яА-ЯёЁ]")
+_REPEATS_RE = re.compile(r"(\w)\1+")
 _LATIN_RE = re.compile(r"[a-zA-Z0-9_]")
 _SENTENCE_END = frozenset(".!?;\n")
 # Skipping filler words never crosses these: "в тюрьму того, кто защищал Васю" is not about Вася.
@@ -328,7 +331,7 @@ class RosterMatcher:
             return
         original = norm[toks[0].start : toks[0].end]
         parts = _NICK_PART_RE.findall(original)
-        if len(parts) < 2 or _CYRILLIC_RE.search(original):
+        if len(parts) < 2:
             return
         lows = [p.lower() for p in parts]
         letters = [p[0].lower() for p in parts if p[0].isalpha()]
@@ -457,7 +460,8 @@ class RosterMatcher:
         """A shortened name at word i: a nickname's part or initials, else a unique prefix of a
         name word in any case form. Two players fitting is `ambiguous`, never a guess."""
         tok = toks[i]
-        players = self._nick.get(tok.key)
+        # A pronoun is never a nickname's part either («эту» of «Эту-Эту»).
+        players = self._nick.get(tok.key) if not _function_word(tok.key) else None
         method = "nickname"
         if not players and len(tok.key) >= 2 and text[tok.start : tok.end].isupper():
             players = self._initials.get(tok.key)  # initials only as written: "KWS", not "kws"
@@ -724,11 +728,21 @@ def _is_swap(a: str, b: str) -> bool:
     return len(diff) == 2 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
+def _squeezed(word: str) -> str:
+    """The word with each run of one letter written once ("Miiar", "Bobb", "Кикиморра")."""
+    return _REPEATS_RE.sub(r"\1", word)
+
+
 def _edits(query: str, choice: str, distance: int) -> int | None:
-    """The edits to count for a near miss, or None when it is too far for the name's length."""
+    """The edits to count for a near miss, or None when it is too far for the name's length. A
+    swapped pair of letters, and in a Latin handle letters doubled or undoubled (players stretch
+    short handles: "Miiar", "Bobb"), count as one edit whatever the length. A Russian name with a
+    letter doubled («Вассю») stays a typo that is refused with a suggestion (issue 29, item 7)."""
     if distance <= _edit_budget(min(len(query), len(choice))):
         return distance
     if distance <= 2 and _is_swap(query, choice):
+        return 1
+    if distance <= 2 and not _CYRILLIC_RE.search(query) and _squeezed(query) == _squeezed(choice):
         return 1
     return None
 

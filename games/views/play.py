@@ -158,10 +158,10 @@ def _close_outcome(preview: dict | None) -> str:
     return " ".join(e["text"] for e in preview["events"] if e["audience"] == "public" and e["text"])
 
 
-def _preview(game: Game, phase, state, seats_by_id) -> dict | None:
+def _preview(game: Game, phase, state, seats_by_id, *, ballots=None, orders=None) -> dict | None:
     if phase is None or not phase.is_open or state is None:
         return None
-    result = phase_preview(phase=phase)
+    result = phase_preview(phase=phase, ballots=ballots, orders=orders)
     if result is None:
         return None
     return {
@@ -332,6 +332,8 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_gm(request.user, game)
     phase = game.current_phase
+    if phase is not None:
+        phase.game = game  # at hand: the count, the preview and the ledger read it
     seats = list(game.seats.select_related("user").order_by("number"))
     seats_by_id = {s.pk: s for s in seats}
     count = vote_count(phase=phase) if phase is not None and phase.kind in voting_kinds(game) else None
@@ -347,7 +349,9 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                      "order_text": action_label(order.action) if order else "",
                      "owes_order": order is None and bool(state and game.status == Game.Status.RUNNING
                                                           and owed_actions(game, state, seat.pk))})
-    preview = _preview(game, phase, state, seats_by_id)
+    # The preview resolves the same ledger the count and the table have read (issue 30: read once).
+    preview = _preview(game, phase, state, seats_by_id, ballots=count.ballots if count is not None else None,
+                       orders=orders if phase is not None else None)
     rolled_back = rollback_phase(game)
     refused = refused_orders(phase)
     for order in refused:

@@ -75,7 +75,7 @@ def search(request: HttpRequest) -> HttpResponse:
         "q": q,
         "errors": errors,
         "game": game,
-        "game_choices": Game.objects.order_by("-created_at", "-pk").values_list("pk", "title"),
+        "game_choices": engine.game_choices(user=request.user, chosen=game),
         "author_name": author_name,
         "sort": sort,
         "sort_choices": [(value, SORT_LABELS[value]()) for value in sorts],

@@ -169,3 +169,19 @@ def test_names_and_texts_are_escaped():
     assert root.find(f"{SVG}title").text == '<b>"day"</b>'
     assert 'onload="' not in text and root.get("id") == "x--onload--alert-1-"
     assert root.find(f".//{SVG}g[@class='legend-item']/{SVG}text").text.startswith("<script>")
+
+
+def test_a_long_day_is_thinned_to_what_the_chart_can_show():
+    """Issue 30: a day of 100,000 votes drew every corner (a page of megabytes); a line keeps per
+    slice of its x range its first, lowest, highest and last point: the peak and the final weight
+    stay, and a short line is drawn exactly."""
+    from games.selectors.charts import CHART_SLICES, thin
+
+    points = [(x, (x * 7919) % 13 + (50 if x == 77_777 else 0)) for x in range(1, 100_001)]
+    thinned = thin(points)
+    assert len(thinned) <= 4 * CHART_SLICES
+    assert thinned[0] == points[0] and thinned[-1] == points[-1]
+    assert max(y for _x, y in thinned) == max(y for _x, y in points) and (77_777, 50 + (77_777 * 7919) % 13) in thinned
+    assert [x for x, _y in thinned] == sorted(x for x, _y in thinned)
+    short = points[:100]
+    assert thin(short) == short

@@ -300,12 +300,13 @@ def test_the_query_count_grows_by_a_small_bounded_amount_per_game(db, django_ass
     _games_for(users, gm, 4)
     cache.clear()
     five = _queries_for(recruiter, django_assert_max_num_queries, 40 + 4 * 7)
-    # Per game: duties_of's own reads (the roster, the game behind the phase, the day's ballots,
-    # the order check) and, with a cold cache, one live count (the roster, the ballots); see
-    # docs/desk.md. Measured: 6 per game cold, 4 warm.
-    assert five - one <= 4 * 7
+    # Per game only, with a cold cache, one live count (the roster, the ballots); duties_of reads
+    # every game's ballots and orders at once (issue 30: flat in the number of games); see
+    # docs/desk.md.
+    assert five - one <= 4 * 2
     warm = _queries_for(recruiter, django_assert_max_num_queries, 40 + 4 * 7)
-    assert warm - one <= 4 * 5
+    assert warm == _queries_for(recruiter, django_assert_max_num_queries, 40) <= 11
+    assert warm - one <= 0
     # The GM's desk: the hosted list is a fixed number of queries whatever the number of games.
     host_five = _queries_for(gm, django_assert_max_num_queries, 20)
     assert host_five <= 20

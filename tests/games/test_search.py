@@ -213,7 +213,7 @@ def test_an_unknown_author_finds_nothing_and_says_so(two_games):
     assert 'role="alert"' in page and "Никтотакой" in page and "Общееслово" not in page
 
 
-def test_the_game_list_of_the_form_names_every_game(two_games):
+def test_the_game_list_of_the_form_names_every_open_game(two_games):
     page = found(None, "")
     assert "Первая партия" in page and "Вторая партия" in page
 
@@ -376,7 +376,7 @@ def test_postgresql_search_matches_the_gin_index(poster):
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
         plan = engine.explain_post_search("текст")
-    assert "games_post_search_ru_idx" in plan, plan
+    assert "games_post_search_vector_idx" in plan, plan
 
 
 @pytest.mark.services
@@ -386,3 +386,45 @@ def test_postgresql_headlines_are_escaped(poster):
     page = found(None, "проверка")
     assert "&lt;b&gt;жирно&lt;/b&gt;" in page and "<mark>проверка</mark>" in page
     assert "<mark>подделка</mark>" not in page
+
+
+@pytest.mark.services
+def test_postgresql_relevance_ranks_only_the_newest_matches(poster, monkeypatch):
+    """Issue 30: a word every post has would rank a million posts for one page; relevance ranks
+    the newest RANKED_MAX matches (their vectors stored, never parsed again)."""
+    require_postgresql()
+    old_strong = lobby_post(poster, "Мафия, мафия, кругом мафия!")
+    weak = [post_submit(thread=old_strong.thread, author=poster, body=f"Где-то рядом мафия, пост {n}, но мы не знаем где.")
+            for n in range(3)]
+    assert engine.search(user=poster, q="мафия").hits[0].post.pk == old_strong.pk
+    monkeypatch.setattr(engine, "RANKED_MAX", 3)
+    assert {h.post.pk for h in engine.search(user=poster, q="мафия").hits} == {p.pk for p in weak}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT search_vector::text FROM games_post WHERE id = %s", [old_strong.pk])
+        assert "'маф'" in cursor.fetchone()[0]  # stored by the database when the post was written
+
+
+def test_the_game_list_of_the_form_is_the_running_and_the_viewers_games(db):
+    """Issue 30: not every game of the site (5,000 finished games were 5,000 options), but the
+    running ones, the viewer's own and the one chosen (reached from its own page)."""
+    from games.models import Game
+    from games.services.games import game_create
+    from tests.conftest import client_for, make_user
+
+    gm, other = make_user("Ведущий поиска"), make_user("Чужой")
+    mine = game_create(title="Моя игра", gm=gm)
+    foreign = game_create(title="Чужая старая игра", gm=other)
+    Game.objects.filter(pk=foreign.pk).update(status=Game.Status.FINISHED)
+    running = game_create(title="Идущая игра", gm=other)
+    Game.objects.filter(pk=running.pk).update(status=Game.Status.RUNNING)
+    titles = [title for _pk, title in engine.game_choices(user=gm)]
+    assert "Моя игра" in titles and "Идущая игра" in titles and "Чужая старая игра" not in titles
+    assert engine.game_choices(user=gm, chosen=foreign)[0] == (foreign.pk, "Чужая старая игра")
+    page = client_for(gm).get("/search/", {"q": "игра", "game": foreign.pk}).content.decode()
+    assert f'<option value="{foreign.pk}" selected>' in page
+
+
+def test_a_game_page_links_to_the_search_in_its_threads(two_games):
+    first = two_games[0]
+    page = client_for(None).get(first.get_absolute_url()).content.decode()
+    assert f'/search/?game={first.pk}"' in page

@@ -619,3 +619,11 @@ def test_parse_vote_command_prints_the_contract():
     assert [r["final"] for r in results] == [c["final"] for c in SAMPLES["cases"]]
     assert json.loads(run(["--peace", "--player", "Вася"], "[b]За мир[/b]"))["final"] == "peace"
     assert json.loads(run(["--profile", "international", "--player", "Вася"], "##vote Вася"))["final"] == vote("Вася")
+    # «this syntax only», as the GM sets a game: bold English words are told, not counted.
+    only = ["--profile", "international", "--only-syntax", "hash_vote", "--only-syntax", "hash_unvote",
+            "--player", "Вася", "--player", "Bob"]
+    assert json.loads(run(only, "##vote Bob"))["final"] == vote("Bob")
+    told = json.loads(run(only, "[b]VOTE: Bob[/b]"))
+    assert told["final"] is None and told["votes"][0]["reason"] == "syntax_disabled"
+    assert json.loads(run(only + ["--spoilers"], "[spoiler]##vote Bob[/spoiler]"))["final"] == vote("Bob")
+    assert json.loads(run(only, "[spoiler]##vote Bob[/spoiler]"))["final"] is None

@@ -77,9 +77,9 @@ def test_a_typo_in_a_name_is_read_when_one_player_is_closest(written, player):
     assert final(f"##vote {written}") == {"vote": player}
 
 
-@pytest.mark.parametrize("written", ["Bobb", "Miur", "Qxillxn", "Stormbreaker"])
+@pytest.mark.parametrize("written", ["Bobo", "Miur", "Qxillxn", "Stormbreaker"])
 def test_a_name_too_far_for_its_length_is_not_guessed(written):
-    # "Bobb" and "Miur": one letter off (not a swap) in four letters is another name.
+    # "Bobo" and "Miur": one letter off (not a swap, not a doubled letter) in four letters is another name.
     assert final(f"##vote {written}") is None
 
 
@@ -192,3 +192,32 @@ def test_a_pronoun_is_never_read_as_a_shortened_name(text, players):
     """«В тюрьму его!» points at someone without naming him: no player whose name starts with
     «его» (Егор) may be read from it, nor Негодяй from «него»."""
     assert final(text, players, INTERNATIONAL_PROFILE) is None
+
+
+# --- Issue 29: handles as players shorten them on real `##vote` posts ------------------------------
+@pytest.mark.parametrize(("written", "player"), [
+    ("Miiar", "Miar"), ("Miarr", "Miar"), ("Bobb", "Bob"), ("Booob", "Bob"), ("Quilllan", "Quillan"),
+])
+def test_a_doubled_letter_is_one_edit_whatever_the_length(written, player):
+    """Players stretch a short handle («Miiar», «Bobb»): a letter written twice (or once for a double)
+    counts as one edit even where a short name allows no other typo. Only in Latin handles: a
+    Russian name with a doubled letter («Вассю») is refused with «Может быть, Вася?» (item 7)."""
+    assert final(f"##vote {written}") == {"vote": player}
+    assert final("##vote Вассю", RUSSIAN) is None
+
+
+@pytest.mark.parametrize(("written", "player"), [
+    ("Фурия", "Ночная_Фурия"), ("Фурию", "Ночная_Фурия"), ("Ночная", "Ночная_Фурия"), ("Мария", "Анна-Мария"),
+    ("Рыцаря", "ТёмныйРыцарь"), ("Шторм", "Шторм_2007"), ("Vlad", "[RU]Vlad"), ("Lena", "Lena_RU"),
+])
+def test_a_part_of_a_joined_russian_handle_names_its_player(written, player):
+    """A handle joined by an underscore, a hyphen, digits or CamelCase is shortened to a part in
+    Russian too, inflected («в тюрьму Фурию»), and a clan tag is dropped."""
+    players = ["Ночная_Фурия", "Анна-Мария", "ТёмныйРыцарь", "Шторм_2007", "[RU]Vlad", "Lena_RU", "Вася"]
+    assert final(f"##vote {written}", players) == {"vote": player}
+
+
+def test_a_part_two_joined_handles_share_is_refused_with_both():
+    players = ["Ночная_Фурия", "Дневная_Фурия", "Вася"]
+    reading = parse_votes("##vote Фурия", RosterMatcher(players), profile=INTERNATIONAL_PROFILE)
+    assert reading.votes[0].target is None and set(reading.votes[0].candidates) == {"Ночная_Фурия", "Дневная_Фурия"}

@@ -67,12 +67,29 @@ class Command(BaseCommand):
             choices=sorted(SYNTAXES),
             help="also enable this international vote syntax (repeat)",
         )
+        # The GM's choice on the game page («Синтаксис голосов»): exactly these syntaxes, the
+        # profile's own ones off; the Russian bold reading of the rule set stays, as in a game.
+        parser.add_argument(
+            "--only-syntax",
+            action="append",
+            default=None,
+            choices=sorted(SYNTAXES),
+            metavar="SYNTAX",
+            help=f"read exactly these vote syntaxes, like a game set to them (repeat; one of {', '.join(sorted(SYNTAXES))})",
+        )
+        parser.add_argument("--spoilers", action="store_true", help="count votes inside [spoiler], like a game set so")
 
     def handle(self, *args, **options):
         try:
             profile = profile_named(options["profile"], peace=options["peace"], syntaxes=options["syntax"])
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
+        if options["only_syntax"] is not None:
+            if options["syntax"]:
+                raise CommandError("--syntax adds to the profile's syntaxes, --only-syntax replaces them: give one")
+            profile = profile.only_syntaxes(options["only_syntax"])
+        if options["spoilers"]:
+            profile = profile.with_spoilers(True)
         stdin = options.get("stdin") or sys.stdin
         _utf8(stdin)
         _utf8(sys.stdout)

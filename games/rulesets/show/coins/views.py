@@ -16,7 +16,7 @@ from accounts.models import display_name_key
 from games.models import Game, Seat
 from games.rulesets.show.coins.fines import fines_of, may_fine, show_fine
 from games.rulesets.show.coins.services import show_trial_task, show_trial_tasks
-from games.services import ActionRefused
+from games.services import ActionRefused, gm_writes
 
 
 class FineForm(forms.Form):
@@ -39,6 +39,7 @@ class FineForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
+@gm_writes.declare(gm_writes.changes(), game=gm_writes.game_of_url)  # the coins and the GM's log: the game
 def show_fines(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("gm"), pk=pk)
     if game.ruleset != "show" or not may_fine(request.user, game):
