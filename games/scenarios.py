@@ -294,9 +294,14 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         name = phase_spec.get("phase")
         game.refresh_from_db()
         where = f"{path}: phase {name}"
-        if game.status == Game.Status.FINISHED:
-            raise ScenarioError(f"{where}: key 'phase': the game ended before this phase")
         current = game.current_phase
+        if game.status == Game.Status.FINISHED:
+            if not (adapter.epilogue_kind and name == adapter.epilogue_kind and current is not None
+                    and current.kind == adapter.epilogue_kind and current.is_open):
+                raise ScenarioError(f"{where}: key 'phase': the game ended before this phase")
+            reports.append(_play_epilogue(game, current, phase_spec, users, clock, where))
+            clock = max(clock, current.deadline_at) + timedelta(minutes=1)
+            continue
         try:
             kind, number = parse_phase_name(str(name))
         except (ValueError, TypeError):
@@ -356,6 +361,22 @@ def _play(path: str, data: dict, *, keep: bool, password: str | None) -> Scenari
         report.users = {"gm": gm.username, **{name: u.username for name, u in users.items()}}
         report.password = password
     return report
+
+
+def _play_epilogue(game: Game, current: Phase, phase_spec: dict, users: dict, clock, where: str) -> PhaseReport:
+    """The rule set's epilogue after the end (SiteRuleset.epilogue_kind: the Show's «Судный День»):
+    only posts are played (the game is over, nobody acts), then it closes at its deadline as the
+    task would (the game thread locks). Its outcome: `over`, `refused` (the posts refused)."""
+    extra = set(phase_spec) - {"phase", "posts", "expect"}
+    if extra:
+        raise ScenarioError(f"{where}: key {sorted(extra)[0]!r}: the game is over, only posts are played")
+    refused: dict[str, int] = {}
+    _play_posts(game, phase_spec, users, clock, refused)
+    phase_close(phase_id=current.pk, now=current.deadline_at, only_if_due=True)
+    game.refresh_from_db()
+    outcome = {"over": game.status == Game.Status.FINISHED, "refused": refused}
+    return PhaseReport(name=str(phase_spec.get("phase")), outcome=outcome,
+                       diffs=compare(phase_spec.get("expect") or {}, outcome))
 
 
 def _play_posts(game, phase_spec: dict, users: dict, clock, refused: dict[str, int]):

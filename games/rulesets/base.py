@@ -163,6 +163,19 @@ class SiteRuleset:
         panel) and shows its own help in the place "game.vote_help" instead."""
         return bool(self.voting_kinds)
 
+    # An epilogue: a last phase after the game's end (the Show's «Судный День»). The game is over
+    # when it opens (finished: the commitment revealed, every private thread and event unsealed,
+    # post-game talk in the game thread, no fee); it runs to its deadline (the Celery close and the
+    # sweep, as every phase) or to the GM's «close now», and its close locks the game thread: the
+    # game is in the archive (games.services.resolution). None: no epilogue, the game thread stays
+    # open after the end, as it always did. The kind must be one of `phase_kinds` (its label).
+    epilogue_kind: ClassVar[str | None] = None
+
+    def epilogue_length(self, *, game, state) -> Any:
+        """How long the epilogue lasts after the end the engine's `state` reached (a timedelta), or
+        None for none (the GM's option may say 0)."""
+        return None
+
     # --- Templates --------------------------------------------------------------------------
     # Panels the core's pages include by name, per page and place: {"game.top": [template, ...]}.
     # A page asks `panels("gm.links")` and includes each; a rule set without a panel adds nothing.

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import translation
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.caching import pagecache
 from games.communication.letters import private_results_post
@@ -17,7 +18,7 @@ from games.communication.rooms import rooms_close, rooms_open
 from games.engine.orders import Order as EngineOrder
 from games.engine.orders import PhaseInputs
 from games.engine.rulesets import get_ruleset
-from games.models import Game, Phase, Seat
+from games.models import Game, Phase, Seat, Thread
 from games.permissions import in_play
 from games.rulesets import registry
 from games.selectors.orders import standing_orders
@@ -68,8 +69,8 @@ def phase_preview(*, phase: Phase, now: datetime | None = None, ballots: list | 
     """What closing the phase now would produce, without writing anything (the GM's dry run).
     Uses the very function the close uses, with the same seed."""
     game = phase.game
-    if not game.state:
-        return None
+    if not game.state or game.status != Game.Status.RUNNING:
+        return None  # an epilogue's phase (after the end) resolves nothing
     ruleset = get_ruleset(game.ruleset)
     state = game_state(game)
     inputs = phase_inputs(phase, ballots=ballots, orders=orders)
@@ -126,7 +127,30 @@ def phase_close(*, phase_id: int, now: datetime | None = None, only_if_due: bool
             gm_log(game=game, user=by, action="close_now", data={"phase": phase.pk}, now=now)
         if game.state and game.status == Game.Status.RUNNING:
             _resolve(game=game, phase=phase, now=now)
+        elif game.status == Game.Status.FINISHED and phase.kind == getattr(
+                registry.find(game.ruleset), "epilogue_kind", None):
+            _epilogue_close(game=game, phase=phase, now=now)
     return True
+
+
+def _game_end(*, game: Game, state, now: datetime) -> None:
+    """The engine's state says the game is over: finish it (the commitment revealed), then open the
+    rule set's epilogue if it has one (SiteRuleset.epilogue_kind: the Show's «Судный День»)."""
+    game_finish(game=game, winner=state.winner or "none", now=now)
+    adapter = registry.find(game.ruleset)
+    length = adapter.epilogue_length(game=game, state=state) if adapter is not None and adapter.epilogue_kind else None
+    if length:
+        phase_open_named(game=game, name=adapter.epilogue_kind, now=now, deadline_at=now + length)
+
+
+def _epilogue_close(*, game: Game, phase: Phase, now: datetime) -> None:
+    """The epilogue's end (its deadline or the GM's «close now»): the game thread locks, said in it;
+    the game is in the archive (its discussion stays open, as an automatic game's does)."""
+    with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
+        body = str(_("[b]%(phase)s is over.[/b] The game thread is closed: the game is in the archive.")) % {
+            "phase": phase.label}
+    post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
+    Thread.objects.filter(pk=game.game_thread_id).update(is_locked=True, lock_at=None)
 
 
 def _seats_follow(game: Game, new_state, seats: dict[int, Seat]) -> None:
@@ -160,7 +184,7 @@ def state_apply_now(*, game: Game, phase: Phase, state, events, now: datetime, h
         post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
     if state.over:
         Phase.objects.filter(pk=phase.pk, closed_at__isnull=True).update(closed_at=now)
-        game_finish(game=game, winner=state.winner or "none", now=now)
+        _game_end(game=game, state=state, now=now)
 
 
 def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
@@ -190,7 +214,7 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     private_results_post(game=game, phase=phase, events=events, now=now)
     adapter.close_letters(game=game, phase=phase, events=events, now=now)
     if new_state.over:
-        game_finish(game=game, winner=new_state.winner or "none", now=now)
+        _game_end(game=game, state=new_state, now=now)
     else:
         next_phase = phase_open_named(game=game, name=new_state.phase, now=now)
         if phase.kind == "day":

@@ -119,7 +119,23 @@ def test_a_show_with_sympathies_an_alliance_a_bet_a_trial_and_the_final_split(li
     bet = Entry.objects.get(game=game, reason="bet", debit__key=f"user:{users['Аня'].pk}")
     assert (bet.amount, bet.detail) == (25, "Жора")
 
-    # Day 2: the slave Вера answers the day's trial with an image; Аня grants it 15 ㉿.
+    # Day 2 (issue 28, item 6): the slave Вера reads the day's task on her panel; the GM changes it on
+    # his dashboard before any answer, and she reads his; Аня, free, sees no trial yet. All at 390 px.
+    page, _form = panel("Вера", "trial")
+    assert page.locator(".show-trial [data-trial-task]").inner_text().startswith("Задание")
+    gm_page = phone_page(browser, base, gm)
+    gm_page.goto(f"{base}/games/{game.pk}/gm/")
+    _fits(gm_page)
+    task_form = gm_page.locator("form:has(button[name=action][value=trial_task])")
+    task_form.locator("textarea[name=task]").fill("Покажите свою тень на стене.")
+    task_form.locator("button[name=action][value=trial_task]").click()
+    gm_page.wait_for_selector(".message.success")
+    _fits(gm_page)
+    page, _form = panel("Вера", "trial")
+    assert "Покажите свою тень на стене." in page.locator(".show-trial [data-trial-task]").inner_text()
+    page, _form = panel("Аня", "vote")
+    assert page.locator(".show-trial").count() == 0
+    # Вера answers the day's trial with an image; Аня grants it 15 ㉿.
     answer = tmp_path / "answer.png"
     answer.write_bytes(TINY_PNG)
     page, form = panel("Вера", "trial")
@@ -151,12 +167,35 @@ def test_a_show_with_sympathies_an_alliance_a_bet_a_trial_and_the_final_split(li
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winner == "masons"
 
-    # The results page on the phone: every role, the ratings, the bank's and the pot's split.
+    # Судный День (issue 28, item 7): the thread, the game page and the status page name it on the
+    # phone; the slave Вера says her last words in the game thread.
+    page = pages["Вера"]
+    page.goto(f"{base}{game.get_absolute_url()}")
+    _fits(page)
+    assert "Судный День" in page.locator(".show-panel h2").inner_text()
+    assert page.locator("[data-show-doomsday] time[data-countdown]").count() == 1
+    page.goto(f"{base}/threads/{game.game_thread_id}/?page=last")
+    _fits(page)
+    assert "Судный День" in page.locator("[data-show-stage]").inner_text()
+    page.locator("#reply textarea[name=body]").fill("Последнее слово Веры.")
+    page.locator("#reply button[name=post]").click()
+    page.wait_for_selector("text=Последнее слово Веры.")
+    _fits(page)
+    page.goto(f"{base}/games/{game.pk}/show/status/")
+    assert "Судный День" in page.content()
+    # its lines fit (the status table's own width at 390 px is issue 28's item 17, another branch's)
+    box = page.locator("[data-show-doomsday]").bounding_box()
+    assert box["x"] + box["width"] <= 390
+    gm_page.context.close()
+
+    # The results page on the phone: every role, the ratings, the bank's and the pot's split, and
+    # each day's trial task (issue 28, item 6).
     page = pages["Боря"]
     page.goto(f"{base}/games/{game.pk}/show/results/")
     _fits(page)
     assert page.locator(f"[data-ratings='showratings-{game.pk}'] tbody tr").count() == 5
     assert page.locator("#bank-split li").count() >= 1 and page.locator("#pot-split li").count() >= 1
     assert page.locator("#alliances li").first.inner_text().startswith(("Аня + Боря", "Боря + Аня"))
+    assert "Покажите свою тень на стене." in page.locator("#trial-tasks").inner_text()
     for p in pages.values():
         p.context.close()

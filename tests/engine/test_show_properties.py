@@ -33,7 +33,10 @@ PUBLIC_KINDS = {"game_started", "stage", "woke", "coma", "lulled", "greetings", 
                 # part 2
                 "trial_results", "demon_returned", "alliances", "show_results",
                 # part 3, the privileges: who was buried by /mole, the Адвокат's list, the Змеёныш's turn
-                "buried", "excluded", "snakelet_turned"}
+                "buried", "excluded", "snakelet_turned",
+                # issue 28: the slaves' daily task is public (answers are posted in the common thread);
+                # Судный День is announced to all
+                "trial_task", "doomsday"}
 SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty", "secret_key", "secret_key_gm",
                 "knowledge_lot", "night_choices", "opinions_gm", "judge_lot",
                 # part 2: a hero's bet and ally to him; the bets, pairs and ratings to the GM
@@ -41,7 +44,9 @@ SECRET_KINDS = {"role", "innate_keys", "team", "knowledge_won", "knowledge_empty
                 # part 3
                 "privileges", "privileges_gm", "mole_role", "buried_gm", "stunned", "stunned_gm", "stun_failed",
                 "excluded_gm", "extra_vote_gm", "intercept_result", "intercept_gm", "privilege_stolen",
-                "privilege_lost", "theft_failed", "thefts_gm", "snakelet_turned_gm", "genius_judge"}
+                "privilege_lost", "theft_failed", "thefts_gm", "snakelet_turned_gm", "genius_judge",
+                # issue 28: the tasks still to come are the GM's until a morning gives one
+                "trial_queue_gm"}
 
 
 def random_inputs(state, rng: random.Random) -> PhaseInputs:

@@ -31,7 +31,9 @@ PHASE_KEYS = {"phase", "greetings", "defences", "opinions", "posted", "votes", "
               # common (FORMAT.md): plain posts in the common thread, [{name: text}] or the long form
               # {by, text, comment?, as?}; the engine charges them as the site does (message_fees,
               # below) and checks a post signed `as` another hero (the Говорун's /fake) as the site does
-              "posts"}
+              "posts",
+              # issue 28, item 6: the GM's trial tasks, applied at once at the stage's open
+              "trial_task", "trial_tasks"}
 POST_KEYS = {"by", "text", "comment", "as"}
 # Outcome keys this player computes itself, not the engine's close: `refused` {name: n} counts the
 # posts it refuses (a post signed `as` another hero that privileges.check_fake refuses, a post by a
@@ -142,8 +144,24 @@ def play(path: Path):
     diffs: list[str] = []
     for phase in data["phases"]:
         assert set(phase) <= PHASE_KEYS, set(phase) - PHASE_KEYS
+        if phase["phase"] == SHOW.doomsday:
+            # issue 28, item 7: Судный День follows the end (the site's epilogue phase): the show is
+            # over, nothing is closed; every hero may post (slaves too, free of fees): nothing refused
+            assert state.over and SHOW.doomsday_length(state) is not None, "Судный День follows only the end"
+            assert set(phase) <= {"phase", "posts", "expect"}, set(phase)
+            mine = {"over": True, "refused": {}}
+            for key, expected in (phase.get("expect") or {}).items():
+                if not same(expected, mine[key]):
+                    diffs.append(f"{phase['phase']}: {key}: expected {expected!r}, got {mine[key]!r}")
+            continue
         assert state.phase == phase["phase"], (state.phase, phase["phase"])
         assert not state.over, phase["phase"]
+        if phase.get("trial_tasks") is not None:  # the GM's, at the stage's open (the site plays them first)
+            assert SHOW.check_trial_tasks(state, phase["trial_tasks"].splitlines()) is None, phase["phase"]
+            state, _told = SHOW.set_trial_tasks(state, phase["trial_tasks"].splitlines())
+        if phase.get("trial_task") is not None:
+            assert SHOW.check_trial_task(state, phase["trial_task"]) is None, (phase["phase"], "refused trial_task")
+            state, _told = SHOW.set_trial_task(state, phase["trial_task"])
         if phase.get("lull"):
             state, _lulled = SHOW.lull(state, {sid(state, v): sid(state, t) for v, t in phase["lull"].items()})
         for mole, target in (phase.get("mole") or {}).items():  # /mole, at once before the close

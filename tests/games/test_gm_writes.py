@@ -15,17 +15,21 @@ not yet in CASES fails `test_the_gm_forms_are_these` until it is listed there an
 from __future__ import annotations
 
 import re
+import tempfile
 from dataclasses import dataclass
 from datetime import timedelta
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+import yaml
 from django.contrib.messages import constants as message_levels
 from django.core.cache import cache
 from django.urls import resolve, reverse
 from django.utils import timezone
 
+from games import scenarios
 from games.models import Game
 from games.rulesets import registry
 from games.services import gm_writes
@@ -346,7 +350,10 @@ def test_after_each_gm_write_the_pages_are_current_for_everyone(db, ruleset, cas
     reader, a player and the GM before the GM's write, are right after it the pages rendered from
     nothing (the cache emptied, a new session)."""
     game = GAMES[ruleset](db)
-    given = _prepare(game, case)
+    _pages_current_after(game, case, _prepare(game, case), django_capture_on_commit_callbacks)
+
+
+def _pages_current_after(game: Game, case: str, given: dict, django_capture_on_commit_callbacks) -> None:
     form = next(f for f in gm_forms(game) if f"{f.url_name}:{f.action}" == case)
     assert declaration(game, form) is not None
     viewers = {who: _viewer(game, who) for who in PERSPECTIVES}  # before the write (a replacement changes the seat's)
@@ -425,9 +432,23 @@ def _show_day(db) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+def _show_trial(db) -> Game:
+    """A show at day 2 with the slaves' trial open and unanswered (issue 28, item 6: the GM's task of
+    the running trial and the tasks to come, his dashboard's two inputs)."""
+    source = Path(__file__).resolve().parents[1] / "scenarios" / "show" / "trial-task-and-doomsday.yaml"
+    data = yaml.safe_load(source.read_text("utf-8"))
+    data["phases"] = [{k: v for k, v in p.items() if k != "expect"} for p in data["phases"][:6]]
+    data.pop("expect", None)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "show.yaml"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+        scenarios.play(str(path), keep=True)
+    return Game.objects.filter(ruleset="show").latest("pk")
+
+
 OTHER_MOMENTS = {"forum signups": _forum_signups, "cards deck building": _cards_deck_building,
                  "cards effect": _cards_with_an_effect, "forum letter waiting": _forum_letter_waiting,
-                 "show day": _show_day}
+                 "show day": _show_day, "show trial": _show_trial}
 
 
 @pytest.mark.parametrize("moment", OTHER_MOMENTS)
@@ -438,9 +459,17 @@ def test_the_gm_forms_of_other_moments_declare_what_they_change(db, moment):
     expected = {"forum signups": {"game_start:", "co_gm:add"},
                 "cards deck building": {"gm_card_effect:gm_deck"},
                 "cards effect": {"gm_card_effect:remove"}, "forum letter waiting": {"anonymous:"},
-                "show day": {"gm_action:show_replace"}}[moment]
+                "show day": {"gm_action:show_replace"},
+                "show trial": {"gm_action:trial_task", "gm_action:trial_tasks"}}[moment]
     assert expected <= keys, keys
     if moment == "show day":  # the show's replacement is its own; the core's form is not offered
         assert "gm_action:override" not in keys and "vote_options:" not in keys
     undeclared = [f"{f.url_name}:{f.action}" for f in forms if declaration(game, f) is None]
     assert not undeclared, f"GM writes with no declaration (games/services/gm_writes.py): {undeclared}"
+
+
+@pytest.mark.parametrize("case", ["gm_action:trial_task", "gm_action:trial_tasks"])
+def test_after_the_shows_task_writes_the_pages_are_current_for_everyone(db, case, django_capture_on_commit_callbacks):
+    """The show's GM inputs (issue 28, item 6), as every GM write above: the thread (the task told
+    there), the count and the game page are current right after it for each reader."""
+    _pages_current_after(_show_trial(db), case, {}, django_capture_on_commit_callbacks)

@@ -11,7 +11,15 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from games.rulesets.show.engine.privilege_keys import PRIVILEGES
-from games.rulesets.show.engine.stages import COIN_OPTIONS, OPTION_DEFAULTS, STAGE_KINDS, options_with_defaults
+from games.rulesets.show.engine.stages import (
+    COIN_OPTIONS,
+    DOOMSDAY_MAX_HOURS,
+    OPTION_DEFAULTS,
+    STAGE_KINDS,
+    clean_tasks,
+    options_with_defaults,
+)
+from games.rulesets.show.engine.trial_tasks import TASK_MAX_LENGTH, TASKS_MAX
 from games.rulesets.show.wording import PRIVILEGE_NAMES
 
 # The site's own options of a show, kept in Game.options beside the engine's; the engine gets only
@@ -100,6 +108,23 @@ class _TextOption(forms.CharField):
             self.parse(value)
 
 
+class TaskListField(forms.CharField):
+    """The slaves' trial tasks, one a line (issue 28, item 6): a list of texts; blank keeps the default
+    list (the GM gives a task himself, or empties the tasks to come, on his card while the show runs)."""
+
+    widget = forms.Textarea(attrs={"rows": 6})
+
+    def clean(self, value):
+        text = super().clean(value)
+        if not (text or "").strip():
+            return None
+        try:
+            return clean_tasks(text.splitlines())
+        except ValueError:
+            raise ValidationError(_("Each task is one line of at most %(length)d characters; at most %(count)d tasks.")
+                                  % {"length": TASK_MAX_LENGTH, "count": TASKS_MAX}) from None
+
+
 def option_fields() -> dict[str, forms.Field]:
     fields: dict[str, forms.Field] = {
         "show_no_demon": forms.BooleanField(
@@ -154,6 +179,19 @@ def option_fields() -> dict[str, forms.Field]:
         label=_("Privileges in play (show)"), required=False, widget=forms.CheckboxSelectMultiple,
         choices=[(p, PRIVILEGE_NAMES[p]) for p in PRIVILEGES],
         help_text=_("Dealt at random among the heroes at the start, each known only to its holder."))
+    # issue 28, item 6: «Каждое утро раб получает общее для всех рабов задание на этот день»
+    fields["show_trial_tasks"] = TaskListField(
+        label=_("The slaves' trial tasks (show)"), required=False, initial="\n".join(OPTION_DEFAULTS["trial_tasks"]),
+        max_length=TASKS_MAX * (TASK_MAX_LENGTH + 2),
+        help_text=_("One task a line, each answered by one photo, video or sticker: each morning that opens a "
+                    "trial takes the next. While the show runs you change the day's task and the tasks to come "
+                    "on your dashboard."))
+    # issue 28, item 7: «а затем наступает заключительный этап: Судный День»
+    fields["show_doomsday_hours"] = forms.IntegerField(
+        label=_("Judgment Day, hours (show)"), required=False, min_value=0, max_value=DOOMSDAY_MAX_HOURS,
+        initial=OPTION_DEFAULTS["doomsday_hours"],
+        help_text=_("The last stage after the win and the results: every secret open, the heroes' last words in "
+                    "the game thread; then the thread closes. 0: none."))
     fields["show_carousel"] = forms.BooleanField(
         label=_("The privileges' carousel (show)"), required=False,
         help_text=_("After his day vote each hero may try to steal a random privilege; needs privileges in play."))
@@ -188,6 +226,10 @@ def options_from(cleaned: dict) -> dict:
         "privileges": [p for p in PRIVILEGES if p in (cleaned.get("show_privileges") or ())],
         # the carousel needs privileges in play (the engine refuses it otherwise): off without them
         "carousel": bool(cleaned.get("show_carousel")) and bool(cleaned.get("show_privileges")),
+        # issue 28: the trial tasks (blank: the default list) and Судный День's hours (blank: 24)
+        "trial_tasks": cleaned.get("show_trial_tasks") or list(OPTION_DEFAULTS["trial_tasks"]),
+        "doomsday_hours": cleaned["show_doomsday_hours"] if cleaned.get("show_doomsday_hours") is not None
+        else OPTION_DEFAULTS["doomsday_hours"],
     }
 
 

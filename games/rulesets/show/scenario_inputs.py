@@ -17,7 +17,12 @@ services (privileges/services.py): `mole` {mole: hero} (/mole, at once, before t
 `exclude` {lawyer: hero}, `intercept` {hacker: {number, about | receiver} | [guesses]}.
 
 Issue 28, item 4: `done` [names] («Я всё»), played last in the phase: each waives the optional
-inputs still open for him, so they hold the stage no longer (the outcome keys `held`, `early`)."""
+inputs still open for him, so they hold the stage no longer (the outcome keys `held`, `early`).
+
+Issue 28, item 6, the GM's (docs/rulesets/show.md, "Scenario keys"), played first, at the stage's
+open, through his dashboard's services: `trial_tasks` (a text, one task a line: the tasks to come,
+replaced) and `trial_task` (a text: the running trial's task, changed before any answer of the
+phase). A refusal fails the file (ActionRefused), as the engine's player does."""
 
 from __future__ import annotations
 
@@ -56,6 +61,8 @@ from games.rulesets.show.coins.services import (
     show_raise,
     show_sympathy,
     show_trial_answer,
+    show_trial_task,
+    show_trial_tasks,
 )
 
 LISTS = ("greetings", "defences", "opinions", "active", "raise", "trial_answers", "done")
@@ -69,9 +76,13 @@ COINS_INPUTS = frozenset({"acted_at", "bets", "raise", "sympathies", "ally_picks
 TINY_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                          "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
 POST_OF = {"greetings": "greeting", "defences": "defence", "opinions": "opinion"}
+# issue 28, item 6: the GM's texts (a task; the tasks to come, one a line)
+TEXTS = ("trial_task", "trial_tasks")
 
 
 def check(key: str, value) -> str | None:
+    if key in TEXTS and not isinstance(value, str):
+        return "a text is required (the tasks to come: one a line)"
     if key in LISTS and not isinstance(value, list):
         return "a list of names is required"
     if key in MAPS and not isinstance(value, dict):
@@ -104,6 +115,11 @@ def play_inputs(*, game, phase_spec: dict, user_of: Callable[[str], Any],
             return opened + timedelta(seconds=float(acted_at[name]))
         return at()
 
+    # the GM's, at the stage's open: the tasks to come, then the running trial's task
+    if phase_spec.get("trial_tasks") is not None:
+        show_trial_tasks(game=game, by=game.gm, tasks=str(phase_spec["trial_tasks"]).splitlines(), now=at())
+    if phase_spec.get("trial_task") is not None:
+        show_trial_task(game=game, by=game.gm, text=str(phase_spec["trial_task"]), now=at())
     ratings = phase_spec.get("ratings")
     if ratings:
         phase = game.current_phase

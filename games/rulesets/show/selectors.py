@@ -50,6 +50,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     """The running stage for the game page: its name and deadline for everyone, and for a free hero
     what he owes, what he may do, the choices of each form and his own inputs so far (never anyone
     else's: the ballots are hidden until the stage's close)."""
+    doomsday = doomsday_of(game)
+    if doomsday is not None:  # issue 28, item 7: the show is over, Судный День runs or ran
+        return {"stage": stage_label(SHOW.doomsday), "over": True, "doomsday": doomsday, "phase": doomsday["phase"]}
     if game.status != Game.Status.RUNNING or not game.state:
         return None
     state = game_state(game)
@@ -164,14 +167,43 @@ def _ballot_text(row: Order | None, names: dict[int, str]) -> str:
     return str(ACTION_LABELS.get(ballot, ballot)) if ballot else names.get(row.target_id, "")
 
 
+def doomsday_of(game: Game) -> dict[str, Any] | None:
+    """Судный День of a show that is over (issue 28, item 7: the site's epilogue phase,
+    SiteRuleset.epilogue_kind): {"phase", "open", "until"} — until its deadline while it runs, its
+    close once over; None when the show runs, or ended without one."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    phase = game.current_phase
+    if phase is None or phase.kind != SHOW.doomsday or phase.voided_at is not None:
+        return None
+    return {"phase": phase, "open": phase.closed_at is None,
+            "until": phase.deadline_at if phase.closed_at is None else phase.closed_at}
+
+
 def thread_stage(game: Game | None) -> dict[str, Any] | None:
-    """The running stage's name and timer for the show's game thread (public, as on the game page)."""
-    if game is None or game.status != Game.Status.RUNNING or not game.state:
+    """The running stage's name and timer for the show's game thread (public, as on the game page),
+    and Судный День's while it runs after the end (issue 28, item 7)."""
+    if game is None:
+        return None
+    doomsday = doomsday_of(game)
+    if doomsday is not None:
+        return {"stage": stage_label(SHOW.doomsday), "deadline_at": doomsday["until"]} if doomsday["open"] else None
+    if game.status != Game.Status.RUNNING or not game.state:
         return None
     state = game_state(game)
     phase = game.current_phase
     return {"stage": stage_label(state.phase),
             "deadline_at": phase.deadline_at if phase is not None and phase.closed_at is None else None}
+
+
+def trial_tasks_of(game: Game) -> list[dict[str, Any]]:
+    """Each slaves' trial's day and task, oldest first (issue 28, item 6: the archive keeps them; each
+    was public from its morning, so everyone reads the list)."""
+    state = game_state(game)
+    if state is None:
+        return []
+    return [{"day": int(item.get("day") or 0), "task": item.get("task") or ""}
+            for item in state.memory.get("trial_tasks") or ()]
 
 
 def status_rows(game: Game) -> dict[str, Any] | None:
@@ -187,6 +219,11 @@ def status_rows(game: Game) -> dict[str, Any] | None:
         hero["owners_text"] = ", ".join(str(OWNER_NAMES.get(o, o)) for o in hero["owners"])
         hero["sleep_text"] = SLEEP_NAMES.get(hero["sleep"] or "", "")
     status["stage"] = stage_label(status["phase"])
+    # issue 28, item 7: after the win, the stage is Судный День (while it runs, and once it is over)
+    status["doomsday"] = doomsday_of(game)
+    if status["doomsday"] is not None:
+        status["stage"] = stage_label(SHOW.doomsday)
+    status["trial"] = SHOW.running_task(state) if not state.over else None
     status["winner_text"] = str(FACTION_NAMES.get(status["winner"] or "", status["winner"] or ""))
     return status
 
@@ -235,7 +272,14 @@ def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
     waiting = SHOW.waiting_for(state, inputs) if inputs is not None else ()
     optional = SHOW.open_optional(state, inputs) if inputs is not None else ()
     lot = GameEvent.objects.filter(game=game, kind="judge_lot").order_by("-pk").first()
+    # issue 28, item 6: the slaves' trial's task, which the GM may change until its first answer, and
+    # the tasks to come (the next morning's first)
+    trial = SHOW.running_task(state)
+    if trial is not None:
+        trial["editable"] = SHOW.check_trial_task(state, trial["task"] or "…", inputs) is None
+    to_come = SHOW.tasks_to_come(state)
     return {
+        "trial": trial, "tasks_to_come": to_come, "tasks_text": "\n".join(to_come),
         "stage": stage_label(state.phase),
         "waiting": [names.get(h, "?") for h in waiting],
         "optional": [names.get(h, "?") for h in optional],

@@ -14,6 +14,7 @@ from games.rulesets.show.engine.coins import seat_of
 from games.rulesets.show.engine.privileges import is_mole
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS
 from games.rulesets.show.wording import WORDING
+from games.services.gm_writes import THREADS
 
 class ShowSite(SiteRuleset):
     key = "show"
@@ -31,6 +32,8 @@ class ShowSite(SiteRuleset):
         "judge": _("Judge's decision"),
         "night": _("Night choice"),
         "allies": _("Choice of an ally"),
+        # issue 28, item 7: «а затем наступает заключительный этап: Судный День» — the epilogue
+        "doomsday": _("Judgment Day"),
     }
     # The show's ballots are cast on the hero's panel and stay hidden until the stage ends
     # («Кто как проголосовал становится всем видно только в конце этапа»): no vote is read from a
@@ -38,6 +41,14 @@ class ShowSite(SiteRuleset):
     voting_kinds = frozenset()
     # The engine's lots are «show:<seed>:<stage>»: the game's seed is handed over as it is.
     seeds_by_phase_name = True
+    # «а затем наступает заключительный этап: Судный День» (issue 28, item 7; docs/rulesets/show.md,
+    # "Судный День"): after the win and the settlement, the show is over (every role and secret open,
+    # the results published) and its game thread stays open for the heroes' last words, slaves too
+    # and free of fees, for the GM's `doomsday_hours`; then it locks.
+    epilogue_kind = SHOW.doomsday
+
+    def epilogue_length(self, *, game, state):
+        return SHOW.doomsday_length(state)
 
     def phase_label(self, kind: str, number: int) -> str:
         label = self.phase_kinds.get(kind, kind)
@@ -143,11 +154,22 @@ class ShowSite(SiteRuleset):
 
         return show_post_stored(game=game, post=post, now=now)
 
+    # --- The GM's inputs on his dashboard ----------------------------------------------------------
+    def gm_inputs(self) -> dict[str, GmInput]:
+        """Issue 28, item 6: the running trial's task (told in the game thread: the threads change),
+        and the tasks still to come (the GMs' alone)."""
+        # the views load the models and the services: imported when the dashboard asks
+        from games.rulesets.show.coins.views import gm_trial_task, gm_trial_tasks
+
+        return {"trial_task": GmInput(gm_trial_task, changes=(THREADS,)),
+                "trial_tasks": GmInput(gm_trial_tasks, changes=())}
+
     # --- The hero's panel and the show's pages -----------------------------------------------------
     capabilities = frozenset({"show_pages"})
-    # Not yet an automatic game (docs/rulesets/show.md, "Automatic games"): the slaves' daily
-    # task, the GM's fines and the media greetings' judging are a human's.
-    auto_host_refusal = _("The show needs a human GM: he sets the slaves' daily task and gives fines.")
+    # Not yet an automatic game (docs/rulesets/show.md, "Automatic games"): the GM's fines and the
+    # media greetings' judging are a human's. (The slaves' daily task no longer is: issue 28, item 6,
+    # each morning takes the next task of the list.)
+    auto_host_refusal = _("The show needs a human GM: he gives fines for forbidden acts.")
     signup_referral = True  # «новичок должен либо выбрать один из предлагаемых ему ИндиКодов героев»
     template_panels = {
         "game.actions": ("games/_show_game_actions.html",),
@@ -279,7 +301,9 @@ class ShowSite(SiteRuleset):
                               # part 3, the privileges (scenario_inputs.PRIVILEGE_INPUTS)
                               "stun", "exclude", "extra_votes", "intercept", "mole", "steal",
                               # issue 28, item 4: «Я всё» (scenario_inputs: played last)
-                              "done"}),
+                              "done",
+                              # issue 28, item 6: the GM's trial tasks (scenario_inputs.TEXTS)
+                              "trial_task", "trial_tasks"}),
         # part 3: a player's fixed privileges (`privileges: [bouncer]`), handed to the deal
         # (new_game_arguments) instead of the seed's
         player_keys=frozenset({"privileges"}),

@@ -15,7 +15,7 @@ from games.models import Game, Seat
 from games.services import ActionRefused
 from games.rulesets.show import services
 from games.rulesets.show.coins import services as services_coins
-from games.rulesets.show.selectors import full_status_rows, status_rows
+from games.rulesets.show.selectors import full_status_rows, status_rows, trial_tasks_of
 from games.rulesets.show.coins.selectors import about_me_rows, results_rows
 
 
@@ -105,7 +105,8 @@ def show_results(request: HttpRequest, pk: int) -> HttpResponse:
     Шоу», the splits, the fines; 404 for anyone else (games.permissions.can_see_ratings)."""
     game = _show_game(pk)
     viewer, _pov = permissions.viewer_for(request, game)
-    return render(request, "games/show_results.html", {"game": game, "results": results_rows(game=game, user=viewer)})
+    return render(request, "games/show_results.html", {"game": game, "results": results_rows(game=game, user=viewer),
+                                                       "trial_tasks": trial_tasks_of(game)})
 
 
 def _seat(game: Game, raw) -> Seat | None:

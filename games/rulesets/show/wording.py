@@ -40,6 +40,8 @@ STAGE_NAMES = {
     "judge": gettext_lazy("Judge's decision"),
     "night": gettext_lazy("Night choice"),
     "allies": gettext_lazy("Choice of an ally"),
+    # issue 28, item 7: the last stage, after the end (the site's epilogue phase)
+    "doomsday": gettext_lazy("Judgment Day"),
 }
 OWNER_NAMES = {
     "public": gettext_lazy("a public slave"),
@@ -115,6 +117,12 @@ REASONS = {
     "bad_grant": gettext_lazy("a grant is one of the show's amounts"),
     # issue 28, item 4
     "nothing_open": gettext_lazy("nothing optional is left for you in this stage"),
+    # issue 28, item 6: the GM's task of the slaves' trial
+    "no_trial": gettext_lazy("no slaves' trial is running now"),
+    "trial_answered": gettext_lazy("a slave has answered this trial already: its task no longer changes"),
+    "task_empty": gettext_lazy("write the task"),
+    "task_too_long": gettext_lazy("the task is too long: at most 500 characters"),
+    "tasks_bad": gettext_lazy("each task is one line of at most 500 characters, and there are at most 100 of them"),
 }
 VOTE_REASONS = {
     "not_a_voter": gettext_lazy("you may not vote now"),
@@ -262,6 +270,18 @@ class ShowWording(RulesetWording):
     }
     action_labels = ACTION_LABELS
     order_reasons = {**REASONS, **VOTE_REASONS, **SITE_PRIVILEGE_REASONS}
+    # issue 28, item 6: the GM's writes of the slaves' tasks, in his log
+    gm_action_labels = {
+        "trial_task": gettext_lazy("The task of the slaves' trial changed"),
+        "trial_tasks": gettext_lazy("The trial tasks to come saved"),
+    }
+
+    def gm_log_detail(self, action: str, key: str, value: Any, seat_name) -> tuple[str, str] | None:
+        if action in ("trial_task", "trial_tasks"):
+            labels = {"day": _("day"), "task": _("the task"), "count": _("tasks to come")}
+            if key in labels:
+                return str(labels[key]), str(value if value not in (None, "") else "—")
+        return None
 
     def event_text(self, kind: str, data: dict) -> str | None:
         d = dict(data or {})
@@ -408,6 +428,8 @@ class ShowWording(RulesetWording):
         if kind == "insomnia":
             return _("Insomnia: the night would decide the show, so there is no night; day %(day)s follows.") % {
                 "day": d.get("day", "?")}
+        if kind in ("trial_task", "trial_queue_gm", "doomsday"):
+            return self.stage_event_text(kind, d)
         if kind == "game_over":
             roles = "; ".join(f"{_name(r)}: {role_name(r.get('role'))}" for r in d.get("roles") or ()
                               if isinstance(r, dict))
@@ -415,6 +437,28 @@ class ShowWording(RulesetWording):
             return _("The show is over. Winner: %(winner)s. Roles: %(roles)s.") % {"winner": winner,
                                                                                   "roles": roles or "—"}
         return self.privilege_event_text(kind, d, name)
+
+    def stage_event_text(self, kind: str, d: dict) -> str | None:
+        """Issue 28: the slaves' daily task (item 6) and Судный День (item 7)."""
+        if kind == "trial_task":
+            if d.get("changed"):
+                return _("The GM changed the task of the slaves' trial of day %(day)s: «%(task)s».") % {
+                    "day": d.get("day", "?"), "task": d.get("task") or "—"}
+            if d.get("task"):
+                return _("The slaves' trial of day %(day)s. The task: «%(task)s». Each slave answers with one "
+                         "photo, video or sticker, posted anonymously in the game thread.") % {
+                    "day": d.get("day", "?"), "task": d["task"]}
+            return _("The slaves' trial of day %(day)s: the GM will give its task.") % {"day": d.get("day", "?")}
+        if kind == "trial_queue_gm":
+            if d.get("next"):
+                return _("Trial tasks to come: %(count)s; the next morning's: «%(task)s».") % {
+                    "count": d.get("count", 0), "task": d["next"]}
+            return _("No trial task is left to come: the GM gives each one himself.")
+        if kind == "doomsday":
+            return _("Then comes the last stage, Judgment Day (%(hours)s h): every role and every secret is "
+                     "open, the results are published, and every hero, slaves too, may say his last words in "
+                     "the game thread, free of fees. Then the thread closes.") % {"hours": d.get("hours", "?")}
+        return None
 
     def privilege_event_text(self, kind: str, d: dict, name: str) -> str | None:
         """Part 3's events (docs/rulesets/show.md, "Part 3: privileges")."""

@@ -95,8 +95,11 @@ def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], 
         out["ally"] = {"targets": named(PICK_ALLY), "chosen": standing.get(PICK_ALLY),
                        "mine": names.get(row.target_id, "") if row is not None else ""}
     trial = trial_of(state)
-    if trial:
-        answers = open_answers(game, state)
+    answers = open_answers(game, state) if trial else []
+    slave_of_trial = bool(trial) and me.id in {int(s) for s in trial.get("slaves") or ()}
+    # issue 28, item 6: a free hero sees the trial only with answers to grant (no empty heading); its
+    # slaves see it, with the task, from the morning that gives it
+    if trial and (slave_of_trial or answers):
         numbered = [(n, post) for n, (post, _author) in enumerate(answers, start=1)]
         mine_answered = any(author == me.id for _post, author in answers)
         grants: dict[int, int] = {}
@@ -113,7 +116,8 @@ def coins_panel(*, game: Game, state, seat: Seat, phase, names: dict[int, str], 
         own_posts = {post for post, author in answers if author == me.id}
         out["trial"] = {
             "day": trial.get("day"),
-            "slave": me.id in {int(s) for s in trial.get("slaves") or ()},
+            "task": trial.get("task") or "",
+            "slave": slave_of_trial,
             "answered": mine_answered,
             "answers": [{"number": n, "post": post, "mine": post in own_posts, "granted": grants.get(post),
                          "media_url": reverse("games:post_media", args=[post])} for n, post in numbered],

@@ -48,8 +48,12 @@ from games.rulesets.show.services import (
     site_fee,
 )
 from games.rulesets.show.engine.privileges import ANONYMOUS_FEE
+from games import permissions
+from games.rulesets.show.wording import WORDING
 from games.selectors.state import game_state
 from games.services import ActionRefused
+from games.services.journal import gm_log
+from games.services.resolution import state_apply_now
 from games.services.media import media_check, media_store
 from games.services.posts import post_create
 from games.text import bbcode
@@ -186,12 +190,65 @@ def show_trial_answer(*, game: Game, user, upload, now: datetime | None = None) 
             return _refused(stage, "already_answered", action=TRIAL_ANSWER, now=now)
         number = len(open_answers(game, stage.state)) + 1
         with translation.override(settings.LANGUAGE_CODE):
-            body = translation.gettext("Trial answer no. %(n)s (day %(day)s), anonymous.") % {
-                "n": number, "day": trial.get("day")}
+            if trial.get("task"):  # issue 28, item 6: the answer read beside the task it answers
+                body = translation.gettext("Trial answer no. %(n)s (day %(day)s), anonymous. The task: «%(task)s».") % {
+                    "n": number, "day": trial.get("day"), "task": trial["task"]}
+            else:
+                body = translation.gettext("Trial answer no. %(n)s (day %(day)s), anonymous.") % {
+                    "n": number, "day": trial.get("day")}
         post = post_create(thread=game.game_thread, author=game.gm, body=body, now=now)
         media_store(post=post, upload=upload, check=check)
         _write(stage, action=TRIAL_ANSWER, now=now, detail={"post": post.pk})
         return ShowResult(True)
+
+
+# --- The GM's task of the slaves' trial (issue 28, item 6) -------------------------------------------
+def _gm_stage(game: Game, by):
+    """The game locked (as a hero's input and the close lock it), its open stage and state, for a GM's
+    write; ActionRefused (worded) for anyone else, or with no show running."""
+    if not permissions.is_game_master(by, game):
+        raise ActionRefused(_("Only the GM sets the slaves' tasks."), code="not_allowed")
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
+    if game.status != Game.Status.RUNNING or not game.state:
+        raise ActionRefused(WORDING.reason_text("not_running"), code="not_running")
+    phase = game.current_phase
+    if phase is None or phase.closed_at is not None:
+        raise ActionRefused(WORDING.reason_text("no_stage"), code="no_stage")
+    return game, phase, game_state(game)
+
+
+def show_trial_task(*, game: Game, by, text: str, now: datetime | None = None) -> dict:
+    """«Каждое утро раб получает общее для всех рабов задание на этот день»: the GM changes the running
+    trial's task, until its first answer (the answers are judged against it); told in the game thread.
+    A refusal raises ActionRefused with the engine's reason, worded, and changes nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game, phase, state = _gm_stage(game, by)
+        inputs = ledger_inputs(phase)  # the answers given in the running stage count too
+        code = SHOW.check_trial_task(state, text, inputs)
+        if code is not None:
+            raise ActionRefused(WORDING.reason_text(code), code=code)
+        new_state, events = SHOW.set_trial_task(state, text, inputs)
+        state_apply_now(game=game, phase=phase, state=new_state, events=events, now=now)
+        task = SHOW.running_task(new_state)
+        gm_log(game=game, user=by, action="trial_task", data=dict(task), now=now)
+        return task
+
+
+def show_trial_tasks(*, game: Game, by, tasks: list[str], now: datetime | None = None) -> list[str]:
+    """The GM's list of the tasks still to come, one a line: the next morning that opens a trial takes
+    the first (his way to set the next day's task before the morning). Told to the GMs only."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game, phase, state = _gm_stage(game, by)
+        code = SHOW.check_trial_tasks(state, tasks)
+        if code is not None:
+            raise ActionRefused(WORDING.reason_text(code), code=code)
+        new_state, events = SHOW.set_trial_tasks(state, tasks)
+        state_apply_now(game=game, phase=phase, state=new_state, events=events, now=now)
+        left = SHOW.tasks_to_come(new_state)
+        gm_log(game=game, user=by, action="trial_tasks", data={"count": len(left)}, now=now)
+        return left
 
 
 def show_grant(*, game: Game, user, post, amount=None, now: datetime | None = None) -> ShowResult:

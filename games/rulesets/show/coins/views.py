@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.models import display_name_key
 from games.models import Game, Seat
 from games.rulesets.show.coins.fines import fines_of, may_fine, show_fine
+from games.rulesets.show.coins.services import show_trial_task, show_trial_tasks
 from games.services import ActionRefused, gm_writes
 
 
@@ -57,3 +58,18 @@ def show_fines(request: HttpRequest, pk: int) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     return render(request, "games/show_fines.html", {"game": game, "form": form, "fines": fines_of(game)},
                   status=status)
+
+
+# --- The GM's inputs on his dashboard (SiteRuleset.gm_inputs): games:gm_action calls them after its
+# checks (the GM, a phase going on); a refusal is an ActionRefused it shows, nothing changed.
+def gm_trial_task(request: HttpRequest, game: Game, phase, now) -> None:
+    """The running slaves' trial's task, changed until its first answer (issue 28, item 6)."""
+    task = show_trial_task(game=game, by=request.user, text=request.POST.get("task", ""), now=now)
+    messages.success(request, _("The task of the slaves' trial of day %(day)s is changed and told in the game thread.")
+                     % {"day": task["day"]})
+
+
+def gm_trial_tasks(request: HttpRequest, game: Game, phase, now) -> None:
+    """The trial tasks still to come, one a line; the next morning's trial takes the first."""
+    left = show_trial_tasks(game=game, by=request.user, tasks=request.POST.get("tasks", "").splitlines(), now=now)
+    messages.success(request, _("The trial tasks to come are saved: %(n)s.") % {"n": len(left)})

@@ -33,6 +33,7 @@ from games.rulesets.show.engine.roles import (
     winner_of,
 )
 from games.rulesets.show.engine.money import after_stage
+from games.rulesets.show.engine.trials import running_task
 from games.rulesets.show.engine.status import sleep_mark
 from games.rulesets.show.engine.stages import (
     ALLIES,
@@ -237,7 +238,20 @@ class StageClose:
          JUDGE: self.judge, NIGHT: self.night, ALLIES: self.allies}[self.kind]()
         after_stage(self)
         self.night_begins()
+        self.doomsday()
         return self.finish()
+
+    def doomsday(self) -> None:
+        """«Далее объявляются подробные результаты, то есть набранные Рейтинги, делится Банк,
+        распределяется Куш Победителей, подводятся итоги сотрудничества Альянсов, а затем наступает
+        заключительный этап: Судный День.» The close that ends the show settles it (money.after_stage:
+        the results, the bank, the pot, the alliances) and then announces the last stage, with its
+        hours (option `doomsday_hours`; 0: none). Nothing is settled after it: the Бинго's «общий
+        результат (до Судного Дня)» is the one this close settled."""
+        hours = int(self.start.options.get("doomsday_hours", 0) or 0)
+        self.outcome["doomsday"] = hours if self.over and hours > 0 else None
+        if self.outcome["doomsday"] is not None:
+            self.events.append(Event("doomsday", PUBLIC, {"hours": hours}))
 
     def greetings(self) -> None:
         """«Приветствия ... каждый участник должен прислать своё короткое аудио/видео-приветствие»."""
@@ -674,6 +688,7 @@ class StageClose:
         self.outcome.setdefault("votes", {})
         self.outcome.setdefault("tally", {})
         self.outcome.setdefault("bench", [])
+        self.outcome["trial_task"] = running_task(self.memory)
         self.outcome["secretary"] = self.secretary_saw()
         self.outcome["fakes"] = self.fakes_signed()
         for key, empty in (("stunned", []), ("excluded", []), ("turned", None), ("taxed", None),

@@ -91,6 +91,7 @@ from games.rulesets.show.engine.stages import (
     DAY,
     DEFENCE,
     DEFENCE_SPEECH,
+    DOOMSDAY,
     GREETING,
     GREETINGS,
     JUDGE,
@@ -104,6 +105,7 @@ from games.rulesets.show.engine.stages import (
     stage_deadline,
     stage_length,
 )
+import games.rulesets.show.engine.trials as trials
 from games.rulesets.show.engine.trials import talents_today
 
 VOTE, REQUEST_OPINION, USE_KNOWLEDGE, PICK_ALLY = "vote", "request_opinion", "use_knowledge", "pick_ally"
@@ -148,6 +150,12 @@ REASONS: Mapping[str, str] = MappingProxyType(
         "in_coma": "a hero in coma cannot be lulled again",
         "already_raised": "the Talent has raised the stakes in this stage already",
         "not_after_vote": "a voter orders a theft after his day vote",
+        # issue 28, item 6: the GM's task of the slaves' trial
+        "no_trial": "no slaves' trial is running",
+        "trial_answered": "the trial has an answer already: its task no longer changes",
+        "task_empty": "the task is empty",
+        "task_too_long": "the task is too long",
+        "tasks_bad": "the list of tasks has an empty or too long task, or too many tasks",
     }
 )
 
@@ -174,6 +182,8 @@ EVENT_KINDS: tuple[str, ...] = (
     "privileges", "privileges_gm", "mole_role", "buried", "buried_gm", "stunned", "stunned_gm", "stun_failed",
     "excluded", "excluded_gm", "extra_vote_gm", "intercept_result", "intercept_gm", "privilege_stolen",
     "privilege_lost", "theft_failed", "thefts_gm", "snakelet_turned", "snakelet_turned_gm", "genius_judge",
+    # issue 28: the slaves' daily task (item 6), Судный День (item 7)
+    "trial_task", "trial_queue_gm", "doomsday",
 )
 
 OUTCOME_KEYS: tuple[str, ...] = (
@@ -195,6 +205,9 @@ OUTCOME_KEYS: tuple[str, ...] = (
     # issue 28, item 4: `early` (the stage could end before its timer) and `held` (names holding it
     # open with an optional input, not waived by «Я всё»), as the inputs stood at the close
     "early", "held",
+    # issue 28: `trial_task` {day, task} the running trial's task after the close (null: no trial);
+    # `doomsday` the hours of Судный День the close that ends the show opens (null: none, or not the end)
+    "trial_task", "doomsday",
 )
 
 
@@ -244,6 +257,8 @@ class ShowRuleset:
             "coins": new_coins_memory(), "ratings": {}, "rating_history": [], "bets": None, "bets_charged": False,
             "trial": None, "talents": {}, "sympathies": {}, "allies": {},
             "privileges": {}, "priv": {},
+            # issue 28, item 6: the tasks still to come (the GM's list), each trial's task
+            "trial_queue": list(merged["trial_tasks"]), "trial_tasks": [],
         }
         state = GameState(
             ruleset=self.key,
@@ -770,6 +785,50 @@ class ShowRuleset:
             return state, ()
         memory, events = done
         return replace(state, memory=memory), tuple(events)
+
+    # -- the slaves' daily task (issue 28, item 6): the GM's inputs, applied at once by the site ----
+
+    def tasks_to_come(self, state: GameState) -> list[str]:
+        """The tasks the next mornings take, in order (the first is the next trial's)."""
+        return trials.tasks_to_come(state.memory, state.options)
+
+    def running_task(self, state: GameState) -> dict[str, Any] | None:
+        """The running trial's day and task, or None."""
+        return trials.running_task(state.memory)
+
+    def check_trial_task(self, state: GameState, text: Any, inputs: PhaseInputs | None = None) -> str | None:
+        return trials.check_task(state, text, inputs)
+
+    def set_trial_task(self, state: GameState, text: str,
+                       inputs: PhaseInputs | None = None) -> tuple[GameState, tuple[Event, ...]]:
+        """The GM changes the running trial's task, until its first answer (`inputs`: the running
+        stage's, whose answers count too)."""
+        done = trials.set_task(state, text, inputs)
+        if done is None:
+            return state, ()
+        memory, events = done
+        return replace(state, memory=memory), tuple(events)
+
+    def check_trial_tasks(self, state: GameState, tasks: Any) -> str | None:
+        return trials.check_queue(state, tasks)
+
+    def set_trial_tasks(self, state: GameState, tasks: Any) -> tuple[GameState, tuple[Event, ...]]:
+        """The GM replaces the tasks to come (the first is the next morning's)."""
+        done = trials.set_queue(state, tasks)
+        if done is None:
+            return state, ()
+        memory, events = done
+        return replace(state, memory=memory), tuple(events)
+
+    # -- Судный День (issue 28, item 7) ---------------------------------------------------------
+
+    doomsday = DOOMSDAY
+
+    def doomsday_length(self, state: GameState) -> timedelta | None:
+        """«а затем наступает заключительный этап: Судный День»: how long the last stage lasts after
+        the show's end (option `doomsday_hours`; None while the show runs, or with 0 hours)."""
+        hours = int(state.options.get("doomsday_hours", 0) or 0)
+        return timedelta(hours=hours) if state.over and hours > 0 else None
 
     # -- the close ------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any
 
 from games.rulesets.show.engine.privilege_keys import GENIUS, PRIVILEGES
+from games.rulesets.show.engine.trial_tasks import DEFAULT_TRIAL_TASKS, TASK_MAX_LENGTH, TASKS_MAX
 
 # «череда сменяющих друг друга по циклу этапов»: the phase names of GameState.phase.
 GREETINGS = "greetings"  # Приветствия (the first stage only)
@@ -18,6 +19,12 @@ JUDGE = "judge"  # Решение Судьи
 NIGHT = "night"  # Ночной выбор (its close is the morning)
 ALLIES = "allies"  # Выбор Союзника (once, at the end of day 1: «В конце первого дня наступает этап»)
 STAGE_KINDS: tuple[str, ...] = (GREETINGS, DAY, DEFENCE, REVOTE, JUDGE, NIGHT, ALLIES)
+# «а затем наступает заключительный этап: Судный День» (issue 28, item 7): the last stage, after the
+# win and the settlement. Not a stage of the engine's state (the show is over when it begins: every
+# secret open, the results published); the site runs it as the game's epilogue (docs/rulesets/show.md,
+# "Судный День"), its length the option `doomsday_hours`.
+DOOMSDAY = "doomsday"
+DOOMSDAY_MAX_HOURS = 14 * 24
 
 # Post kinds the site reports in `inputs.extra["posted"]` (media posts, or text when the GM allows).
 GREETING, DEFENCE_SPEECH, OPINION = "greeting", "defence", "opinion"
@@ -94,6 +101,12 @@ OPTION_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         # Шоу Привилегий»), and the carousel mode («РЕЖИМ "КАРУСЕЛЬ ПРИВИЛЕГИЙ"»).
         "privileges": [],
         "carousel": False,
+        # Issue 28, item 6: the slaves' daily tasks («Каждое утро раб получает общее для всех рабов
+        # задание на этот день»), the GM's list; a morning takes the next one the GM did not replace.
+        "trial_tasks": list(DEFAULT_TRIAL_TASKS),
+        # Issue 28, item 7: «а затем наступает заключительный этап: Судный День» — its hours after
+        # the win (0: none, the show ends with its results).
+        "doomsday_hours": 24,
     }
 )
 
@@ -146,7 +159,39 @@ def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, Any]:
         raise ValueError("option carousel is true or false")
     if merged["carousel"] and not merged["privileges"]:
         raise ValueError("the carousel needs privileges in play")
+    merged["trial_tasks"] = clean_tasks(merged["trial_tasks"])
+    hours = merged["doomsday_hours"]
+    if not isinstance(hours, int) or isinstance(hours, bool) or not 0 <= hours <= DOOMSDAY_MAX_HOURS:
+        raise ValueError(f"option doomsday_hours is a whole number of hours from 0 to {DOOMSDAY_MAX_HOURS}, "
+                         f"not {hours!r}")
     return merged
+
+
+def clean_task(text: Any) -> str | None:
+    """A task as kept: its whitespace collapsed; None when it is not a text, empty or too long."""
+    if not isinstance(text, str):
+        return None
+    cleaned = " ".join(text.split())
+    return cleaned if 0 < len(cleaned) <= TASK_MAX_LENGTH else None
+
+
+def clean_tasks(tasks: Any) -> list[str]:
+    """The GM's list of tasks (option `trial_tasks`, or the tasks still to come): each a text of at
+    most TASK_MAX_LENGTH characters, at most TASKS_MAX of them; empty lines dropped. ValueError
+    otherwise. An empty list is allowed: the GM then gives every task himself."""
+    if not isinstance(tasks, list | tuple):
+        raise ValueError(f"option trial_tasks is a list of texts, not {tasks!r}")
+    out = []
+    for task in tasks:
+        if isinstance(task, str) and not task.strip():
+            continue
+        cleaned = clean_task(task)
+        if cleaned is None:
+            raise ValueError(f"a trial task is a text of 1 to {TASK_MAX_LENGTH} characters, not {task!r}")
+        out.append(cleaned)
+    if len(out) > TASKS_MAX:
+        raise ValueError(f"at most {TASKS_MAX} trial tasks")
+    return out
 
 
 def parse_phase(phase: str) -> tuple[str, int]:
