@@ -154,16 +154,6 @@ class ShowSite(SiteRuleset):
 
         return show_post_stored(game=game, post=post, now=now)
 
-    # --- The GM's inputs on his dashboard ----------------------------------------------------------
-    def gm_inputs(self) -> dict[str, GmInput]:
-        """Issue 28, item 6: the running trial's task (told in the game thread: the threads change),
-        and the tasks still to come (the GMs' alone)."""
-        # the views load the models and the services: imported when the dashboard asks
-        from games.rulesets.show.coins.views import gm_trial_task, gm_trial_tasks
-
-        return {"trial_task": GmInput(gm_trial_task, changes=(THREADS,)),
-                "trial_tasks": GmInput(gm_trial_tasks, changes=())}
-
     # --- The hero's panel and the show's pages -----------------------------------------------------
     capabilities = frozenset({"show_pages"})
     # Not yet an automatic game (docs/rulesets/show.md, "Automatic games"): the GM's fines and the
@@ -251,12 +241,19 @@ class ShowSite(SiteRuleset):
     # offers the roles' night actions only, through the core's orders (issue 28, item 19).
     core_order_override = False
 
-    def gm_inputs(self) -> dict:
-        from games.rulesets.show.views import gm_replace  # the views load the models: at the dashboard
+    def gm_inputs(self) -> dict[str, GmInput]:
+        """The GM's inputs on his dashboard: a hero's input put right (issue 28, item 19), the
+        running trial's task (item 6: told in the game thread, the threads change) and the tasks
+        still to come (the GMs' alone)."""
+        # the views load the models and the services: imported when the dashboard asks
+        from games.rulesets.show.coins.views import gm_trial_task, gm_trial_tasks
+        from games.rulesets.show.views import gm_replace  # as above
 
         # A replaced input is a ledger row of the stage: the game's own page only (the show has no
         # core vote count, and nothing is posted in its threads).
-        return {"show_replace": GmInput(gm_replace, changes=())}
+        return {"show_replace": GmInput(gm_replace, changes=()),
+                "trial_task": GmInput(gm_trial_task, changes=(THREADS,)),
+                "trial_tasks": GmInput(gm_trial_tasks, changes=())}
 
     def phase_inputs(self, phase) -> Any:
         from games.rulesets.show.services import ledger_inputs  # the services load the models: at a close
