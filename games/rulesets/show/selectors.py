@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils import timezone
 
 from games import permissions
 from games.models import Game, GameEvent, Order, Seat
@@ -25,18 +26,24 @@ from games.rulesets.show.engine.roles import ENSLAVE
 from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, SPARE, parse_phase
 from games.rulesets.show.privileges.ledger import fakes_in_stage
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
-from games.rulesets.show.privileges.wording import UNKNOWN_ROLE
 from games.rulesets.show.services import ledger_inputs
 from games.rulesets.show.wording import (
     ACTION_LABELS,
     FACTION_NAMES,
-    OWNER_NAMES,
     PRIVILEGE_NAMES,
     SLEEP_NAMES,
+    ballot_label,
+    duration_text,
     key_label,
+    owners_text,
+    role_line,
     role_name,
     stage_label,
+    standing_text,
+    time_left,
+    you_are_text,
 )
+from games.wording import phrase_case
 from games.selectors.state import game_state
 
 def _names(game: Game) -> dict[int, str]:
@@ -53,6 +60,8 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     phase = game.current_phase
     panel: dict[str, Any] = {
         "stage": stage_label(state.phase), "phase": phase,
+        "time_left": time_left(phase.deadline_at, timezone.now())
+        if phase is not None and phase.is_open and phase.deadline_at else None,
         "knowledge_count": int(state.memory.get("knowledge_count", 0)),
     }
     if seat is None or not state.has_seat(seat.pk):
@@ -74,10 +83,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         "sleep": SLEEP_NAMES.get(sleep_mark(state, me.id) or "", ""),
         "owed": [str(ACTION_LABELS.get(a, a)) for a in owed], "acted": acted, "pov": pov,
         # «Крот не знает свою Роль»: a role its holder does not know is not told (permissions.can_see_role_of)
-        **({"role": role_name(me.role), "faction": str(FACTION_NAMES.get(me.faction, me.faction))}
-           if permissions.can_see_role_of(user, game, seat) else {"role": str(UNKNOWN_ROLE), "faction": ""}),
-        "owners": ", ".join(str(OWNER_NAMES.get(o, o)) for o in
-                            ((state.memory.get("slaves") or {}).get(str(me.id)) or {}).get("owners", ())),
+        "you_are": you_are_text(me.role, me.faction) if permissions.can_see_role_of(user, game, seat)
+        else you_are_text(None, None),
+        "owners": owners_text(((state.memory.get("slaves") or {}).get(str(me.id)) or {}).get("owners", ())),
         "kind": kind, "number": number,
         "bench": [(h, names.get(h, "?")) for h in bench],
         "judge": names.get(judge) if judge is not None and (state.options.get("judge_public", True) or judge == me.id)
@@ -101,8 +109,8 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     panel["standing"] = standing
     if VOTE in offers:
         words = [w for w in offers[VOTE] if w in WORDS]
-        if words:
-            panel["ballot_words"] = [(w, str(ACTION_LABELS.get(w, w))) for w in words]
+        if words:  # the buttons and «Ваш голос» say the same words (wording.ballot_label)
+            panel["ballot_words"] = [(w, ballot_label(w)) for w in words]
         else:
             panel["vote_targets"] = named(VOTE)
     panel["request_targets"] = named(REQUEST_OPINION)
@@ -120,8 +128,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     panel["lull_targets"] = named(LULL)
     # The media post still owed (none once his post row stands in this stage).
     posted = phase is not None and Order.objects.filter(phase=phase, actor_id=me.id, action="post", valid=True).exists()
+    # in the accusative of «Опубликуйте …» (not «Опубликуйте защитная речь», issue 28, item 14)
     panel["post_kind"] = "" if posted else next(
-        (str(ACTION_LABELS[a]) for a in ("greeting", "defence", "opinion") if a in owed), "")
+        (phrase_case(ACTION_LABELS[a], "accs") for a in ("greeting", "defence", "opinion") if a in owed), "")
     # Whether a text post stands in for the media post (the GM's «Только медиапосты» unticked).
     panel["text_posts"] = (game.options or {}).get("text_posts", True) is not False
     # Part 2: the hero's coins, every fee shown before it is paid (coins.selectors; it imports this module's
@@ -158,7 +167,7 @@ def _ballot_text(row: Order | None, names: dict[int, str]) -> str:
     if row is None:
         return ""
     ballot = (row.detail or {}).get("ballot")
-    return str(ACTION_LABELS.get(ballot, ballot)) if ballot else names.get(row.target_id, "")
+    return ballot_label(ballot) if ballot else names.get(row.target_id, "")
 
 
 def thread_stage(game: Game | None) -> dict[str, Any] | None:
@@ -168,7 +177,8 @@ def thread_stage(game: Game | None) -> dict[str, Any] | None:
     state = game_state(game)
     phase = game.current_phase
     return {"stage": stage_label(state.phase),
-            "deadline_at": phase.deadline_at if phase is not None and phase.closed_at is None else None}
+            "time_left": time_left(phase.deadline_at, timezone.now())
+            if phase is not None and phase.closed_at is None and phase.deadline_at else None}
 
 
 def status_rows(game: Game) -> dict[str, Any] | None:
@@ -181,7 +191,8 @@ def status_rows(game: Game) -> dict[str, Any] | None:
     for hero in status["heroes"]:
         hero["keys_text"] = [key_label(k) for k in hero["keys"]]
         hero["role_text"] = role_name(hero["role"]) if hero["role"] else ""
-        hero["owners_text"] = ", ".join(str(OWNER_NAMES.get(o, o)) for o in hero["owners"])
+        hero["owners_text"] = owners_text(hero["owners"])
+        hero["standing_text"] = standing_text(free=hero["free"], owners=hero["owners"], relieved=hero.get("relieved"))
         hero["sleep_text"] = SLEEP_NAMES.get(hero["sleep"] or "", "")
     status["stage"] = stage_label(status["phase"])
     status["winner_text"] = str(FACTION_NAMES.get(status["winner"] or "", status["winner"] or ""))
@@ -203,11 +214,9 @@ def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
         row["public_text"] = [key_label(k) for k in row["public"]]
         row["secret_text"] = [key_label(k) for k in row["secret"]]
         row["innate_text"] = [key_label(k) for k in row["innate"]]
-    if status["role"] is None:  # the Крот's own, while the show runs (engine: own_role_view)
-        status["role_text"], status["faction_text"] = str(UNKNOWN_ROLE), ""
-    else:
-        status["role_text"] = role_name(status["role"])
-        status["faction_text"] = str(FACTION_NAMES.get(status["faction"], status["faction"]))
+    # the role and its team said once; the Крот's own, while the show runs, is unknown to him
+    # (engine: own_role_view; role_line words a None role)
+    status["role_text"] = role_line(status["role"], status.get("faction"))
     status["name"] = seat.dealt_name
     # part 3: his privileges (permissions.can_see_privileges is the full status's own check)
     if permissions.can_see_privileges(user, game, seat):

@@ -10,10 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from games.rulesets.base import ScenarioSpec, SiteRuleset
 from games.rulesets.show import forms
 from games.rulesets.show.engine import SHOW
-from games.rulesets.show.engine.coins import seat_of
+from games.rulesets.show.engine.coins import TRANSFER_REASONS, seat_of
 from games.rulesets.show.engine.privileges import is_mole
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS
-from games.rulesets.show.wording import WORDING
+from games.rulesets.show.wording import LEDGER, SITE_LEDGER_REASONS, STAGE_NAMES, WORDING, stage_name
 
 class ShowSite(SiteRuleset):
     key = "show"
@@ -23,15 +23,8 @@ class ShowSite(SiteRuleset):
     urls_module = "games.rulesets.show.urls"
 
     # --- Stages ------------------------------------------------------------------------------
-    phase_kinds = {
-        "greetings": _("Greetings"),
-        "day": _("Day vote"),
-        "defence": _("Defence speeches"),
-        "revote": _("Re-vote"),
-        "judge": _("Judge's decision"),
-        "night": _("Night choice"),
-        "allies": _("Choice of an ally"),
-    }
+    # One name per stage (issue 28, item 14): the wording's, here and on every page of the show.
+    phase_kinds = dict(STAGE_NAMES)
     # The show's ballots are cast on the hero's panel and stay hidden until the stage ends
     # («Кто как проголосовал становится всем видно только в конце этапа»): no vote is read from a
     # post and no running count is shown, so no phase kind is a voting one for the core.
@@ -40,8 +33,7 @@ class ShowSite(SiteRuleset):
     seeds_by_phase_name = True
 
     def phase_label(self, kind: str, number: int) -> str:
-        label = self.phase_kinds.get(kind, kind)
-        return f"{label} {number}" if number else str(label)
+        return stage_name(kind, number)
 
     def phase_deadline(self, *, game, now):
         """The stage's timer: its minutes times the timer table's percent for the free heroes
@@ -142,6 +134,9 @@ class ShowSite(SiteRuleset):
         from games.rulesets.show.services import show_post_stored  # the services load the models: at a post
 
         return show_post_stored(game=game, post=post, now=now)
+
+    # --- Coins: every reason of a line the show posts, worded by wording.LEDGER (issue 28, item 13) -------
+    ledger_reasons = TRANSFER_REASONS | SITE_LEDGER_REASONS
 
     # --- The hero's panel and the show's pages -----------------------------------------------------
     capabilities = frozenset({"show_pages"})
@@ -300,11 +295,12 @@ SITE = ShowSite()
 
 
 def _ledger_words() -> None:
-    # The «Баланс» page words the show's reason codes (coins may not import the rule set to ask).
-    from coins.wording import register_reasons  # the ledger's words, registered once with the adapter
-    from games.rulesets.show.coins.ledger import LEDGER_REASONS  # it loads the models: the apps are ready here
+    # The «Баланс» page words the show's lines (reason, detail, stage) with the show's own words:
+    # coins may not import the rule set to ask (the coins-below-games contract), so the rule set
+    # registers them with it, once, with the adapter (issue 28, item 13).
+    from coins.wording import register_game_words
 
-    register_reasons(LEDGER_REASONS)
+    register_game_words(ShowSite.key, LEDGER)
 
 
 _ledger_words()
