@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import permissions
 from games.models import Game, GameEvent, Order, Seat
@@ -23,7 +24,7 @@ from games.rulesets.show.engine.menu import (
     WORDS,
 )
 from games.rulesets.show.engine.roles import ENSLAVE
-from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, SPARE, parse_phase
+from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, REVOTE, SPARE, parse_phase
 from games.rulesets.show.privileges.ledger import fakes_in_stage
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
 from games.rulesets.show.services import ledger_inputs
@@ -32,13 +33,14 @@ from games.rulesets.show.wording import (
     FACTION_NAMES,
     PRIVILEGE_NAMES,
     SLEEP_NAMES,
+    WORDING,
     ballot_label,
-    duration_text,
     key_label,
     owners_text,
     role_line,
     role_name,
     stage_label,
+    stage_name,
     standing_text,
     time_left,
     you_are_text,
@@ -249,3 +251,42 @@ def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
         "lot": None if lot is None else {"day": lot.data.get("day"), "judge": lot.data.get("judge"),
                                          "weights": sorted((lot.data.get("weights") or {}).items())},
     }
+
+
+# --- The vote count page (issue 28, item 16) ------------------------------------------------------------
+# The events that tell a stage's votes once it has closed («Кто как проголосовал становится всем видно
+# только в конце этапа»): the day vote's ballots and tally, the bench, the re-vote's ballots and who
+# lost the freedom, the judge's verdict.
+VOTE_EVENTS = ("day_votes", "bench", "no_bench", "revote_result", "judge_decision", "judge_missed", "judge_removed")
+
+
+def stage_votes(*, game: Game, user) -> dict[str, Any]:
+    """The show's votes for the core's vote count page, stage by stage, as far as `user` may see
+    them (games.permissions.filter_visible_events: every one of these events is public once its
+    stage has closed); the running stage's ballots stay hidden until it ends."""
+    events = (permissions.filter_visible_events(user, game, GameEvent.objects.filter(kind__in=VOTE_EVENTS))
+              .select_related("phase").order_by("created_at", "pk"))
+    stages: dict[int, dict[str, Any]] = {}
+    for event in events:
+        phase, data = event.phase, dict(event.data or {})
+        if phase is None:
+            continue
+        block = stages.setdefault(phase.pk, {"phase": phase, "stage": stage_name(phase.kind, phase.number),
+                                             "ballots": [], "tally": [], "outcome": []})
+        if event.kind == "revote_result":
+            block["outcome"].append(_("Enslaved: %(names)s.") % {"names": ", ".join(data.get("enslaved") or ())}
+                                    if data.get("enslaved") else _("Nobody lost the freedom."))
+        if event.kind in ("day_votes", "revote_result"):
+            ballots = data.get("ballots") or {}
+            block["ballots"] = [(voter, ballot_label(choice)) for voter, choice in ballots.items()]
+            tally = data.get("tally") or {}
+            if not tally:  # the re-vote's count, read from its ballots
+                for choice in ballots.values():
+                    tally[choice] = tally.get(choice, 0) + 1
+            block["tally"] = sorted(((ballot_label(t), int(n)) for t, n in tally.items()), key=lambda kv: (-kv[1], kv[0]))
+        else:  # the bench, the judge's verdict or his missed time: in the thread's words
+            block["outcome"].append(event.text or WORDING.event_text(event.kind, data) or "")
+    phase = game.current_phase
+    running = (phase is not None and phase.closed_at is None and phase.kind in (DAY, REVOTE)
+               and game.status == Game.Status.RUNNING)
+    return {"stages": list(stages.values()), "running": stage_name(phase.kind, phase.number) if running else ""}

@@ -158,6 +158,8 @@ class ShowSite(SiteRuleset):
         "role.anonymous": ("games/_show_anonymous_fee.html",),
         "game.signup": ("games/_show_signup_fee.html",),
         "game.winner": ("games/_show_results_link.html",),
+        # issue 28, item 16: the vote count page shows the show's own ballots, stage by stage
+        "votes.page": ("games/_show_votes.html",),
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
@@ -171,6 +173,11 @@ class ShowSite(SiteRuleset):
             user = getattr(request, "user", None)
             return {"show_gm": gm_stage(game=game, user=user) if game is not None else None,
                     "show_gm_books": gm_books(game=game, user=user) if game is not None else None}
+        if place == "votes.page":
+            from games.rulesets.show.selectors import stage_votes  # the selectors load the models: at a page
+
+            request = context.get("request")
+            return {"show_votes": stage_votes(game=context.get("game"), user=getattr(request, "user", None))}
         if place == "thread.top":
             from games.rulesets.show.selectors import thread_stage  # the selectors load the models: at a page
 
