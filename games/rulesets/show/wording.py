@@ -478,16 +478,20 @@ class ShowWording(RulesetWording):
             return _("%(name)s missed the stage and falls into a coma.") % {"name": name}
         if kind == "lulled":
             return _("By the majority's will %(name)s is lulled into a coma.") % {"name": name}
+        # A list with nobody in it is left out, or said in words, never as «—» (issue 28, item 14).
         if kind == "greetings":
+            if not d.get("heroes"):
+                return _("Nobody greeted the show.")
             return _("Greeted the show: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
         if kind == "day_votes":
+            if not d.get("ballots"):
+                return _("Nobody voted in the day vote.")
             return _("The day vote's ballots: %(ballots)s.") % {"ballots": _ballots(d.get("ballots"))}
         if kind == "bench":
             return _("On the bench: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
         if kind == "no_bench":
             return _("Nobody was voted for: the bench stays empty.")
         if kind == "opinions":
-            # a list with nobody in it is left out, not said as «—» (issue 28, item 14)
             if not d.get("requested"):
                 return _("Nobody requested an opinion.")
             requested = names_joined([_name_of(i) for i in d.get("requested")], "gent")  # «у Зины и Ильи»
@@ -519,8 +523,11 @@ class ShowWording(RulesetWording):
         if kind == "defence":
             return _("%(name)s gave his defence speech.") % {"name": name}
         if kind == "revote_result":
-            return _("The re-vote: %(ballots)s. Enslaved: %(enslaved)s.") % {
-                "ballots": _ballots(d.get("ballots")), "enslaved": _names(d.get("enslaved"))}
+            ballots = _("The re-vote: %(ballots)s.") % {"ballots": _ballots(d.get("ballots"))} if d.get("ballots") \
+                else _("Nobody voted in the re-vote.")
+            if not d.get("enslaved"):
+                return f"{ballots} {_('Nobody loses the freedom.')}"
+            return f"{ballots} {_('Enslaved: %(names)s.') % {'names': _names(d.get('enslaved'))}}"
         if kind == "judge_decision":
             if d.get("enslaved"):
                 return _("The judge sends %(name)s into slavery.") % {"name": name_case(_name(d, "enslaved"), "accs")}
@@ -553,6 +560,8 @@ class ShowWording(RulesetWording):
             listed = "; ".join(f"{who} → {pick}" for who, pick in bets.items()) or "—"
             return _("The bets: %(bets)s. The pot: %(pot)s coins.") % {"bets": listed, "pot": d.get("pot", 0)}
         if kind == "trial_results":
+            if not d.get("talents"):
+                return _("The trial's results: no Talents today.")
             return _("The trial's results: the Talents of the day are %(talents)s.") % {
                 "talents": _names(d.get("talents"))}
         if kind == "demon_returned":
@@ -568,8 +577,8 @@ class ShowWording(RulesetWording):
             pairs = "; ".join(" + ".join(pair) for pair in d.get("pairs") or ()) or "—"
             return _("The alliances: %(pairs)s.") % {"pairs": pairs}
         if kind == "ratings_gm":
-            changes = "; ".join(f"{c.get('name')} {int(c.get('delta', 0)):+d}" for c in d.get("changes") or ()) or "—"
-            return _("Ratings changed: %(changes)s.") % {"changes": changes}
+            changes = "; ".join(f"{c.get('name')} {int(c.get('delta', 0)):+d}" for c in d.get("changes") or ())
+            return _("Ratings changed: %(changes)s.") % {"changes": changes} if changes else _("No rating changed.")
         if kind == "show_results":
             percents = d.get("percents") or {}
             listed = "; ".join(f"{who} {percent_text(value)}" for who, value in percents.items()) or "—"
@@ -578,9 +587,10 @@ class ShowWording(RulesetWording):
             choices = d.get("choices") or {}
             listed = "; ".join(f"{who}: {ACTION_LABELS.get(c[0], c[0]) if c else '—'} → {c[1] if c else '—'}"
                                for who, c in choices.items()) or "—"
-            auto = ", ".join(d.get("auto") or ()) or "—"
-            return _("Night choices: %(choices)s. Made automatically (coma): %(auto)s.") % {"choices": listed,
-                                                                                          "auto": auto}
+            if not d.get("auto"):
+                return _("Night choices: %(choices)s.") % {"choices": listed}
+            return _("Night choices: %(choices)s. Made automatically (coma): %(auto)s.") % {
+                "choices": listed, "auto": ", ".join(d.get("auto"))}
         if kind == "morning":
             # an empty list is left out, not said as «—» (issue 28, item 14)
             enslaved = d.get("enslaved") or ()
