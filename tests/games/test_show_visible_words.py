@@ -13,6 +13,8 @@ aria-label, a button's value), without scripts, styles and literal code (`<code>
 (`(reptiloids)`), or any other word in Latin lower-case letters on a Russian page (`enslaved`).
 URLs, e-mail addresses, hexadecimal hashes and BBCode tags (`[b]`) are set aside first: they are
 what they are in any language. A page a perspective may not open (404, a redirect) is not read.
+The same show stopped in the middle of its stages is read too: the heroes' panels of a re-vote, a
+night, the judge's day and a defence.
 """
 
 from __future__ import annotations
@@ -136,13 +138,23 @@ def test_the_visible_text_is_what_a_reader_sees():
 
 
 # --- The pages of a finished show ----------------------------------------------------------------------
-def _finished_show(file: str) -> Game:
+def _finished_show(file: str, *, stages: int | None = None, tmp_path: Path | None = None) -> Game:
+    """The file played through the site and kept (its first `stages` stages only: a running show)."""
+    import yaml
+
     from games import scenarios
 
-    report = scenarios.play(str(SCENARIOS / file), keep=True)
+    path = SCENARIOS / file
+    if stages is not None:
+        data = yaml.safe_load(path.read_text("utf-8"))
+        data["phases"] = data["phases"][:stages]
+        data.pop("expect", None)
+        path = tmp_path / "show.yaml"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    report = scenarios.play(str(path), keep=True)
     assert all(not p.diffs for p in report.phases), [p.diffs for p in report.phases]
     game = Game.objects.filter(ruleset="show").latest("pk")
-    assert game.status == Game.Status.FINISHED, file
+    assert stages is not None or game.status == Game.Status.FINISHED, file
     # The scenario player names its game and GM in Latin letters («Scenario: …», «gm»): a real show
     # is named by its GM in his words.
     old, new = game.title, "Шоу для проверки слов"
@@ -235,4 +247,17 @@ def test_no_money_or_history_page_of_more_finished_shows_shows_a_code(file):
     game = _finished_show(file)
     found, read = _sweep(game, {"gm": game.gm}, VARYING_PAGES)
     assert read > 10, read
+    assert found == [], "\n".join(found[:40]) + f"\n… {len(found)} in all"
+
+
+
+# --- A running show: the panels of its stages ------------------------------------------------------------------
+@pytest.mark.parametrize("stages", (3, 5, 8, 10))  # a re-vote, the night's bet, the judge's day, the defence's raise
+def test_no_panel_of_a_running_show_shows_a_code_to_anyone(tmp_path, stages):
+    """The game page with the hero's panels, the role page, the status and the threads of the Talent's
+    show in the middle of its stages, read by every perspective."""
+    game = _finished_show("coins-talent-raise-masons-win.yaml", stages=stages, tmp_path=tmp_path)
+    assert game.status == Game.Status.RUNNING
+    found, read = _sweep(game, _perspectives(game), ("game", "role", "status", "thread", "votes", "about"))
+    assert read > 20, read
     assert found == [], "\n".join(found[:40]) + f"\n… {len(found)} in all"
