@@ -6,6 +6,7 @@ and after its end: nothing is wider than the screen (document.documentElement.sc
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,14 @@ def test_the_shows_pages_fit_a_phone_while_it_runs(live_server, browser, transac
     game = _played(tmp_path, 8)  # into day 2: slaves, burdens, a judge, a trial
     assert game.status == Game.Status.RUNNING
     _check(browser, live_server.url, game, {"status", "fullstatus", "results", "about", "balance", "game"})
+    # the stage's time left stays a duration once the page's script counts it down (issue 28, item 14)
+    page = phone_page(browser, live_server.url)
+    try:
+        page.goto(f"{live_server.url}{game.get_absolute_url()}")
+        left = page.locator(".show-panel [data-remaining]").inner_text()
+        assert re.fullmatch(r"\d+ (д|ч|мин)( \d+ (ч|мин))?|меньше минуты", left), left
+    finally:
+        page.context.close()
 
 
 def test_the_shows_pages_and_its_results_fit_a_phone_after_the_end(live_server, browser, transactional_db, tmp_path):

@@ -258,6 +258,7 @@ def test_no_panel_of_a_running_show_shows_a_code_to_anyone(tmp_path, stages):
     show in the middle of its stages, read by every perspective."""
     game = _finished_show("coins-talent-raise-masons-win.yaml", stages=stages, tmp_path=tmp_path)
     assert game.status == Game.Status.RUNNING
-    found, read = _sweep(game, _perspectives(game), ("game", "role", "status", "thread", "votes", "about"))
+    found, read = _sweep(game, _perspectives(game), ("game", "role", "status", "thread", "votes", "about", "gm",
+                                                           "dashboard", "notifications", "fullstatus"))
     assert read > 20, read
     assert found == [], "\n".join(found[:40]) + f"\n… {len(found)} in all"

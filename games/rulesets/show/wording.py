@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.rulesets.show.privileges.wording import SITE_PRIVILEGE_REASONS, site_event_text
 from games.wording import RulesetWording, agreed, gender_of, name_case, names_joined
@@ -220,7 +220,7 @@ def owners_text(owners) -> str:
 
 
 def standing_text(*, free: bool, owners=(), relieved: bool = False) -> str:
-    """A hero's freedom on the status page: «на свободе», «раб Рептилоидов, избавлен от Бремени»
+    """A hero's freedom on the status page: «на свободе», «раб Рептилоидов, без Бремени»
     (not «Свобода: свободная», issue 28, item 14)."""
     if free:
         return pgettext("show hero", "free")
