@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from coins.models import Account, Entry, IndiCode, user_key
-from coins.wording import other_side, reason_label
+from coins.wording import line_text, other_side
 
 
 def account_of(user) -> Account | None:
@@ -47,9 +47,9 @@ def history_rows(user, entries) -> list[HistoryRow]:
     for entry in entries:
         incoming = entry.credit.key == key
         other = entry.debit if incoming else entry.credit
+        words = line_text(entry, incoming=incoming)  # a game's line in its rule set's words
         rows.append(HistoryRow(entry.created_at, entry.amount if incoming else -entry.amount,
-                               reason_label(entry.reason, incoming=incoming), entry.detail,
-                               other_side(other, entry), entry.game, entry.stage))
+                               words.reason, words.detail, other_side(other, entry), entry.game, words.stage))
     return rows
 
 

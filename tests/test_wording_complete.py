@@ -250,3 +250,108 @@ def test_the_walk_finds_an_untranslated_text(adapters, monkeypatch):
     patched.order_reasons = {**forum.wording.order_reasons, "stolen": "the thief stole it"}  # a plain str
     monkeypatch.setattr(forum, "wording", patched)
     assert missing_reason_texts(forum) == ["forum ru:stolen='the thief stole it' (not translated)"]
+
+
+# --- Issue 28, item 13: the coins ledger's reasons and the stages' names ----------------------------
+# A code left in a text: snake_case, or (in Russian) any word in Latin lower-case letters.
+LATIN_WORD = re.compile(r"\b[a-z]{2,}\b")
+# The details a ledger line may carry: none, a hero's name, or a code the engine writes (the Show:
+# a burden's owner, a fee's stage), which its words must not show as it is.
+LEDGER_DETAILS = ("", "Петя")
+CODE_DETAILS = {"burden": ("public", "reptiloids", "demon"), "stage_fee": ("day 1",), "coma_fee": ("day 1",)}
+
+
+def stage_kinds(adapter) -> set[str]:
+    """The stages (phase kinds) an engine declares (`stage_kinds`), else its site's phase kinds."""
+    declared = getattr(adapter.engine, "stage_kinds", None)
+    return set(declared) if declared is not None else set(adapter.phase_kinds)
+
+
+def _coded(text: str, code: str, lang: str) -> bool:
+    """Whether a text shows a code: the code itself (alone or as «judge 2»), a raw code, or any
+    Latin lower-case word in Russian."""
+    return (not text or text == code or re.search(rf"\b{re.escape(code)} \d", text) is not None
+            or RAW_CODE.search(text) is not None or (lang == "ru" and LATIN_WORD.search(text) is not None))
+
+
+def missing_stage_texts(adapter) -> list[str]:
+    """Every stage of the engine has a name on the site (the core's phase label and, for a rule set
+    whose games post coins, the «Баланс» page's stage), in Russian and in English, no code left."""
+    from coins.wording import GAME_WORDS
+
+    words = GAME_WORDS.get(adapter.key)
+    missing = []
+    texts: dict[str, dict[str, str]] = {}
+    for lang in ("en", "ru"):
+        with translation.override(lang):
+            for kind in sorted(stage_kinds(adapter)):
+                shown = [str(adapter.phase_label(kind, 2))]
+                if words is not None:
+                    shown.append(str(words.stage_text(f"{kind} 2")))
+                texts.setdefault(kind, {})[lang] = " / ".join(shown)
+                if any(_coded(t, kind, lang) for t in shown):
+                    missing.append(f"{adapter.key} {lang}:{kind}={' / '.join(shown)!r}")
+    missing += [f"{adapter.key} ru:{kind}={t['ru']!r} (not translated)" for kind, t in sorted(texts.items())
+                if t["ru"] == t["en"]]
+    return missing
+
+
+def missing_ledger_texts(adapter) -> list[str]:
+    """Every reason of a coins line the rule set's games post has words, from either side and with
+    any detail, in Russian and in English (the «Баланс» page, «Обо мне», the results)."""
+    from coins.wording import GAME_WORDS, reason_label
+
+    codes = set(adapter.ledger_reasons)
+    if not codes:
+        return []
+    words = GAME_WORDS.get(adapter.key)
+    if words is None:
+        return [f"{adapter.key}: no words registered with coins.wording for its ledger lines"]
+    missing = []
+    texts: dict[tuple, dict[str, str]] = {}
+    for lang in ("en", "ru"):
+        with translation.override(lang):
+            fallback = str(reason_label("", incoming=False))
+            for code in sorted(codes):
+                for incoming in (False, True):
+                    for detail in LEDGER_DETAILS + CODE_DETAILS.get(code, ()):
+                        text = str(words.reason_text(code, detail, incoming=incoming))
+                        texts.setdefault((code, incoming, detail), {})[lang] = text
+                        if _coded(text, code, lang) or text == fallback or (detail and lang == "ru" and detail in text
+                                                                          and LATIN_WORD.search(detail)):
+                            missing.append(f"{adapter.key} {lang}:{code}{'+' if incoming else '-'}{detail}={text!r}")
+    missing += [f"{adapter.key} ru:{code}={t['ru']!r} (not translated)" for (code, _i, _d), t in sorted(texts.items())
+                if t["ru"] == t["en"]]
+    return sorted(set(missing))
+
+
+def test_every_stage_of_every_engine_has_a_name_in_russian_and_english(adapters):
+    missing = [m for adapter in adapters for m in missing_stage_texts(adapter)]
+    assert missing == []
+
+
+def test_every_ledger_reason_of_every_rule_set_has_a_text_in_russian_and_english(adapters):
+    assert any(adapter.ledger_reasons for adapter in adapters)  # the Show posts coins
+    missing = [m for adapter in adapters for m in missing_ledger_texts(adapter)]
+    assert missing == []
+
+
+def test_the_walk_finds_a_ledger_reason_and_a_stage_without_words(adapters, monkeypatch):
+    from games.rulesets.show import wording as show_wording
+
+    show = registry.site("show")
+    assert missing_ledger_texts(show) == [] and missing_stage_texts(show) == []
+    monkeypatch.delitem(show_wording.LEDGER_WORDS, "ally_split")  # put back after the test
+    monkeypatch.delitem(show_wording.STAGE_NAMES, "judge")
+    assert "show en:ally_split-=" in " ".join(missing_ledger_texts(show))
+    assert [m for m in missing_stage_texts(show) if m.startswith("show ru:judge=")] == [
+        "show ru:judge='judge 2 / judge 2'", "show ru:judge='judge 2 / judge 2' (not translated)"]
+
+
+def test_every_transfer_the_show_engine_makes_carries_a_declared_reason():
+    """The engine refuses a transfer whose reason the site does not word (engine.coins.TRANSFER_REASONS)."""
+    from games.rulesets.show.engine.coins import Transfer
+
+    with pytest.raises(ValueError, match="TRANSFER_REASONS"):
+        Transfer("hero:1", "bank", 5, "some_new_fee")
+    assert Transfer("hero:1", "bank", 5, "stage_fee", "day 1").reason == "stage_fee"

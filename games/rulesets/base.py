@@ -189,6 +189,13 @@ class SiteRuleset:
         `my_seat`, ...): override to add it. Reads only; a panel never writes."""
         return {}
 
+    # --- Coins ------------------------------------------------------------------------------
+    # The reason codes of the coins ledger lines this rule set's games post (the Show: its fees,
+    # burdens, bets...). Each is worded by the words the rule set registers with the coins app
+    # (coins.wording.register_game_words), which the «Баланс» page asks; tests/test_wording_complete.py
+    # checks every one has a text. Empty: its games move no coins.
+    ledger_reasons: ClassVar[frozenset[str]] = frozenset()
+
     # --- Capabilities by name ---------------------------------------------------------------
     # Plain yes/no features a template may ask with `game|ruleset_has:"name"` (see each rule
     # set's `capabilities`); a feature with data or behaviour gets a method instead.

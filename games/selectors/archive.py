@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from games import permissions
 from games.selectors import charts
-from games.wording import event_text, faction_label, role_label, wording_of
+from games.wording import event_text, faction_label, role_label, seat_status_label, wording_of
 from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import (
     AnonymousMessage,
@@ -239,7 +239,8 @@ def _fates(seats: list[Seat], events: list[EventRow]) -> dict[int, tuple[str, bo
         if seat.status == "active":
             fates[seat.pk] = (str(STATUS_LABELS["active"]), False)
             continue
-        status = str(STATUS_LABELS.get(seat.status, seat.status))
+        # a status of a rule set's own (the Show's «enslaved») in the shared words, never its code
+        status = str(STATUS_LABELS.get(seat.status) or seat_status_label(seat.status))
         phase = left_in.get(seat.pk)
         fates[seat.pk] = (_("%(status)s in %(phase)s") % {"status": status, "phase": phase_label(phase).lower()}
                           if phase is not None else status, True)

@@ -21,6 +21,7 @@ from games.engine.rulesets import get_ruleset
 from games.models import Game, Phase, Seat, Thread
 from games.permissions import in_play
 from games.rulesets import registry
+from games.selectors.genders import roster_genders
 from games.selectors.orders import standing_orders
 from games.selectors.state import game_state
 from games.selectors.votes import standing_votes
@@ -29,7 +30,7 @@ from games.services.journal import gm_log, store_events
 from games.services.lifecycle import game_finish
 from games.services.phases import phase_open_named
 from games.services.posts import post_create
-from games.wording import event_text, results_bbcode
+from games.wording import event_text, results_bbcode, speaking_of
 
 
 def phase_seed(game: Game, phase: Phase) -> int:
@@ -207,7 +208,9 @@ def _resolve(*, game: Game, phase: Phase, now: datetime) -> None:
     # link, docs/rulesets/cards.md).
     events = adapter.close_events_screen(game=game, phase=phase, events=resolution.events, now=now)
     store_events(game=game, phase=phase, events=events, now=now)
-    with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
+    # posts are written in the site's language; a sentence about a player agrees with the gender of
+    # the seat's user, as the stored events do (journal.store_events)
+    with translation.override(settings.LANGUAGE_CODE), speaking_of(roster_genders(game)):
         body = results_bbcode(game, phase, events)
     post_create(thread=game.game_thread, author=game.gm, now=now, body=body)
     # Then each player's private results, and the messages, as letters from the GM in his thread.

@@ -755,8 +755,10 @@ def _with_skipped(r: MatchResult, skipped: int) -> MatchResult:
     return MatchResult(r.name, r.reason, r.candidates, r.method, r.score, r.start, r.end, skipped)
 
 
-def _inflect_word(word: str, case: str, gender: str | None) -> tuple[str, str | None]:
-    """One word of a name in `case`, keeping its capitalisation; returns (form, its gender)."""
+def _inflect_word(word: str, case: str, gender: str | None, animate: bool = True) -> tuple[str, str | None]:
+    """One word of a name in `case`, keeping its capitalisation; returns (form, its gender). An
+    adjective's accusative follows `animate` (a person's name: «Красную Шапочку»; a thing:
+    «защитную речь», «ночной выбор»)."""
     if not _CYRILLIC_RE.search(word):
         return word, gender
     candidates = [
@@ -770,7 +772,8 @@ def _inflect_word(word: str, case: str, gender: str | None) -> tuple[str, str | 
         grams = {case, "sing"}
         if p.tag.POS == "ADJF":
             # Animacy only decides the accusative; asking it of another case finds no form.
-            grams |= ({"anim"} if case == "accs" else set()) | ({gender} if gender else ({p.tag.gender} if p.tag.gender else set()))
+            grams |= ({"anim" if animate else "inan"} if case == "accs" and (gender or p.tag.gender) == "masc" else set()) \
+                | ({gender} if gender else ({p.tag.gender} if p.tag.gender else set()))
         inflected = p.inflect(grams)
         if inflected is not None:
             form = inflected.word
@@ -814,3 +817,14 @@ def inflect_name(name: str, case: str = "accs") -> str:
     # Find the head noun's gender first (the last word in "Красная Шапочка", "Маленький Джон").
     _, gender = _inflect_word(words[-1], "nomn", None)
     return " ".join(_inflect_word(word, case, gender)[0] for word in words)
+
+
+def inflect_phrase(phrase: str, case: str = "accs") -> str:
+    """A phrase naming a thing (an adjective and its noun: «защитная речь», «приветствие») in a
+    grammatical case, for a sentence that governs it («Опубликуйте защитную речь»). As
+    inflect_name, with the accusative of a thing (inanimate)."""
+    words = phrase.split()
+    if case not in _CASES or not words:
+        return phrase
+    _, gender = _inflect_word(words[-1], "nomn", None, animate=False)
+    return " ".join(_inflect_word(word, case, gender, animate=False)[0] for word in words)

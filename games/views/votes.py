@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import confirm, permissions
+from games.rulesets import registry
 from games.caching import pagecache
 from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import Game, Phase, Post, Seat, VoteRecord
@@ -53,6 +54,10 @@ def _int(value) -> int | None:
 def vote_count_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     permissions.check_see_thread(request.user, game.game_thread)
+    # A rule set whose ballots are its own (not read from posts: the Show's, cast on its heroes'
+    # panels) shows them itself, in its «votes.page» panel (issue 28, item 16).
+    if registry.site(game.ruleset).panels("votes.page"):
+        return render(request, "games/votes.html", {"game": game, "days": [], "count": None, "ruleset_votes": True})
     days = voting_days(game)
     if not days:
         return render(request, "games/votes.html", {"game": game, "days": [], "count": None})

@@ -10,7 +10,7 @@ engine codes and event kinds and fails on one without a text in Russian and Engl
 """
 
 from games.wording.base import RulesetWording
-from games.wording.common import (agreed, gender_of, name_case, name_in, names_joined, seat_status_label,
+from games.wording.common import (agreed, gender_of, name_case, name_in, names_joined, phrase_case, seat_status_label,
                                   speaking_of, suggestion_text, vote_reason_text, vote_weight_text)
 from games.wording.events import event_text, order_summary, results_bbcode
 from games.wording.lookup import (
@@ -41,6 +41,7 @@ __all__ = [
     "order_reason_text",
     "order_summary",
     "order_vocabulary",
+    "phrase_case",
     "results_bbcode",
     "role_help",
     "suggestion_text",

@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from games.text.names import guess_gender, inflect_name
+from games.text.names import guess_gender, inflect_name, inflect_phrase
 
 # Factions no rule set owns: the winner of a game nobody won.
 FACTION_NAMES = {
@@ -102,6 +102,14 @@ def name_case(name, case: str) -> str:
     text = str(name if name is not None else "?")
     language = translation.get_language() or ""
     return inflect_name(text, case) if language.startswith("ru") else text
+
+
+def phrase_case(phrase, case: str) -> str:
+    """A phrase naming a thing («защитная речь») in a Russian grammatical case for a sentence that
+    governs it («Опубликуйте защитную речь»), when the reader reads Russian; as written otherwise."""
+    text = str(phrase if phrase is not None else "")
+    language = translation.get_language() or ""
+    return inflect_phrase(text, case) if language.startswith("ru") else text
 
 
 def names_joined(names, case: str = "nomn") -> str:

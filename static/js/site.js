@@ -62,6 +62,32 @@ document.addEventListener("click", function (event) {
   setInterval(tick, 1000);
 })();
 
+// What is left of a stage as a duration (the Show's timer: «3 ч 20 мин»): the server prints it with
+// its words in data-units («%(n)s д|%(n)s ч|%(n)s мин|меньше минуты»); this counts it down the same way.
+(function () {
+  function words(el, left) {
+    var u = (el.dataset.units || "").split("|");
+    if (u.length < 4) return null;
+    var n = function (i, v) { return u[i].replace("%(n)s", v); };
+    var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60);
+    if (d) return n(0, d) + (h ? " " + n(1, h) : "");
+    if (h) return n(1, h) + (m ? " " + n(2, m) : "");
+    if (m) return n(2, m);
+    return u[3];
+  }
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("[data-remaining]").forEach(function (el) {
+      var end = Date.parse(el.getAttribute("data-remaining"));
+      if (isNaN(end)) return;
+      var text = words(el, Math.max(0, Math.floor((end - now) / 1000)));
+      if (text !== null) el.textContent = text;
+    });
+  }
+  tick();
+  setInterval(tick, 15000);
+})();
+
 // The deck page's colour filter: with JavaScript the colour list becomes buttons that show one
 // colour (or the player's own and Neutral) and hide the other groups; their counts stay in the
 // form, so the deck is checked and sent whole. Without JavaScript the list stays anchors. The

@@ -118,7 +118,7 @@ def test_a_small_show_greetings_day_defence_revote_night_and_the_judge(live_serv
 
     # Greetings: the panel shows the stage, its countdown and what it asks.
     page = heroes.game_page("Аня")
-    assert page.locator(".show-panel time[data-countdown]").count() == 1
+    assert page.locator(".show-panel [data-remaining]").count() == 1
     assert page.locator(".show-panel .owed").count() == 1
     # Аня greets with an audio file through the thread's reply form (htmx, multipart); the others
     # post text, which stands in (the GM's default). The last greeting ends the stage early.
@@ -235,7 +235,7 @@ def test_the_hero_panel_fits_a_phone(live_server, browser, transactional_db, tmp
     page = phone_page(browser, live_server.url, users["Жора"])
     page.goto(f"{live_server.url}{game.get_absolute_url()}")
     panel = page.locator(".show-panel")
-    assert panel.count() == 1 and page.locator(".show-panel time[data-countdown]").count() == 1
+    assert panel.count() == 1 and page.locator(".show-panel [data-remaining]").count() == 1
     # one form per night choice (save, relieve Вера), each with the Saviour's extras
     assert page.locator(".show-panel form:has(input[name=action][value=save]) select[name=public_key]").count() == 1
     box = panel.bounding_box()

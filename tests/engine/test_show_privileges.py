@@ -388,7 +388,7 @@ def test_bingo_2_a_winners_share_doubles_a_losers_result_doubles():
     out = adjust_settlement(state, shares, history=lost)
     assert Transfer(hero(a), BANK, 40, "bingo") in out
     assert sum(t.amount for t in out if t.debit == BANK) == 100 + 40
-    won = [Transfer(hero(b), hero(a), 30, "trial_pool")]
+    won = [Transfer(hero(b), hero(a), 30, "grant_share")]
     out = adjust_settlement(state, shares, history=won)
     assert Transfer(BANK, hero(a), 30, "bingo") in out
     assert sum(t.amount for t in out if t.debit == BANK) == 100

@@ -105,6 +105,8 @@ def normal(html: str) -> str:
     # the ИндиКод is drawn at random at the sign-up
     html = re.sub(r"ИндиКод: <strong>[^<]*</strong>", "ИндиКод", html)
     html = re.sub(r"<time[^>]*>.*?</time>", "<time/>", html, flags=re.S)
+    # the stage's time left, a duration from the clock (issue 28, item 14)
+    html = re.sub(r"<strong data-remaining=[^>]*>[^<]*</strong>", "<remaining/>", html)
     html = re.sub(r"\d{1,2}:\d{2}(:\d{2})?", "HH:MM", html)
     return html
 

@@ -250,10 +250,13 @@ def test_the_mole_does_not_know_his_role_and_his_partner_does_not_know_his_name(
     assert client_for(users["Вера"]).get(faction.get_absolute_url()).status_code == 200
     full = client_for(users["Лёва"]).get(reverse("games:show_fullstatus", args=[game.pk, seats["Лёва"].pk]))
     assert "Рептилоид" not in full.content.decode()
-    # his panel and his /fullstatus say that he must find it out (not «— (None)»)
+    # his panel and his /fullstatus say that he must find it out (not «— (None)», not «Вы — Неизвестна»,
+    # issue 28, item 14)
     panel = client_for(users["Лёва"]).get(game.get_absolute_url()).content.decode()
+    assert "Вы не знаете своей Роли: её предстоит выяснить в ходе Шоу." in panel and "Вы — Неизвестна" not in panel
+    assert "Роль: неизвестна вам, её предстоит выяснить в ходе Шоу." in full.content.decode()
     for page in (full.content.decode(), panel):
-        assert "Неизвестна: вам предстоит выяснить свою Роль" in page and "(None)" not in page and "(—)" not in page
+        assert "(None)" not in page and "(—)" not in page
     assert "Рептилоид" in client_for(gm).get(reverse("games:show_fullstatus", args=[game.pk, seats["Лёва"].pk])).content.decode()
 
 

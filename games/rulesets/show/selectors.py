@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import permissions
 from games.models import Game, GameEvent, Order, Seat
@@ -22,7 +24,7 @@ from games.rulesets.show.engine.menu import (
     WORDS,
 )
 from games.rulesets.show.engine.roles import ENSLAVE
-from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, SPARE, parse_phase
+from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, REVOTE, SPARE, parse_phase
 from games.rulesets.show.privileges.ledger import fakes_in_stage
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
 from games.rulesets.show.privileges.wording import UNKNOWN_ROLE
@@ -30,16 +32,24 @@ from games.rulesets.show.services import DETAIL_KEYS, GM_REPLACEABLE, gm_replace
 from games.rulesets.show.wording import (
     ACTION_LABELS,
     FACTION_NAMES,
-    OWNER_NAMES,
     PRIVILEGE_NAMES,
     SLEEP_NAMES,
     DETAIL_LABELS,
+    WORDING,
+    ballot_label,
     key_label,
     number_text,
+    owners_text,
     percent_text,
+    role_line,
     role_name,
     stage_label,
+    stage_name,
+    standing_text,
+    time_left,
+    you_are_text,
 )
+from games.wording import phrase_case
 from games.selectors.state import game_state
 
 def _names(game: Game) -> dict[int, str]:
@@ -52,13 +62,16 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     else's: the ballots are hidden until the stage's close)."""
     doomsday = doomsday_of(game)
     if doomsday is not None:  # issue 28, item 7: the show is over, Судный День runs or ran
-        return {"stage": stage_label(SHOW.doomsday), "over": True, "doomsday": doomsday, "phase": doomsday["phase"]}
+        return {"stage": stage_label(SHOW.doomsday), "over": True, "doomsday": doomsday, "phase": doomsday["phase"],
+                "time_left": time_left(doomsday["until"], timezone.now()) if doomsday["open"] else None}
     if game.status != Game.Status.RUNNING or not game.state:
         return None
     state = game_state(game)
     phase = game.current_phase
     panel: dict[str, Any] = {
         "stage": stage_label(state.phase), "phase": phase,
+        "time_left": time_left(phase.deadline_at, timezone.now())
+        if phase is not None and phase.is_open and phase.deadline_at else None,
         "knowledge_count": int(state.memory.get("knowledge_count", 0)),
     }
     if seat is None or not state.has_seat(seat.pk):
@@ -80,10 +93,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
         "sleep": SLEEP_NAMES.get(sleep_mark(state, me.id) or "", ""),
         "owed": [str(ACTION_LABELS.get(a, a)) for a in owed], "acted": acted, "pov": pov,
         # «Крот не знает свою Роль»: a role its holder does not know is not told (permissions.can_see_role_of)
-        **({"role": role_name(me.role), "faction": str(FACTION_NAMES.get(me.faction, me.faction))}
-           if permissions.can_see_role_of(user, game, seat) else {"role": str(UNKNOWN_ROLE), "faction": ""}),
-        "owners": ", ".join(str(OWNER_NAMES.get(o, o)) for o in
-                            ((state.memory.get("slaves") or {}).get(str(me.id)) or {}).get("owners", ())),
+        "you_are": you_are_text(me.role, me.faction) if permissions.can_see_role_of(user, game, seat)
+        else you_are_text(None, None),
+        "owners": owners_text(((state.memory.get("slaves") or {}).get(str(me.id)) or {}).get("owners", ())),
         "kind": kind, "number": number,
         "bench": [(h, names.get(h, "?")) for h in bench],
         "judge": names.get(judge) if judge is not None and (state.options.get("judge_public", True) or judge == me.id)
@@ -107,8 +119,8 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     panel["standing"] = standing
     if VOTE in offers:
         words = [w for w in offers[VOTE] if w in WORDS]
-        if words:
-            panel["ballot_words"] = [(w, str(ACTION_LABELS.get(w, w))) for w in words]
+        if words:  # the buttons and «Ваш голос» say the same words (wording.ballot_label)
+            panel["ballot_words"] = [(w, ballot_label(w)) for w in words]
         else:
             panel["vote_targets"] = named(VOTE)
     panel["request_targets"] = named(REQUEST_OPINION)
@@ -126,8 +138,9 @@ def hero_panel(*, game: Game, seat: Seat | None, user, pov: bool = False) -> dic
     panel["lull_targets"] = named(LULL)
     # The media post still owed (none once his post row stands in this stage).
     posted = phase is not None and Order.objects.filter(phase=phase, actor_id=me.id, action="post", valid=True).exists()
+    # in the accusative of «Опубликуйте …» (not «Опубликуйте защитная речь», issue 28, item 14)
     panel["post_kind"] = "" if posted else next(
-        (str(ACTION_LABELS[a]) for a in ("greeting", "defence", "opinion") if a in owed), "")
+        (phrase_case(ACTION_LABELS[a], "accs") for a in ("greeting", "defence", "opinion") if a in owed), "")
     # Whether a text post stands in for the media post (the GM's «Только медиапосты» unticked).
     panel["text_posts"] = (game.options or {}).get("text_posts", True) is not False
     # Part 2: the hero's coins, every fee shown before it is paid (coins.selectors; it imports this module's
@@ -164,7 +177,7 @@ def _ballot_text(row: Order | None, names: dict[int, str]) -> str:
     if row is None:
         return ""
     ballot = (row.detail or {}).get("ballot")
-    return str(ACTION_LABELS.get(ballot, ballot)) if ballot else names.get(row.target_id, "")
+    return ballot_label(ballot) if ballot else names.get(row.target_id, "")
 
 
 def doomsday_of(game: Game) -> dict[str, Any] | None:
@@ -187,13 +200,15 @@ def thread_stage(game: Game | None) -> dict[str, Any] | None:
         return None
     doomsday = doomsday_of(game)
     if doomsday is not None:
-        return {"stage": stage_label(SHOW.doomsday), "deadline_at": doomsday["until"]} if doomsday["open"] else None
+        return {"stage": stage_label(SHOW.doomsday), "deadline_at": doomsday["until"],
+                "time_left": time_left(doomsday["until"], timezone.now())} if doomsday["open"] else None
     if game.status != Game.Status.RUNNING or not game.state:
         return None
     state = game_state(game)
     phase = game.current_phase
     return {"stage": stage_label(state.phase),
-            "deadline_at": phase.deadline_at if phase is not None and phase.closed_at is None else None}
+            "time_left": time_left(phase.deadline_at, timezone.now())
+            if phase is not None and phase.closed_at is None and phase.deadline_at else None}
 
 
 def trial_tasks_of(game: Game) -> list[dict[str, Any]]:
@@ -216,13 +231,16 @@ def status_rows(game: Game) -> dict[str, Any] | None:
     for hero in status["heroes"]:
         hero["keys_text"] = [key_label(k) for k in hero["keys"]]
         hero["role_text"] = role_name(hero["role"]) if hero["role"] else ""
-        hero["owners_text"] = ", ".join(str(OWNER_NAMES.get(o, o)) for o in hero["owners"])
+        hero["owners_text"] = owners_text(hero["owners"])
+        hero["standing_text"] = standing_text(free=hero["free"], owners=hero["owners"], relieved=hero.get("relieved"))
         hero["sleep_text"] = SLEEP_NAMES.get(hero["sleep"] or "", "")
     status["stage"] = stage_label(status["phase"])
     # issue 28, item 7: after the win, the stage is Судный День (while it runs, and once it is over)
     status["doomsday"] = doomsday_of(game)
     if status["doomsday"] is not None:
         status["stage"] = stage_label(SHOW.doomsday)
+        if status["doomsday"]["open"]:
+            status["doomsday_left"] = time_left(status["doomsday"]["until"], timezone.now())
     status["trial"] = SHOW.running_task(state) if not state.over else None
     status["winner_text"] = str(FACTION_NAMES.get(status["winner"] or "", status["winner"] or ""))
     return status
@@ -243,11 +261,9 @@ def full_status_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
         row["public_text"] = [key_label(k) for k in row["public"]]
         row["secret_text"] = [key_label(k) for k in row["secret"]]
         row["innate_text"] = [key_label(k) for k in row["innate"]]
-    if status["role"] is None:  # the Крот's own, while the show runs (engine: own_role_view)
-        status["role_text"], status["faction_text"] = str(UNKNOWN_ROLE), ""
-    else:
-        status["role_text"] = role_name(status["role"])
-        status["faction_text"] = str(FACTION_NAMES.get(status["faction"], status["faction"]))
+    # the role and its team said once; the Крот's own, while the show runs, is unknown to him
+    # (engine: own_role_view; role_line words a None role)
+    status["role_text"] = role_line(status["role"], status.get("faction"))
     status["name"] = seat.dealt_name
     # part 3: his privileges (permissions.can_see_privileges is the full status's own check)
     if permissions.can_see_privileges(user, game, seat):
@@ -288,64 +304,387 @@ def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
     }
 
 
-def judge_lot_rows(data: dict) -> dict[str, Any]:
-    """The judge's lot for the GM's card (issue 28, item 19): each candidate in seating order with
-    the Masons' suspicions of him, his weight in the lot («снижается на порядок»: ×0.1 a suspicion)
-    and so his chance to be drawn, in the site's number format (never a float's raw digits)."""
-    weights = {who: float(w) for who, w in (data.get("weights") or {}).items() if isinstance(w, (int, float))}
-    total = sum(weights.values())
-    suspicions = data.get("suspicions") or {}
-    return {"day": data.get("day"), "judge": data.get("judge"),
-            "rows": [{"name": who, "suspicions": int(suspicions.get(who) or 0), "weight": number_text(w, 6),
-                      "chance": percent_text(100 * w / total) if total else "—", "drawn": who == data.get("judge")}
-                     for who, w in weights.items()]}
-
-
-def gm_replace_rows(*, game: Game, user) -> list[dict[str, Any]] | None:
-    """The GM's «Заменить приказ» for the show (issue 28, item 19): for each hero the engine lets
-    act now, every input the GM may enter for him (services.gm_replace_menu: the engine's menu of
-    the hero, the replaceable inputs) as one select of «action: choice» options, his standing choice
-    selected, and the night choice's extras beside it. The GMs only (None for anyone else)."""
-    if user is None or not permissions.is_game_master(user, game):
-        return None
-    if game.status != Game.Status.RUNNING or not game.state or game.current_phase is None:
-        return None
-    phase = game.current_phase
-    if phase.closed_at is not None:
-        return None
-    state = game_state(game)
-    inputs = ledger_inputs(phase)
-    names = _names(game)
-    rows = []
-    for seat in game.seats.order_by("number"):
-        offers = gm_replace_menu(state, seat.pk, phase, inputs)
-        main = [a for a in GM_REPLACEABLE if a in offers]
-        if not main:
-            continue
-        mine = list(Order.objects.filter(phase=phase, actor_id=seat.pk).order_by("-recorded_at", "-pk")[:40])
-        standing = _standing_choices(mine)
-        detail_now = next((dict(r.detail or {}) for r in mine if r.valid and r.action in NIGHT_CHOICES), {})
-
-        def label(choice) -> str:
-            if choice is None:
-                return ""
-            if isinstance(choice, int):
-                return names.get(choice, "?")
-            return str(ACTION_LABELS.get(choice, choice))
-
-        groups, picked = [], False
-        for action in main:
-            options = []
-            for choice in offers[action]:
-                value = f"{action}:{'' if choice is None else choice}"
-                text = label(choice) or str(ACTION_LABELS.get(action, action))
-                stands = action in standing and standing[action] == choice and not picked
-                picked = picked or stands
-                options.append((value, text, stands))
-            groups.append((str(ACTION_LABELS.get(action, action)), options))
-        details = [(key, str(DETAIL_LABELS.get(key, key)),
-                    [(h, names.get(h, "?"), detail_now.get(key) == h) for h in offers[key] if isinstance(h, int)])
-                   for key in DETAIL_KEYS if key in offers]
-        rows.append({"seat": seat, "name": names.get(seat.pk, "?"), "groups": groups, "details": details,
-                     "standing": picked})
-    return rows
+    !=
+    ""
+    """The
+    "")
+    ""}
+    ",
+    "-pk")[:40])
+    ".join(data.get("enslaved")
+    "?")
+    "?"),
+    "ballots":
+    "bench",
+    "chance":
+    "details":
+    "drawn":
+    "groups":
+    "judge":
+    "judge_decision",
+    "judge_missed",
+    "judge_removed")
+    "name":
+    "no_bench",
+    "outcome":
+    "pk"))
+    "revote_result"):
+    "revote_result",
+    "revote_result":
+    "rows":
+    "running":
+    "stage":
+    "standing":
+    "suspicions":
+    "tally":
+    "weight":
+    "—",
+    #
+    %
+    %(names)s.")
+    ("day_votes",
+    ())}
+    (-kv[1],
+    (DAY,
+    (None
+    (data.get("weights")
+    (games.permissions.filter_visible_events:
+    (int,
+    (issue
+    (never
+    (permissions.filter_visible_events(user,
+    (phase
+    (services.gm_replace_menu:
+    («Кто
+    («снижается
+    *
+    +
+    ---
+    ------------------------------------------------------------
+    ->
+    .select_related("phase").order_by("created_at",
+    /
+    0)
+    0),
+    1
+    16)
+    19):
+    28,
+    6),
+    =
+    ==
+    Any]:
+    Any]]
+    DETAIL_KEYS
+    False
+    GM
+    GM's
+    GM_REPLACEABLE
+    GMs
+    Game,
+    Game.Status.RUNNING
+    Game.Status.RUNNING)
+    GameEvent.objects.filter(kind__in=VOTE_EVENTS))
+    Masons'
+    NIGHT_CHOICES),
+    None
+    None:
+    REVOTE)
+    The
+    VOTE_EVENTS
+    WORDING.event_text(event.kind,
+    [(h,
+    [(key,
+    [(voter,
+    []
+    [],
+    []})
+    [a
+    [{"name":
+    _("Nobody
+    _names(game)
+    _standing_choices(mine)
+    `user`
+    {"day":
+    {"names":
+    {"phase":
+    {"stages":
+    {who:
+    {}
+    {})
+    {}).items()
+    |
+    «action:
+    «Заменить
+    ×0.1
+    a
+    act
+    action
+    action))
+    action)),
+    actor_id=seat.pk).order_by("-recorded_at",
+    and
+    anyone
+    as
+    ballot_label(choice))
+    ballots
+    ballots.items()]
+    ballots.values():
+    be
+    bench,
+    beside
+    block
+    block["ballots"]
+    block["outcome"].append(_("Enslaved:
+    block["outcome"].append(event.text
+    block["tally"]
+    by
+    candidate
+    card
+    chance
+    choice
+    choice's
+    choice))
+    choice}"
+    choice»
+    closed
+    closed);
+    continue
+    core's
+    count
+    count,
+    data
+    data)
+    data.get("ballots")
+    data.get("day"),
+    data.get("enslaved")
+    data.get("judge"),
+    data.get("judge")}
+    data.get("suspicions")
+    data.get("tally")
+    day
+    def
+    detail_now
+    detail_now.get(key)
+    details
+    details,
+    dict(event.data
+    dict)
+    dict[int,
+    dict[str,
+    digits)."""
+    drawn,
+    each
+    else
+    else)."""
+    else:
+    ends."""
+    engine
+    engine's
+    enter
+    event
+    event.kind
+    event.phase,
+    events
+    events:
+    every
+    extras
+    f"{action}:{''
+    far
+    float's
+    float(w)
+    float))}
+    for
+    format
+    freedom,
+    freedom."))
+    from
+    game):
+    game,
+    game.current_phase
+    game.seats.order_by("number"):
+    game.state
+    game.status
+    game:
+    game_state(game)
+    gm_replace_menu(state,
+    gm_replace_rows(*,
+    groups,
+    groups.append((str(ACTION_LABELS.get(action,
+    h
+    h)
+    has
+    hero
+    hero,
+    hidden
+    him
+    him,
+    his
+    if
+    in
+    input
+    inputs
+    inputs)
+    int(n))
+    int(suspicions.get(who)
+    int):
+    int)])
+    is
+    isinstance(choice,
+    isinstance(h,
+    isinstance(w,
+    it
+    it.
+    item
+    its
+    judge's
+    judge_lot_rows(data:
+    key
+    key)),
+    key=lambda
+    kv:
+    kv[0]))
+    label(choice)
+    ledger_inputs(phase)
+    lets
+    list(Order.objects.filter(phase=phase,
+    list(stages.values()),
+    list[dict[str,
+    lost
+    lot
+    main
+    main:
+    may
+    menu
+    mine
+    missed
+    n
+    names
+    names.get(choice,
+    names.get(h,
+    names.get(seat.pk,
+    next((dict(r.detail
+    night
+    not
+    now,
+    number
+    number_text(w,
+    of
+    offers
+    offers[action]:
+    offers[key]
+    offers]
+    once
+    one
+    only
+    options
+    options))
+    options,
+    options.append((value,
+    or
+    order
+    page
+    page,
+    percent_text(100
+    permissions.is_game_master(user,
+    phase
+    phase,
+    phase.closed_at
+    phase.kind
+    phase.number)
+    phase.number),
+    picked
+    picked})
+    public
+    r
+    r.action
+    r.valid
+    raw
+    re-vote's
+    read
+    replaceable
+    return
+    rows
+    rows.append({"seat":
+    running
+    seat
+    seat,
+    seat.pk,
+    seating
+    see
+    select
+    selected,
+    show
+    show's
+    site's
+    so
+    sorted(((ballot_label(t),
+    stage
+    stage's
+    stage,
+    stage_name(phase.kind,
+    stage_votes(*,
+    stages.setdefault(phase.pk,
+    stages:
+    standing
+    standing[action]
+    stands
+    stands))
+    state
+    stay
+    str(ACTION_LABELS.get(action,
+    str(ACTION_LABELS.get(choice,
+    str(DETAIL_LABELS.get(key,
+    str:
+    sum(weights.values())
+    suspicion)
+    suspicions
+    t,
+    tally
+    tally,
+    tally.get(choice,
+    tally.items()),
+    tally:
+    tally[choice]
+    tell
+    text
+    text,
+    that
+    the
+    them
+    these
+    thread's
+    time:
+    to
+    total
+    total)
+    until
+    user
+    user)
+    value
+    verdict
+    verdict.
+    vote
+    vote's
+    voter,
+    votes
+    w
+    weight
+    weights
+    weights.items()]}
+    who
+    who,
+    with
+    words
+    в
+    видно
+    всем
+    как
+    конце
+    на
+    порядок»:
+    приказ»
+    проголосовал
+    становится
+    только
+    этапа»):

@@ -10,10 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from games.rulesets.base import GmInput, ScenarioSpec, SiteRuleset
 from games.rulesets.show import forms
 from games.rulesets.show.engine import SHOW
-from games.rulesets.show.engine.coins import seat_of
+from games.rulesets.show.engine.coins import TRANSFER_REASONS, seat_of
 from games.rulesets.show.engine.privileges import is_mole
 from games.rulesets.show.engine.stages import OPTION_DEFAULTS
-from games.rulesets.show.wording import WORDING
+from games.rulesets.show.wording import LEDGER, SITE_LEDGER_REASONS, STAGE_NAMES, WORDING, stage_name
 from games.services.gm_writes import THREADS
 
 class ShowSite(SiteRuleset):
@@ -24,17 +24,8 @@ class ShowSite(SiteRuleset):
     urls_module = "games.rulesets.show.urls"
 
     # --- Stages ------------------------------------------------------------------------------
-    phase_kinds = {
-        "greetings": _("Greetings"),
-        "day": _("Day vote"),
-        "defence": _("Defence speeches"),
-        "revote": _("Re-vote"),
-        "judge": _("Judge's decision"),
-        "night": _("Night choice"),
-        "allies": _("Choice of an ally"),
-        # issue 28, item 7: «а затем наступает заключительный этап: Судный День» — the epilogue
-        "doomsday": _("Judgment Day"),
-    }
+    # One name per stage (issue 28, item 14): the wording's, here and on every page of the show.
+    phase_kinds = dict(STAGE_NAMES)
     # The show's ballots are cast on the hero's panel and stay hidden until the stage ends
     # («Кто как проголосовал становится всем видно только в конце этапа»): no vote is read from a
     # post and no running count is shown, so no phase kind is a voting one for the core.
@@ -51,8 +42,7 @@ class ShowSite(SiteRuleset):
         return SHOW.doomsday_length(state)
 
     def phase_label(self, kind: str, number: int) -> str:
-        label = self.phase_kinds.get(kind, kind)
-        return f"{label} {number}" if number else str(label)
+        return stage_name(kind, number)
 
     def phase_deadline(self, *, game, now):
         """The stage's timer: its minutes times the timer table's percent for the free heroes
@@ -154,6 +144,9 @@ class ShowSite(SiteRuleset):
 
         return show_post_stored(game=game, post=post, now=now)
 
+    # --- Coins: every reason of a line the show posts, worded by wording.LEDGER (issue 28, item 13) -------
+    ledger_reasons = TRANSFER_REASONS | SITE_LEDGER_REASONS
+
     # --- The hero's panel and the show's pages -----------------------------------------------------
     capabilities = frozenset({"show_pages"})
     # Not yet an automatic game (docs/rulesets/show.md, "Automatic games"): the GM's fines and the
@@ -178,6 +171,8 @@ class ShowSite(SiteRuleset):
         # issue 28, item 18: the show reads no vote from posts, so the game page shows how it votes
         # instead of the forum's vote syntaxes (SiteRuleset.votes_in_posts)
         "game.vote_help": ("games/_show_vote_help.html",),
+        # issue 28, item 16: the vote count page shows the show's own ballots, stage by stage
+        "votes.page": ("games/_show_votes.html",),
     }
 
     def panel_context(self, place: str, context: dict) -> dict:
@@ -195,6 +190,11 @@ class ShowSite(SiteRuleset):
             return {"show_gm": gm_stage(game=game, user=user) if game is not None else None,
                     "show_gm_books": gm_books(game=game, user=user) if game is not None else None,
                     "show_gm_replace": gm_replace_rows(game=game, user=user) if game is not None else None}
+        if place == "votes.page":
+            from games.rulesets.show.selectors import stage_votes  # the selectors load the models: at a page
+
+            request = context.get("request")
+            return {"show_votes": stage_votes(game=context.get("game"), user=getattr(request, "user", None))}
         if place == "thread.top":
             from games.rulesets.show.selectors import thread_stage  # the selectors load the models: at a page
 
@@ -347,11 +347,12 @@ SITE = ShowSite()
 
 
 def _ledger_words() -> None:
-    # The «Баланс» page words the show's reason codes (coins may not import the rule set to ask).
-    from coins.wording import register_reasons  # the ledger's words, registered once with the adapter
-    from games.rulesets.show.coins.ledger import LEDGER_REASONS  # it loads the models: the apps are ready here
+    # The «Баланс» page words the show's lines (reason, detail, stage) with the show's own words:
+    # coins may not import the rule set to ask (the coins-below-games contract), so the rule set
+    # registers them with it, once, with the adapter (issue 28, item 13).
+    from coins.wording import register_game_words
 
-    register_reasons(LEDGER_REASONS)
+    register_game_words(ShowSite.key, LEDGER)
 
 
 _ledger_words()

@@ -8,10 +8,10 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.rulesets.show.privileges.wording import SITE_PRIVILEGE_REASONS, site_event_text
-from games.wording import RulesetWording, agreed, gender_of
+from games.wording import RulesetWording, agreed, gender_of, name_case, names_joined
 
 ROLE_NAMES = {
     "mason": gettext_lazy("Mason"),
@@ -32,11 +32,14 @@ KEY_NAMES = {
     "not_reptiloid": gettext_lazy("not a Reptiloid"),
     "not_demon": gettext_lazy("not the Demon"),
 }
+# One name per stage, everywhere (issue 28, item 14): the panel, the thread, the status, the ledger,
+# the results and the core's phase label (site.ShowSite.phase_label) all ask stage_label. The
+# re-vote is the seed's «Повторное Голосование» (the club's «Переголосование» is another msgid).
 STAGE_NAMES = {
     "greetings": gettext_lazy("Greetings"),
     "day": gettext_lazy("Day vote"),
     "defence": gettext_lazy("Defence speeches"),
-    "revote": gettext_lazy("Re-vote"),
+    "revote": pgettext_lazy("show stage", "Re-vote"),
     "judge": gettext_lazy("Judge's decision"),
     "night": gettext_lazy("Night choice"),
     "allies": gettext_lazy("Choice of an ally"),
@@ -165,19 +168,20 @@ ACTION_LABELS = {
     "done": gettext_lazy("done for this stage"),
 }
 
-# The ratings table's rows (games.rulesets.show.engine.ratings.TABLE), as «История Шоу» tells them.
+# The ratings table's rows (games.rulesets.show.engine.ratings.TABLE), as «История Шоу» tells them:
+# noun phrases, so that they agree with no hero's gender (issue 28, item 14).
 RATING_REASONS = {
-    "good_votes_bad": gettext_lazy("voted by day against a Reptiloid or the Demon"),
-    "mason_suspects_bad": gettext_lazy("suspected a Reptiloid or the Demon at night"),
-    "mason_votes_saviour": gettext_lazy("a Mason voted by day against the Saviour"),
-    "good_judge_enslaves_bad": gettext_lazy("as the judge, enslaved a Reptiloid or the Demon"),
-    "mason_judge_enslaves_saviour": gettext_lazy("as the judge, a Mason enslaved the Saviour"),
-    "bad_votes_enemy": gettext_lazy("voted by day against an enemy team's hero"),
-    "reptiloid_votes_partner": gettext_lazy("a Reptiloid voted by day against his partner"),
-    "bad_judge_enslaves_enemy": gettext_lazy("as the judge, enslaved an enemy"),
-    "reptiloid_judge_enslaves_partner": gettext_lazy("as the judge, a Reptiloid enslaved his partner"),
-    "bad_takes_enemy": gettext_lazy("the night took an enemy of his"),
-    "saviour_saves": gettext_lazy("the Saviour's save stopped an attack"),
+    "good_votes_bad": gettext_lazy("a day vote against a Reptiloid or the Demon"),
+    "mason_suspects_bad": gettext_lazy("a night suspicion of a Reptiloid or the Demon"),
+    "mason_votes_saviour": gettext_lazy("a Mason's day vote against the Saviour"),
+    "good_judge_enslaves_bad": gettext_lazy("the judge's verdict: a Reptiloid or the Demon into slavery"),
+    "mason_judge_enslaves_saviour": gettext_lazy("a Mason judge's verdict: the Saviour into slavery"),
+    "bad_votes_enemy": gettext_lazy("a day vote against an enemy team's hero"),
+    "reptiloid_votes_partner": gettext_lazy("a Reptiloid's day vote against his partner"),
+    "bad_judge_enslaves_enemy": gettext_lazy("the judge's verdict: an enemy into slavery"),
+    "reptiloid_judge_enslaves_partner": gettext_lazy("a Reptiloid judge's verdict: his partner into slavery"),
+    "bad_takes_enemy": gettext_lazy("a night's capture of an enemy"),
+    "saviour_saves": gettext_lazy("the Saviour's save that stopped an attack"),
     "ally_gain": gettext_lazy("the ally's gain, shared"),
 }
 
@@ -194,6 +198,10 @@ def _name(data: dict, key: str = "name") -> str:
     if isinstance(value, dict):
         value = value.get("name")
     return str(value or "—")
+
+
+def _name_of(item) -> str:
+    return str(item.get("name") if isinstance(item, dict) else item)
 
 
 def _names(items) -> str:
@@ -219,11 +227,205 @@ def owners_text(owners) -> str:
     return ", ".join(str(OWNER_NAMES.get(o, o)) for o in owners or ()) or "—"
 
 
-def stage_label(phase: str) -> str:
-    """«Дневное голосование 2» from the engine's "day 2"."""
-    kind, _sep, number = (phase or "").partition(" ")
+def standing_text(*, free: bool, owners=(), relieved: bool = False) -> str:
+    """A hero's freedom on the status page: «на свободе», «раб Рептилоидов, без Бремени»
+    (not «Свобода: свободная», issue 28, item 14)."""
+    if free:
+        return pgettext("show hero", "free")
+    text = owners_text(owners) if owners else _("a slave")
+    return _("%(slave)s, relieved of the burden") % {"slave": text} if relieved else text
+
+
+def stage_name(kind: str, number: int | str | None = None) -> str:
+    """«Дневное голосование 2», «Приветствия» (the greetings are the one stage without a number)."""
     label = str(STAGE_NAMES.get(kind, kind))
-    return f"{label} {number}" if number else label
+    return f"{label} {number}" if number not in (None, "", 0, "0") else label
+
+
+def stage_label(phase: str) -> str:
+    """«Дневное голосование 2» from the engine's "day 2" (a ledger line's stage, a rating change's)."""
+    kind, _sep, number = (phase or "").partition(" ")
+    return stage_name(kind, number)
+
+
+# The re-vote's two ballots with one defendant, as the buttons say them: «В рабство» / «Пощадить».
+BALLOT_LABELS = {
+    "enslave": gettext_lazy("To slavery"),
+    "spare": gettext_lazy("Spare"),
+}
+
+
+def ballot_label(word) -> str:
+    """A re-vote ballot word (or a hero's name, as it is) as the panel's buttons say it."""
+    return str(BALLOT_LABELS.get(word, word if word is not None else "—"))
+
+
+def percent_text(value) -> str:
+    """A rating's share in the reader's number format, the same in the thread and on the results
+    page (issue 28, item 14): «18,05 %», «0 %»; «—» for none."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "—"
+    value = round(float(value), 2)
+    shown = number_format(int(value)) if value.is_integer() else number_format(value, decimal_pos=2)
+    return f"{shown}\u00a0%"
+
+
+def signed_coins(amount) -> str:
+    """«+142 ㉿», «−63 ㉿» (a true minus sign)."""
+    return f"{int(amount):+d}".replace("-", "\u2212") + "\u00a0㉿"
+
+
+def duration_text(seconds) -> str:
+    """What is left of a stage, as a duration: «2 д 4 ч», «3 ч 20 мин», «45 мин», «меньше минуты»."""
+    left = max(0, int(seconds or 0))
+    days, hours, minutes = left // 86400, left % 86400 // 3600, left % 3600 // 60
+    if days:
+        parts = [_("%(n)s d") % {"n": days}] + ([_("%(n)s h") % {"n": hours}] if hours else [])
+    elif hours:
+        parts = [_("%(n)s h") % {"n": hours}] + ([_("%(n)s min") % {"n": minutes}] if minutes else [])
+    elif minutes:
+        parts = [_("%(n)s min") % {"n": minutes}]
+    else:
+        return _("less than a minute")
+    return " ".join(parts)
+
+
+def duration_units() -> str:
+    """duration_text's words for the page's script, which counts the time down the same way:
+    «%(n)s д|%(n)s ч|%(n)s мин|меньше минуты»."""
+    return "|".join((_("%(n)s d"), _("%(n)s h"), _("%(n)s min"), _("less than a minute")))
+
+
+def time_left(deadline, now) -> dict[str, Any] | None:
+    """A running stage's timer for its pages: what is left as a duration, the deadline apart (a
+    date is not a duration: not «Осталось: 28 ноября, 05:07», issue 28, item 14)."""
+    if deadline is None:
+        return None
+    return {"text": duration_text((deadline - now).total_seconds()), "deadline": deadline, "units": duration_units()}
+
+
+def role_line(role: str | None, faction: str | None) -> str:
+    """A hero's role with his team, said once (issue 28, item 14: not «Демон (Демон)»): «Масон,
+    команда: Масоны»; the Demon is his own team; an unknown role (the Крот's own) is
+    UNKNOWN_ROLE_LINE."""
+    if not role:
+        return str(UNKNOWN_ROLE_LINE)
+    name = role_name(role)
+    team = str(FACTION_NAMES.get(faction or "", "")) if faction else ""
+    if not team or team.casefold() == name.casefold():
+        return name
+    return _("%(role)s, team: %(team)s") % {"role": name, "team": team}
+
+
+# The Крот's own role while the show runs («Крот не знает свою Роль»), after «Роль:».
+UNKNOWN_ROLE_LINE = gettext_lazy("unknown to you, to be found out during the show")
+
+
+def you_are_text(role: str | None, faction: str | None) -> str:
+    """The hero's own sentence on his panel: «Вы — Масон, команда: Масоны.»; the Крот's, who does
+    not know his role, is a sentence of its own (not «Вы — Неизвестна: …»)."""
+    if not role:
+        return _("You do not know your role: find it out during the show.")
+    return _("You are %(role)s.") % {"role": role_line(role, faction)}
+
+
+# --- The show's coins in words: every reason code of a ledger line (issue 28, item 13) ----------------
+# The engine's transfer reasons (engine.coins.TRANSFER_REASONS) and the site's own (services'
+# OBSERVER_FEE), each in words from either side: one text, or (the side the coins leave, the side
+# they reach). A line's detail is worded inside its text (ledger_text): an owner code, a hero's name.
+LEDGER_WORDS = {
+    "entry_fee": gettext_lazy("Initial fee to the show's bank"),
+    "stage_fee": gettext_lazy("Stage fee to the show's bank"),
+    "coma_fee": gettext_lazy("Coma fee to the show's bank"),
+    "message_fee": gettext_lazy("Fee for a message over the free limit"),
+    "anonymous_fee": gettext_lazy("Fee for an anonymous message"),
+    "observer_fee": gettext_lazy("An observer's fee for a message in the show"),
+    "trial_pass": gettext_lazy("Base fee for skipping the slaves' answers"),
+    "grant": gettext_lazy("Grant to a slave's answer"),
+    "grant_share": gettext_lazy("Share of the grants (a Talent's sponsor)"),
+    "burden": (gettext_lazy("Burden paid"), gettext_lazy("Burden received")),
+    "demon_burdens": gettext_lazy("The burdens of the Demon's slaves, held until the end"),
+    "mole_burdens": gettext_lazy("Burdens held for you while you did not know your role"),
+    "demon_return": gettext_lazy("Burden returned: the Demon was revealed"),
+    "bet": (gettext_lazy("Base bet to the winners' pot"), gettext_lazy("Bet")),
+    "bet_raise": gettext_lazy("Bet raised by a Talent"),
+    "pot_share": gettext_lazy("Share of the winners' pot"),
+    "pot_even": gettext_lazy("Share of the winners' pot, split evenly: nobody picked a winner"),
+    "stake_returned": gettext_lazy("Bet returned: there are no winners"),
+    "bank_share": gettext_lazy("Share of the show's bank"),
+    "bingo": (gettext_lazy("Bingo: the loss doubled"), gettext_lazy("Bingo: the share doubled")),
+    "ally_split": (gettext_lazy("Split with the ally: paid to the ally"),
+                   gettext_lazy("Split with the ally: received from the ally")),
+}
+# The reasons the site posts itself besides the engine's transfers (services.OBSERVER_FEE; a paid
+# or anonymous message's line is the engine's «message_fee»).
+SITE_LEDGER_REASONS = frozenset({"observer_fee"})
+# Whom a burden goes to (engine.economy: the line's detail is the slave's owner).
+BURDEN_PAID_TO = {
+    "public": gettext_lazy("Burden paid to the bank (a public slave)"),
+    "reptiloids": gettext_lazy("Burden paid to the Reptiloids"),
+    "demon": gettext_lazy("Burden paid to the Demon (held until the end)"),
+}
+BURDEN_FROM = {
+    "reptiloids": gettext_lazy("Burden from a slave of the Reptiloids"),
+    "demon": gettext_lazy("Burden from a slave of the Demon"),
+}
+# The sources of a hero's coins on the results page (item 23), each reason in one of them.
+LEDGER_SOURCES = {
+    "fees": ("entry_fee", "stage_fee", "coma_fee", "message_fee", "anonymous_fee", "observer_fee", "trial_pass"),
+    "burdens": ("burden", "demon_burdens", "mole_burdens", "demon_return"),
+    "bets": ("bet", "bet_raise", "pot_share", "pot_even", "stake_returned"),
+    "bank": ("bank_share", "bingo"),
+    "alliances": ("ally_split",),
+    "grants": ("grant", "grant_share"),
+}
+SOURCE_NAMES = {
+    "fees": gettext_lazy("Fees"),
+    "burdens": gettext_lazy("Burdens"),
+    "bets": gettext_lazy("Bets and the pot"),
+    "bank": gettext_lazy("Bank"),
+    "alliances": gettext_lazy("Alliance"),
+    "grants": gettext_lazy("Grants"),
+}
+SOURCE_OF = {reason: source for source, reasons in LEDGER_SOURCES.items() for reason in reasons}
+
+
+def ledger_text(reason: str, detail: str = "", *, incoming: bool) -> str:
+    """A ledger line of the show in words, its detail inside («Ставка на Зину в Куш Победителей»,
+    «Бремя уплачено Рептилоидам»): the one text of the «Баланс» page (coins asks it through
+    coins.wording.register_game_words), «Обо мне» and the results. A fee's detail is its stage,
+    which the line shows beside it."""
+    detail = str(detail or "")
+    if reason == "burden":
+        table = BURDEN_FROM if incoming else BURDEN_PAID_TO
+        if detail in table:
+            return str(table[detail])
+    if reason == "bet" and detail and not incoming:
+        return _("Base bet to the winners' pot, on %(name)s") % {"name": name_case(detail, "accs")}
+    if reason == "bet_raise" and detail:
+        return _("Bet raised by the Talent %(name)s") % {"name": name_case(detail, "ablt")}
+    words = LEDGER_WORDS.get(reason)
+    if words is None:
+        return _("Other movement of coins")
+    return str(words[1] if incoming else words[0]) if isinstance(words, tuple) else str(words)
+
+
+def ledger_stage_text(stage: str) -> str:
+    """A ledger line's stage («night 2») in words; none for a line outside a stage."""
+    return stage_label(stage) if stage else ""
+
+
+class LedgerWords:
+    """The show's words for its lines on the coins app's «Баланс» page (coins.wording asks it)."""
+
+    def reason_text(self, reason: str, detail: str, *, incoming: bool) -> str:
+        return ledger_text(reason, detail, incoming=incoming)
+
+    def stage_text(self, stage: str) -> str:
+        return ledger_stage_text(stage)
+
+
+LEDGER = LedgerWords()
 
 
 def number_text(value: float, places: int = 2) -> str:
@@ -244,8 +446,7 @@ def percent_text(value: float) -> str:
 def _ballots(ballots: Any) -> str:
     if not isinstance(ballots, dict) or not ballots:
         return "—"
-    words = {"enslave": _("To slavery"), "spare": _("Spare")}
-    return "; ".join(f"{voter} → {words.get(target, target)}" for voter, target in ballots.items())
+    return "; ".join(f"{voter} → {ballot_label(target)}" for voter, target in ballots.items())
 
 
 class ShowWording(RulesetWording):
@@ -283,6 +484,11 @@ class ShowWording(RulesetWording):
                 return str(labels[key]), str(value if value not in (None, "") else "—")
         return None
 
+    def results_heading(self, phase) -> str | None:
+        """«Дневное голосование 2: итоги», «Приветствия: итоги» (the stage's one name: not
+        «Итоги: приветствия 0»)."""
+        return _("[b]%(stage)s: results[/b]") % {"stage": stage_name(phase.kind, phase.number)}
+
     def event_text(self, kind: str, data: dict) -> str | None:
         d = dict(data or {})
         name = _name(d)
@@ -307,17 +513,27 @@ class ShowWording(RulesetWording):
             return _("%(name)s missed the stage and falls into a coma.") % {"name": name}
         if kind == "lulled":
             return _("By the majority's will %(name)s is lulled into a coma.") % {"name": name}
+        # A list with nobody in it is left out, or said in words, never as «—» (issue 28, item 14).
         if kind == "greetings":
+            if not d.get("heroes"):
+                return _("Nobody greeted the show.")
             return _("Greeted the show: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
         if kind == "day_votes":
+            if not d.get("ballots"):
+                return _("Nobody voted in the day vote.")
             return _("The day vote's ballots: %(ballots)s.") % {"ballots": _ballots(d.get("ballots"))}
         if kind == "bench":
             return _("On the bench: %(heroes)s.") % {"heroes": _names(d.get("heroes"))}
         if kind == "no_bench":
             return _("Nobody was voted for: the bench stays empty.")
         if kind == "opinions":
-            return _("Opinions requested of: %(requested)s; given by: %(posted)s.") % {
-                "requested": _names(d.get("requested")), "posted": _names(d.get("posted"))}
+            if not d.get("requested"):
+                return _("Nobody requested an opinion.")
+            requested = names_joined([_name_of(i) for i in d.get("requested")], "gent")  # «у Зины и Ильи»
+            if not d.get("posted"):
+                return _("Opinions requested of %(requested)s; nobody gave one.") % {"requested": requested}
+            return _("Opinions requested of %(requested)s; given by: %(posted)s.") % {
+                "requested": requested, "posted": _names(d.get("posted"))}
         if kind == "opinions_gm":
             requests = d.get("requests") or {}
             listed = "; ".join(f"{r} → {t}" for r, t in requests.items()) or "—"
@@ -342,16 +558,20 @@ class ShowWording(RulesetWording):
         if kind == "defence":
             return _("%(name)s gave his defence speech.") % {"name": name}
         if kind == "revote_result":
-            return _("The re-vote: %(ballots)s. Enslaved: %(enslaved)s.") % {
-                "ballots": _ballots(d.get("ballots")), "enslaved": _names(d.get("enslaved"))}
+            ballots = _("The re-vote: %(ballots)s.") % {"ballots": _ballots(d.get("ballots"))} if d.get("ballots") \
+                else _("Nobody voted in the re-vote.")
+            if not d.get("enslaved"):
+                return f"{ballots} {_('Nobody loses the freedom.')}"
+            return f"{ballots} {_('Enslaved: %(names)s.') % {'names': _names(d.get('enslaved'))}}"
         if kind == "judge_decision":
             if d.get("enslaved"):
-                return _("The judge sends %(name)s into slavery.") % {"name": _name(d, "enslaved")}
-            return _("The judge spares %(name)s.") % {"name": _name(d, "spared")}
+                return _("The judge sends %(name)s into slavery.") % {"name": name_case(_name(d, "enslaved"), "accs")}
+            return _("The judge spares %(name)s.") % {"name": name_case(_name(d, "spared"), "accs")}
         if kind == "judge_missed":
-            return agreed(gender_of(name), _("The judge %(name)s let the time run out and falls into a coma: everyone free re-votes."),
-                          pgettext("masculine", "The judge %(name)s let the time run out and falls into a coma: everyone free re-votes."),
-                          pgettext("feminine", "The judge %(name)s let the time run out and falls into a coma: everyone free re-votes.")) % {
+            # The close's «coma» line says the judge falls into a coma: this one says what follows.
+            return agreed(gender_of(name), _("The judge %(name)s did not decide in time: everyone free re-votes."),
+                          pgettext("masculine", "The judge %(name)s did not decide in time: everyone free re-votes."),
+                          pgettext("feminine", "The judge %(name)s did not decide in time: everyone free re-votes.")) % {
                 "name": name}
         if kind == "enslaved":
             return _("%(name)s loses his freedom: %(owners)s.") % {"name": name, "owners": owners_text(d.get("owners"))}
@@ -364,7 +584,7 @@ class ShowWording(RulesetWording):
             return _("The Saviour relieved %(name)s of his burden: %(role)s.") % {"name": name,
                                                                                 "role": role_name(d.get("role"))}
         if kind == "questioned":
-            return _("The judge questioned the slave %(name)s.") % {"name": name}
+            return _("The judge questioned the slave %(name)s.") % {"name": name_case(name, "accs")}
         if kind == "saviour_key":
             return _("The Saviour adds a public key about %(name)s.") % {"name": name}
         # part 2: coins, ratings, alliances
@@ -375,6 +595,8 @@ class ShowWording(RulesetWording):
             listed = "; ".join(f"{who} → {pick}" for who, pick in bets.items()) or "—"
             return _("The bets: %(bets)s. The pot: %(pot)s coins.") % {"bets": listed, "pot": d.get("pot", 0)}
         if kind == "trial_results":
+            if not d.get("talents"):
+                return _("The trial's results: no Talents today.")
             return _("The trial's results: the Talents of the day are %(talents)s.") % {
                 "talents": _names(d.get("talents"))}
         if kind == "demon_returned":
@@ -390,23 +612,28 @@ class ShowWording(RulesetWording):
             pairs = "; ".join(" + ".join(pair) for pair in d.get("pairs") or ()) or "—"
             return _("The alliances: %(pairs)s.") % {"pairs": pairs}
         if kind == "ratings_gm":
-            changes = "; ".join(f"{c.get('name')} {int(c.get('delta', 0)):+d}" for c in d.get("changes") or ()) or "—"
-            return _("Ratings changed: %(changes)s.") % {"changes": changes}
+            changes = "; ".join(f"{c.get('name')} {int(c.get('delta', 0)):+d}" for c in d.get("changes") or ())
+            return _("Ratings changed: %(changes)s.") % {"changes": changes} if changes else _("No rating changed.")
         if kind == "show_results":
             percents = d.get("percents") or {}
-            listed = "; ".join(f"{who} {value}%" for who, value in percents.items()) or "—"
+            listed = "; ".join(f"{who} {percent_text(value)}" for who, value in percents.items()) or "—"
             return _("The show's results. Ratings: %(ratings)s.") % {"ratings": listed}
         if kind == "night_choices":
             choices = d.get("choices") or {}
             listed = "; ".join(f"{who}: {ACTION_LABELS.get(c[0], c[0]) if c else '—'} → {c[1] if c else '—'}"
                                for who, c in choices.items()) or "—"
-            auto = ", ".join(d.get("auto") or ()) or "—"
-            return _("Night choices: %(choices)s. Made automatically (coma): %(auto)s.") % {"choices": listed,
-                                                                                          "auto": auto}
+            if not d.get("auto"):
+                return _("Night choices: %(choices)s.") % {"choices": listed}
+            return _("Night choices: %(choices)s. Made automatically (coma): %(auto)s.") % {
+                "choices": listed, "auto": ", ".join(d.get("auto"))}
         if kind == "morning":
+            # an empty list is left out, not said as «—» (issue 28, item 14)
+            enslaved = d.get("enslaved") or ()
             parts = [_("Morning. New slaves: %(slaves)s.") % {"slaves": ", ".join(
-                f"{_name(v)} ({owners_text(v.get('owners'))})" for v in d.get("enslaved") or ()) or "—"}]
-            parts.append(_("The Saviour stopped an attack.") if d.get("saved") else _("Nobody was saved."))
+                f"{_name(v)} ({owners_text(v.get('owners'))})" for v in enslaved)} if enslaved
+                else _("Morning. Nobody lost the freedom this night.")]
+            if d.get("saved"):
+                parts.append(_("The Saviour stopped an attack."))
             burdens = d.get("burdens") or ()
             if burdens:
                 parts.append(_("Slaves and their owners: %(slaves)s.") % {"slaves": "; ".join(
@@ -498,11 +725,10 @@ class ShowWording(RulesetWording):
                 "lawyer": d.get("lawyer") or "—", "target": d.get("target") or "—"}
         if kind == "extra_vote_gm":
             target = d.get("target")
-            words = {"enslave": _("To slavery"), "spare": _("Spare")}
             return agreed(gender_of(d.get("authority")), _("The Authority %(authority)s added a vote: %(target)s."),
                           pgettext("masculine", "The Authority %(authority)s added a vote: %(target)s."),
                           pgettext("feminine", "The Authority %(authority)s added a vote: %(target)s.")) % {
-                "authority": d.get("authority") or "—", "target": words.get(target, target or "—")}
+                "authority": d.get("authority") or "—", "target": ballot_label(target)}
         if kind == "intercept_result":
             if d.get("right"):
                 return _("Intercepted Secret Knowledge no. %(number)s: %(name)s is %(key)s.") % {

@@ -1,11 +1,12 @@
 """The show's money on the site (issue 19): the engine's account references mapped to the coins
-ledger's keys, a stage's transfers posted to the ledger, and the words of its reason codes.
+ledger's keys and a stage's transfers posted to the ledger.
 
 The engine names accounts by seat (`hero:<seat>`, `escrow:<seat>`) and by the show (`bank`,
 `pot`); the ledger keys them site-wide: a hero's coins are his user's balance (`user:<id>`, across
 all his games), the show's own accounts are `game:<id>:bank|pot|escrow:<seat>`. A close posts its
 `Resolution.outcome["transfers"]` with `post_transfers` inside its own transaction, so the stage
-and its money commit together.
+and its money commit together. The lines' words (reason, detail, stage) are wording.ledger_text's,
+which the «Баланс» page asks through coins.wording.register_game_words (site.py).
 """
 
 from __future__ import annotations
@@ -17,19 +18,6 @@ from django.utils.translation import gettext_lazy as _
 from coins import services as coins
 from games.models import Game, Seat
 from games.rulesets.show.engine.coins import BANK, POT, Transfer, seat_of
-
-# The reason codes of the engine's transfers, for the «Баланс» page (coins.wording.register_reasons):
-# one text, or (the side the coins leave, the side they reach).
-LEDGER_REASONS = {
-    "entry_fee": _("Initial fee to the show's bank"),
-    "stage_fee": _("Stage fee to the show's bank"),
-    "burden": (_("Burden paid"), _("Burden received")),
-    "bet": (_("Base bet to the winners' pot"), _("Bet")),
-    "pot_share": _("Share of the winners' pot"),
-    "bank_share": _("Share of the show's bank"),
-    # issue 28, item 2: a Mole's burden shares, held until the end
-    "mole_burdens": _("Burdens held for you while you did not know your role"),
-}
 
 
 def account_key(game: Game, reference: str, users_by_seat: dict[int, int]) -> str:

@@ -13,8 +13,10 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from coins.models import Account, Entry, Fine, user_key
+from coins.services import FINE
 from coins.wording import reason_label
 from games import permissions
 from games.models import Game, GameEvent, Order, Phase, Seat
@@ -23,7 +25,7 @@ from games.rulesets.show.engine.bets import about_me
 from games.rulesets.show.engine.facts import in_coma
 from games.rulesets.show.engine.menu import may_raise
 from games.rulesets.show.engine.stages import ALLIES, DAY, DEFENCE, REVOTE
-from games.rulesets.show.services import BET, GRANT, GRANT_PASS, PICK_ALLY, RAISE, SYMPATHY
+from games.rulesets.show.services import BET, GRANT, GRANT_PASS, PICK_ALLY, RAISE, SYMPATHY, phase_stage_name
 from games.rulesets.show.coins.services import (
     SYMPATHY_MESSAGE_MAX,
     acting_fee,
@@ -32,7 +34,19 @@ from games.rulesets.show.coins.services import (
     open_answers,
     trial_of,
 )
-from games.rulesets.show.wording import RATING_REASONS, role_name
+from games.rulesets.show.charts import CoinsTexts, RatingTexts, coins_chart_svg, rating_chart_svg
+from games.rulesets.show.wording import (
+    LEDGER_SOURCES,
+    RATING_REASONS,
+    SOURCE_NAMES,
+    SOURCE_OF,
+    ledger_stage_text,
+    ledger_text,
+    percent_text,
+    role_name,
+    signed_coins,
+    stage_label,
+)
 from games.selectors.state import game_state
 from games.text import bbcode
 
@@ -167,6 +181,14 @@ def sympathy_letters(*, game: Game, seat: Seat, user) -> dict[str, list[dict[str
     return out
 
 
+def _line_reason(entry: Entry, *, incoming: bool) -> str:
+    """A ledger line naming this show in words: the show's own (wording.ledger_text), or the
+    coins app's for a fine (the GMs', not the show's)."""
+    if entry.reason == FINE:
+        return str(reason_label(entry.reason, incoming=incoming))
+    return ledger_text(entry.reason, entry.detail, incoming=incoming)
+
+
 def _balance(user_id: int) -> int:
     # Read here (not by the coins app's balance_of, which takes a user) to spare a query for the user.
     account = Account.objects.filter(key=user_key(user_id)).only("balance").first()
@@ -198,33 +220,64 @@ def about_me_rows(*, game: Game, seat: Seat, user) -> dict[str, Any]:
     paid = lines.filter(debit__key=key).aggregate(total=Sum("amount"))["total"] or 0
     return {
         "name": seat.dealt_name, "bet": bets["bet"], "backers": bets["backers"], "net": received - paid,
-        "lines": [{"at": e.created_at, "stage": e.stage, "amount": e.amount if e.credit.key == key else -e.amount,
-                   "reason": reason_label(e.reason, incoming=e.credit.key == key),
-                   "detail": e.detail} for e in lines],
+        # each line in the show's words (wording.ledger_text, as on the «Баланс» page): no code
+        "lines": [{"at": e.created_at, "stage": ledger_stage_text(e.stage),
+                   "amount": e.amount if e.credit.key == key else -e.amount,
+                   "reason": _line_reason(e, incoming=e.credit.key == key)} for e in lines],
         "balance": _balance(seat.user_id),
         "letters": sympathy_letters(game=game, seat=seat, user=user),
     }
 
 
-# --- The results page -----------------------------------------------------------------------------
+# --- The results page (issue 28, item 23) -----------------------------------------------------------
 def results_rows(*, game: Game, user) -> dict[str, Any]:
-    """The results page of a finished show: every role, the ratings in %, «История Шоу» (every
-    rating change and why), the bank's, the pot's and the alliances' splits, every fine (its
+    """The results page of a finished show: every role, the ratings in %, each hero's rating over
+    the stages and his coins by source (server-drawn pictures, charts.py), «История Шоу» grouped by
+    stage in the show's words, the bank's, the pot's and the alliances' splits, every fine (its
     offender and amount; the reporter stays anonymous). 404 unless games.permissions.can_see_ratings."""
     if not permissions.can_see_ratings(user, game):
         raise Http404
     event = GameEvent.objects.filter(game=game, kind="show_results").order_by("-pk").first()
     data = dict(event.data) if event is not None else {}
-    seats = list(game.seats.order_by("number"))
+    seats = list(game.seats.select_related("user").order_by("number"))
     percents = data.get("percents") or {}
     ratings = data.get("ratings") or {}
     net = data.get("net") or {}
-    heroes = [{"name": s.dealt_name, "role": role_name(s.role), "status": s.status,
-               "rating": ratings.get(s.dealt_name), "percent": percents.get(s.dealt_name),
-               "net": net.get(s.dealt_name)} for s in seats]
-    history = [{"stage": h.get("stage"), "name": h.get("name"), "delta": int(h.get("delta") or 0),
-                "reason": str(RATING_REASONS.get(h.get("reason"), h.get("reason"))), "detail": h.get("detail") or ""}
-               for h in data.get("history") or ()]
+    raw_history = [h for h in data.get("history") or () if isinstance(h, dict)]
+    stages = _stages(game, raw_history)
+    sources = _coins_by_source(game, seats)
+    limit = max((abs(v) for rows in sources.values() for v in rows.values()), default=0)
+    heroes = []
+    for index, s in enumerate(seats):
+        name = s.dealt_name
+        rating = _rating_path(name, raw_history, stages)
+        rows = [(str(SOURCE_NAMES[k]), sources.get(s.pk, {}).get(k, 0)) for k in LEDGER_SOURCES]
+        heroes.append({
+            "name": name, "role": role_name(s.role), "status": s.status,
+            "rating": ratings.get(name), "percent": percent_text(percents.get(name)) if name in percents else "—",
+            "net": net.get(name),
+            "rating_chart": mark_safe(rating_chart_svg(  # noqa: S308 (escaped by charts)
+                rating, days=_day_ticks(stages), chart_id=f"rating-{s.pk}", colour_index=index,
+                texts=RatingTexts(title=_("%(name)s: the rating over the stages") % {"name": name},
+                                  desc=_("From 0 to %(final)s over %(n)s stages.") % {"final": rating[-1],
+                                                                                      "n": len(stages)},
+                                  day=_("day %(n)s")))) if event is not None else "",
+            "coins_chart": mark_safe(coins_chart_svg(  # noqa: S308 (escaped by charts)
+                rows, limit=limit, chart_id=f"coins-{s.pk}",
+                texts=CoinsTexts(title=_("%(name)s: the coins by source") % {"name": name},
+                                 desc="; ".join(f"{label}: {signed_coins(amount)}" for label, amount in rows if amount)
+                                 or _("no coins moved"),
+                                 empty=_("no coins moved")))),
+            "sources": [(label, amount) for label, amount in rows if amount],
+        })
+    history = []
+    for stage in stages:
+        lines = [{"name": h.get("name"), "delta": int(h.get("delta") or 0),
+                  "reason": str(RATING_REASONS.get(h.get("reason"), _("another rating change"))),
+                  "detail": h.get("detail") or ""}
+                 for h in raw_history if h.get("stage") == stage]
+        if lines:
+            history.append({"stage": stage_label(stage), "lines": lines})
     fines = [{"offender": (Seat.objects.filter(game=game, user=f.offender).values_list("dealt_name", flat=True).first()
                            or f.offender.display_name), "amount": f.amount, "decision": f.decision}
              for f in Fine.objects.filter(game=game).select_related("offender").order_by("created_at")]
@@ -233,6 +286,59 @@ def results_rows(*, game: Game, user) -> dict[str, Any]:
         "bank": sorted((data.get("bank_shares") or {}).items()), "pot": sorted((data.get("pot_shares") or {}).items()),
         "alliances": data.get("alliances") or [], "fines": fines, "has_results": event is not None,
     }
+
+
+def _stages(game: Game, history: list[dict]) -> list[str]:
+    """The show's stages in the order they ran («greetings», «day 1», ...; the engine's names, as
+    the rating history and the ledger carry them), then any the history names that no phase does."""
+    names: list[str] = []
+    for phase in Phase.objects.filter(game=game, voided_at__isnull=True).order_by("opened_at", "pk"):
+        name = phase_stage_name(phase)
+        if name not in names:
+            names.append(name)
+    for item in history:
+        if item.get("stage") and item["stage"] not in names:
+            names.append(item["stage"])
+    return names
+
+
+def _rating_path(name: str, history: list[dict], stages: list[str]) -> list[int]:
+    """The hero's rating at the start (0) and after each stage."""
+    by_stage: dict[str, int] = {}
+    for item in history:
+        if item.get("name") == name:
+            by_stage[item.get("stage")] = by_stage.get(item.get("stage"), 0) + int(item.get("delta") or 0)
+    path, total = [0], 0
+    for stage in stages:
+        total += by_stage.get(stage, 0)
+        path.append(total)
+    return path
+
+
+def _day_ticks(stages: list[str]) -> list[tuple[int, int]]:
+    """(the point after which the day's first stage is drawn, the day) for each day vote."""
+    ticks = []
+    for index, stage in enumerate(stages):
+        kind, _sep, number = stage.partition(" ")
+        if kind == DAY and number.isdigit():
+            ticks.append((index, int(number)))
+    return ticks
+
+
+def _coins_by_source(game: Game, seats: list[Seat]) -> dict[int, dict[str, int]]:
+    """Seat -> source -> the coins the hero won (+) or lost (-) by it in this show: every ledger
+    line of his account naming the game, fines aside (the GMs', not the show's, as in the nets)."""
+    keys = {user_key(s.user_id): s.pk for s in seats}
+    out: dict[int, dict[str, int]] = {s.pk: {} for s in seats}
+    lines = (Entry.objects.filter(game=game).exclude(reason=FINE)
+             .values_list("debit__key", "credit__key", "amount", "reason"))
+    for debit, credit, amount, reason in lines:
+        source = SOURCE_OF.get(reason, "fees")
+        for key, sign in ((debit, -1), (credit, 1)):
+            if key in keys:
+                mine = out[keys[key]]
+                mine[source] = mine.get(source, 0) + sign * amount
+    return out
 
 
 # --- The GM's dashboard ---------------------------------------------------------------------------

@@ -44,6 +44,22 @@ def seat_of(account: str) -> int | None:
     return int(rest) if kind in ("hero", "escrow") and rest.isdigit() else None
 
 
+# Every reason a transfer of the show may carry: the site words each one (wording.LEDGER_WORDS, on
+# the «Баланс» page, «Обо мне» and the results; issue 28, item 13, and
+# tests/test_wording_complete.py). A transfer with any other reason is refused when it is made, so
+# a new reason cannot reach a player's page as a code.
+TRANSFER_REASONS: frozenset[str] = frozenset({
+    # the bank's fees (economy.py, trials.py; privileges.py names them for the Заяц and the Говорун)
+    "entry_fee", "stage_fee", "coma_fee", "message_fee", "anonymous_fee", "trial_pass",
+    # the slaves' burdens (economy.py, settlement.py)
+    "burden", "demon_burdens", "mole_burdens", "demon_return",
+    # the bets and the winners' pot (bets.py, settlement.py)
+    "bet", "bet_raise", "pot_share", "pot_even", "stake_returned",
+    # the bank's split, the Бинго's doubling, the alliances' split, the trial's grants
+    "bank_share", "bingo", "ally_split", "grant", "grant_share",
+})
+
+
 @dataclass(frozen=True)
 class Transfer:
     debit: str  # the account the coins leave
@@ -57,6 +73,8 @@ class Transfer:
             raise ValueError(f"a transfer moves a positive whole number of coins, not {self.amount!r}")
         if self.debit == self.credit:
             raise ValueError("a transfer needs two different accounts")
+        if self.reason not in TRANSFER_REASONS:
+            raise ValueError(f"a transfer's reason is one the site words (TRANSFER_REASONS), not {self.reason!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

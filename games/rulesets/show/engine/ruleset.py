@@ -57,6 +57,7 @@ from games.engine.state import GameState, SeatState
 import games.rulesets.show.engine.privileges as priv
 from games.rulesets.show.engine.alliances import check_pick, key_counts, menu, share_knowledge
 from games.rulesets.show.engine.close import StageClose
+from games.rulesets.show.engine.coins import TRANSFER_REASONS
 from games.rulesets.show.engine.economy import new_coins_memory
 from games.rulesets.show.engine.facts import SLAVE, holds, id_map, ids, in_coma, judge_sits, judge_today
 from games.rulesets.show.engine.keys import (
@@ -99,6 +100,7 @@ from games.rulesets.show.engine.stages import (
     OPINION,
     REVOTE,
     SPARE,
+    STAGE_KINDS,
     TO_SLAVERY,
     options_with_defaults,
     parse_phase,
@@ -220,6 +222,10 @@ class ShowRuleset:
     outcome_keys: tuple[str, ...] = OUTCOME_KEYS
     reasons: Mapping[str, str] = REASONS
     vote_reasons: Mapping[str, str] = VOTE_REASONS
+    # What the site words besides the reasons (tests/test_wording_complete.py): every stage's name
+    # and every reason of a coins transfer (issue 28, item 13).
+    stage_kinds: tuple[str, ...] = STAGE_KINDS
+    transfer_reasons: frozenset[str] = TRANSFER_REASONS
     # The show's ballots are its own (hidden until the stage's close, cast on the hero's panel);
     # its stages settle a tie: «свободу теряют все, кто набрал максимальное количество голосов».
     # So the GM has no tie-break and the site shows no core vote count (SiteRuleset.voting_kinds).

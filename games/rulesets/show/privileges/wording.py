@@ -32,8 +32,6 @@ PRIVILEGE_HELP = {
     "lawyer": gettext_lazy("Each night you may take a hero off the next day's vote list (each hero once per show)."),
     "mole": gettext_lazy("You do not know your own role. Once a stage you may put a free hero into a coma (/mole)."),
 }
-# The Крот's role where his panel and his /fullstatus would name it (the core's role page's words).
-UNKNOWN_ROLE = gettext_lazy("Unknown: you must find out your role")
 SITE_PRIVILEGE_REASONS = {
     # the site's own (games.rulesets.show.privileges.services)
     "not_after_vote": gettext_lazy("order a theft right after your day vote"),
