@@ -27,7 +27,6 @@ from games.rulesets.show.engine.roles import ENSLAVE
 from games.rulesets.show.engine.stages import DAY, JUDGE, NIGHT, REVOTE, SPARE, parse_phase
 from games.rulesets.show.privileges.ledger import fakes_in_stage
 from games.rulesets.show.engine.status import NotYours, full_status, public_status, sleep_mark
-from games.rulesets.show.privileges.wording import UNKNOWN_ROLE
 from games.rulesets.show.services import DETAIL_KEYS, GM_REPLACEABLE, gm_replace_menu, ledger_inputs
 from games.rulesets.show.wording import (
     ACTION_LABELS,
@@ -51,6 +50,7 @@ from games.rulesets.show.wording import (
 )
 from games.wording import phrase_case
 from games.selectors.state import game_state
+
 
 def _names(game: Game) -> dict[int, str]:
     return dict(game.seats.values_list("pk", "dealt_name"))
@@ -304,387 +304,103 @@ def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
     }
 
 
-    !=
-    ""
-    """The
-    "")
-    ""}
-    ",
-    "-pk")[:40])
-    ".join(data.get("enslaved")
-    "?")
-    "?"),
-    "ballots":
-    "bench",
-    "chance":
-    "details":
-    "drawn":
-    "groups":
-    "judge":
-    "judge_decision",
-    "judge_missed",
-    "judge_removed")
-    "name":
-    "no_bench",
-    "outcome":
-    "pk"))
-    "revote_result"):
-    "revote_result",
-    "revote_result":
-    "rows":
-    "running":
-    "stage":
-    "standing":
-    "suspicions":
-    "tally":
-    "weight":
-    "—",
-    #
-    %
-    %(names)s.")
-    ("day_votes",
-    ())}
-    (-kv[1],
-    (DAY,
-    (None
-    (data.get("weights")
-    (games.permissions.filter_visible_events:
-    (int,
-    (issue
-    (never
-    (permissions.filter_visible_events(user,
-    (phase
-    (services.gm_replace_menu:
-    («Кто
-    («снижается
-    *
-    +
-    ---
-    ------------------------------------------------------------
-    ->
-    .select_related("phase").order_by("created_at",
-    /
-    0)
-    0),
-    1
-    16)
-    19):
-    28,
-    6),
-    =
-    ==
-    Any]:
-    Any]]
-    DETAIL_KEYS
-    False
-    GM
-    GM's
-    GM_REPLACEABLE
-    GMs
-    Game,
-    Game.Status.RUNNING
-    Game.Status.RUNNING)
-    GameEvent.objects.filter(kind__in=VOTE_EVENTS))
-    Masons'
-    NIGHT_CHOICES),
-    None
-    None:
-    REVOTE)
-    The
-    VOTE_EVENTS
-    WORDING.event_text(event.kind,
-    [(h,
-    [(key,
-    [(voter,
-    []
-    [],
-    []})
-    [a
-    [{"name":
-    _("Nobody
-    _names(game)
-    _standing_choices(mine)
-    `user`
-    {"day":
-    {"names":
-    {"phase":
-    {"stages":
-    {who:
-    {}
-    {})
-    {}).items()
-    |
-    «action:
-    «Заменить
-    ×0.1
-    a
-    act
-    action
-    action))
-    action)),
-    actor_id=seat.pk).order_by("-recorded_at",
-    and
-    anyone
-    as
-    ballot_label(choice))
-    ballots
-    ballots.items()]
-    ballots.values():
-    be
-    bench,
-    beside
-    block
-    block["ballots"]
-    block["outcome"].append(_("Enslaved:
-    block["outcome"].append(event.text
-    block["tally"]
-    by
-    candidate
-    card
-    chance
-    choice
-    choice's
-    choice))
-    choice}"
-    choice»
-    closed
-    closed);
-    continue
-    core's
-    count
-    count,
-    data
-    data)
-    data.get("ballots")
-    data.get("day"),
-    data.get("enslaved")
-    data.get("judge"),
-    data.get("judge")}
-    data.get("suspicions")
-    data.get("tally")
-    day
-    def
-    detail_now
-    detail_now.get(key)
-    details
-    details,
-    dict(event.data
-    dict)
-    dict[int,
-    dict[str,
-    digits)."""
-    drawn,
-    each
-    else
-    else)."""
-    else:
-    ends."""
-    engine
-    engine's
-    enter
-    event
-    event.kind
-    event.phase,
-    events
-    events:
-    every
-    extras
-    f"{action}:{''
-    far
-    float's
-    float(w)
-    float))}
-    for
-    format
-    freedom,
-    freedom."))
-    from
-    game):
-    game,
-    game.current_phase
-    game.seats.order_by("number"):
-    game.state
-    game.status
-    game:
-    game_state(game)
-    gm_replace_menu(state,
-    gm_replace_rows(*,
-    groups,
-    groups.append((str(ACTION_LABELS.get(action,
-    h
-    h)
-    has
-    hero
-    hero,
-    hidden
-    him
-    him,
-    his
-    if
-    in
-    input
-    inputs
-    inputs)
-    int(n))
-    int(suspicions.get(who)
-    int):
-    int)])
-    is
-    isinstance(choice,
-    isinstance(h,
-    isinstance(w,
-    it
-    it.
-    item
-    its
-    judge's
-    judge_lot_rows(data:
-    key
-    key)),
-    key=lambda
-    kv:
-    kv[0]))
-    label(choice)
-    ledger_inputs(phase)
-    lets
-    list(Order.objects.filter(phase=phase,
-    list(stages.values()),
-    list[dict[str,
-    lost
-    lot
-    main
-    main:
-    may
-    menu
-    mine
-    missed
-    n
-    names
-    names.get(choice,
-    names.get(h,
-    names.get(seat.pk,
-    next((dict(r.detail
-    night
-    not
-    now,
-    number
-    number_text(w,
-    of
-    offers
-    offers[action]:
-    offers[key]
-    offers]
-    once
-    one
-    only
-    options
-    options))
-    options,
-    options.append((value,
-    or
-    order
-    page
-    page,
-    percent_text(100
-    permissions.is_game_master(user,
-    phase
-    phase,
-    phase.closed_at
-    phase.kind
-    phase.number)
-    phase.number),
-    picked
-    picked})
-    public
-    r
-    r.action
-    r.valid
-    raw
-    re-vote's
-    read
-    replaceable
-    return
-    rows
-    rows.append({"seat":
-    running
-    seat
-    seat,
-    seat.pk,
-    seating
-    see
-    select
-    selected,
-    show
-    show's
-    site's
-    so
-    sorted(((ballot_label(t),
-    stage
-    stage's
-    stage,
-    stage_name(phase.kind,
-    stage_votes(*,
-    stages.setdefault(phase.pk,
-    stages:
-    standing
-    standing[action]
-    stands
-    stands))
-    state
-    stay
-    str(ACTION_LABELS.get(action,
-    str(ACTION_LABELS.get(choice,
-    str(DETAIL_LABELS.get(key,
-    str:
-    sum(weights.values())
-    suspicion)
-    suspicions
-    t,
-    tally
-    tally,
-    tally.get(choice,
-    tally.items()),
-    tally:
-    tally[choice]
-    tell
-    text
-    text,
-    that
-    the
-    them
-    these
-    thread's
-    time:
-    to
-    total
-    total)
-    until
-    user
-    user)
-    value
-    verdict
-    verdict.
-    vote
-    vote's
-    voter,
-    votes
-    w
-    weight
-    weights
-    weights.items()]}
-    who
-    who,
-    with
-    words
-    в
-    видно
-    всем
-    как
-    конце
-    на
-    порядок»:
-    приказ»
-    проголосовал
-    становится
-    только
-    этапа»):
+def judge_lot_rows(data: dict) -> dict[str, Any]:
+    """The judge's lot for the GM's card (issue 28, item 19): each candidate in seating order with
+    the Masons' suspicions of him, his weight in the lot («снижается на порядок»: ×0.1 a suspicion)
+    and so his chance to be drawn, in the site's number format (never a float's raw digits)."""
+    weights = {who: float(w) for who, w in (data.get("weights") or {}).items() if isinstance(w, (int, float))}
+    total = sum(weights.values())
+    suspicions = data.get("suspicions") or {}
+    return {"day": data.get("day"), "judge": data.get("judge"),
+            "rows": [{"name": who, "suspicions": int(suspicions.get(who) or 0), "weight": number_text(w, 6),
+                      "chance": percent_text(100 * w / total) if total else "—", "drawn": who == data.get("judge")}
+                     for who, w in weights.items()]}
+
+
+def gm_replace_rows(*, game: Game, user) -> list[dict[str, Any]] | None:
+    """The GM's «Заменить приказ» for the show (issue 28, item 19): for each hero the engine lets
+    act now, every input the GM may enter for him (services.gm_replace_menu: the engine's menu of
+    the hero, the replaceable inputs) as one select of «action: choice» options, his standing choice
+    selected, and the night choice's extras beside it. The GMs only (None for anyone else)."""
+    if user is None or not permissions.is_game_master(user, game):
+        return None
+    if game.status != Game.Status.RUNNING or not game.state or game.current_phase is None:
+        return None
+    phase = game.current_phase
+    if phase.closed_at is not None:
+        return None
+    state = game_state(game)
+    inputs = ledger_inputs(phase)
+    names = _names(game)
+    rows = []
+    for seat in game.seats.order_by("number"):
+        offers = gm_replace_menu(state, seat.pk, phase, inputs)
+        main = [a for a in GM_REPLACEABLE if a in offers]
+        if not main:
+            continue
+        mine = list(Order.objects.filter(phase=phase, actor_id=seat.pk).order_by("-recorded_at", "-pk")[:40])
+        standing = _standing_choices(mine)
+        detail_now = next((dict(r.detail or {}) for r in mine if r.valid and r.action in NIGHT_CHOICES), {})
+
+        def label(choice) -> str:
+            if choice is None:
+                return ""
+            if isinstance(choice, int):
+                return names.get(choice, "?")
+            return str(ACTION_LABELS.get(choice, choice))
+
+        groups, picked = [], False
+        for action in main:
+            options = []
+            for choice in offers[action]:
+                value = f"{action}:{'' if choice is None else choice}"
+                text = label(choice) or str(ACTION_LABELS.get(action, action))
+                stands = action in standing and standing[action] == choice and not picked
+                picked = picked or stands
+                options.append((value, text, stands))
+            groups.append((str(ACTION_LABELS.get(action, action)), options))
+        details = [(key, str(DETAIL_LABELS.get(key, key)),
+                    [(h, names.get(h, "?"), detail_now.get(key) == h) for h in offers[key] if isinstance(h, int)])
+                   for key in DETAIL_KEYS if key in offers]
+        rows.append({"seat": seat, "name": names.get(seat.pk, "?"), "groups": groups, "details": details,
+                     "standing": picked})
+    return rows
+
+
+# --- The vote count page (issue 28, item 16) ------------------------------------------------------------
+# The events that tell a stage's votes once it has closed («Кто как проголосовал становится всем видно
+# только в конце этапа»): the day vote's ballots and tally, the bench, the re-vote's ballots and who
+# lost the freedom, the judge's verdict.
+VOTE_EVENTS = ("day_votes", "bench", "no_bench", "revote_result", "judge_decision", "judge_missed", "judge_removed")
+
+
+def stage_votes(*, game: Game, user) -> dict[str, Any]:
+    """The show's votes for the core's vote count page, stage by stage, as far as `user` may see
+    them (games.permissions.filter_visible_events: every one of these events is public once its
+    stage has closed); the running stage's ballots stay hidden until it ends."""
+    events = (permissions.filter_visible_events(user, game, GameEvent.objects.filter(kind__in=VOTE_EVENTS))
+              .select_related("phase").order_by("created_at", "pk"))
+    stages: dict[int, dict[str, Any]] = {}
+    for event in events:
+        phase, data = event.phase, dict(event.data or {})
+        if phase is None:
+            continue
+        block = stages.setdefault(phase.pk, {"phase": phase, "stage": stage_name(phase.kind, phase.number),
+                                             "ballots": [], "tally": [], "outcome": []})
+        if event.kind == "revote_result":
+            block["outcome"].append(_("Enslaved: %(names)s.") % {"names": ", ".join(data.get("enslaved") or ())}
+                                    if data.get("enslaved") else _("Nobody lost the freedom."))
+        if event.kind in ("day_votes", "revote_result"):
+            ballots = data.get("ballots") or {}
+            block["ballots"] = [(voter, ballot_label(choice)) for voter, choice in ballots.items()]
+            tally = data.get("tally") or {}
+            if not tally:  # the re-vote's count, read from its ballots
+                for choice in ballots.values():
+                    tally[choice] = tally.get(choice, 0) + 1
+            block["tally"] = sorted(((ballot_label(t), int(n)) for t, n in tally.items()), key=lambda kv: (-kv[1], kv[0]))
+        else:  # the bench, the judge's verdict or his missed time: in the thread's words
+            block["outcome"].append(event.text or WORDING.event_text(event.kind, data) or "")
+    phase = game.current_phase
+    running = (phase is not None and phase.closed_at is None and phase.kind in (DAY, REVOTE)
+               and game.status == Game.Status.RUNNING)
+    return {"stages": list(stages.values()), "running": stage_name(phase.kind, phase.number) if running else ""}
