@@ -39,7 +39,7 @@ from games.rulesets.show.wording import (
     key_label,
     number_text,
     owners_text,
-    percent_text,
+    chance_text,
     role_line,
     role_name,
     stage_label,
@@ -313,7 +313,7 @@ def judge_lot_rows(data: dict) -> dict[str, Any]:
     suspicions = data.get("suspicions") or {}
     return {"day": data.get("day"), "judge": data.get("judge"),
             "rows": [{"name": who, "suspicions": int(suspicions.get(who) or 0), "weight": number_text(w, 6),
-                      "chance": percent_text(100 * w / total) if total else "—", "drawn": who == data.get("judge")}
+                      "chance": chance_text(100 * w / total) if total else "—", "drawn": who == data.get("judge")}
                      for who, w in weights.items()]}
 
 

@@ -435,9 +435,10 @@ def number_text(value: float, places: int = 2) -> str:
     return number_format(int(rounded) if rounded == int(rounded) else rounded)
 
 
-def percent_text(value: float) -> str:
-    """A share in percent, one decimal at most («12,5 %»); a share above 0 but below 0.1% is «< 0,1 %»,
-    never a rounded «0 %» for a chance that exists (the judge's lot with many suspicions)."""
+def chance_text(value: float) -> str:
+    """A chance in percent, one decimal at most («12,5 %»); a chance above 0 but below 0.1% is «< 0,1 %»,
+    never a rounded «0 %» for a chance that exists (the judge's lot with many suspicions). A rating's
+    share is percent_text (two decimals, as the results give it)."""
     if 0 < value < 0.1:
         return _("< %(number)s%%") % {"number": number_text(0.1, 1)}
     return _("%(number)s%%") % {"number": number_text(value, 1)}
@@ -646,7 +647,7 @@ class ShowWording(RulesetWording):
         if kind == "judge_lot":
             weights = d.get("weights") or {}
             total = sum(w for w in weights.values() if isinstance(w, (int, float)))
-            listed = "; ".join(f"{who}: {percent_text(100 * w / total)}" if isinstance(w, (int, float)) and total
+            listed = "; ".join(f"{who}: {chance_text(100 * w / total)}" if isinstance(w, (int, float)) and total
                                else f"{who}: {w}" for who, w in weights.items()) or "—"
             return _("The judge's lot, each hero's chance: %(weights)s; drawn: %(name)s.") % {
                 "weights": listed, "name": d.get("judge") or name}
