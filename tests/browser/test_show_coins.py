@@ -173,7 +173,7 @@ def test_a_show_with_sympathies_an_alliance_a_bet_a_trial_and_the_final_split(li
     page.goto(f"{base}{game.get_absolute_url()}")
     _fits(page)
     assert "Судный День" in page.locator(".show-panel h2").inner_text()
-    assert page.locator("[data-show-doomsday] time[data-countdown]").count() == 1
+    assert page.locator("[data-show-doomsday] [data-remaining]").count() == 1  # a duration, counted down
     page.goto(f"{base}/threads/{game.game_thread_id}/?page=last")
     _fits(page)
     assert "Судный День" in page.locator("[data-show-stage]").inner_text()
