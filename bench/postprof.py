@@ -44,10 +44,11 @@ def main(argv=None) -> int:
                         help="print cProfile's top functions of this kind of request")
     parser.add_argument("--top", type=int, default=50, help="cProfile lines to print")
     parser.add_argument("--queries", action="store_true", help="print each query of one plain and one vote post")
+    parser.add_argument("--dump", help="with --profile: also save the profile's statistics to this file (pstats)")
     args = parser.parse_args(argv)
     with seeded_game("postprof", posts=args.posts) as (game, cookies):
         measure(game, cookies, rounds=args.rounds, repeat=args.repeat, profile=args.profile, top=args.top,
-                queries=args.queries)
+                queries=args.queries, dump=args.dump)
     return 0
 
 
@@ -91,7 +92,7 @@ def _timed_parts(parts: dict[str, list[float]]) -> None:
 
 
 def measure(game, cookies: dict[str, str], *, rounds: int, repeat: int, profile: str | None, top: int,
-            queries: bool) -> None:
+            queries: bool, dump: str | None = None) -> None:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -185,6 +186,8 @@ def measure(game, cookies: dict[str, str], *, rounds: int, repeat: int, profile:
         for _ in range(20):
             kinds[profile]()
         profiler.disable()
+        if dump:
+            profiler.dump_stats(dump)
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out)
         stats.sort_stats("cumulative").print_stats(top)

@@ -9,7 +9,7 @@ from datetime import datetime
 from functools import partial
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from games import permissions, selectors
 from games.caching import pagecache
 from games.caching.live import thread_state_remember
-from games.models import Game, Post, PostRevision, Thread
+from games.models import Game, Post, PostRevision, Thread, ThreadReadMark
 from games.services import ActionRefused
 from games.text import bbcode
 
@@ -207,6 +207,23 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
         post = post_store(thread=locked, author=author, draft=draft, comment=post_comment_clean(comment), now=now)
     post_stored_tell(thread=thread, locked=locked, post=post)
     return post
+
+
+def thread_mark_read(*, user, thread: Thread, number: int) -> None:
+    """Move the reader's mark forward (never back). One guarded UPDATE in the common case. (Here,
+    below the posting service: an htmx reply moves its poster's mark in the post's transaction.)"""
+    if not user.is_authenticated or number <= 0:
+        return
+    moved = ThreadReadMark.objects.filter(user=user, thread=thread, last_read_number__lt=number).update(
+        last_read_number=number
+    )
+    if moved:
+        return
+    try:
+        with transaction.atomic():
+            ThreadReadMark.objects.get_or_create(user=user, thread=thread, defaults={"last_read_number": number})
+    except IntegrityError:  # a concurrent request created it first; its value is as good
+        pass
 
 
 def post_edit(*, post: Post, editor, body: str, now: datetime | None = None) -> Post:

@@ -109,12 +109,14 @@ def current_count_html(request: HttpRequest, game: Game, *, stamps=None, roster=
         return ""
     # The site's counter too, whatever the roster: a write nobody declared moves it alone (a GM's
     # write before issue 29 declared its game: the box kept the old deadline and voters).
-    names = [pagecache.game_key(game.pk), pagecache.SITE_KEY]
+    names = [pagecache.game_key(game.pk), pagecache.SITE_KEY, pagecache.votes_key(game.pk)]
     values = stamps.values if stamps is not None and all(n in stamps.values for n in names) else pagecache.generations(names)
     users = (pagecache.digest(repr([(seat.pk, seat.user_id, seat.user.display_name, seat.status) for seat in roster]))
              if roster else "")
+    # The deadline is shown in the viewer's time zone: the zone is part of the key.
     key = (f"votes:fragment:{phase.pk}:{count_version(phase.pk)}:{translation.get_language()}:{int(phase.is_open)}:"
-           f"{values[names[0]]}:site={values[names[1]]}:{users}")
+           f"{timezone.get_current_timezone_name()}:"
+           f"{values[names[0]]}:site={values[names[1]]}:votes={values[names[2]]}:{users}")
     html = cache.get(key)
     if html is None:
         html = render_to_string("games/_vote_count.html", {"game": game, "count": vote_count(phase=phase), "compact": True})
