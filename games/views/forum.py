@@ -523,7 +523,7 @@ def _reply_notice(notices: dict) -> str:
     was read (`vote_confirmation`, `order_confirmation`); nothing on a page view."""
     if not any(notices.get(name) for name in ("error", "vote_confirmation", "order_confirmation")):
         return ""
-    return _template_render("games/_reply_notice.html")(notices)
+    return _template_render("games/_reply_notice.html")(notices).strip()
 
 
 def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int], post_list_html: str,
