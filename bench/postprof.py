@@ -9,7 +9,8 @@ Measured in turns (`--rounds` x: 200 empty views, then 30 of each), each request
 (`time.process_time`: robust to a machine shared with other work, which wall time is not) and
 wall time, the medians printed with their ratio to the empty view's (the benchmark's "x
 baseline", which wrk measures in requests a second). Also: the SQL queries and Redis commands of
-one request of each kind, the CPU time of the reply view's parts, and with `--profile`
+one request of each kind, the Python function calls of each kind of request (the same on a busy
+machine, unlike any time), the CPU time of the reply view's parts, and with `--profile`
 cProfile's top functions of one kind of request.
 """
 
@@ -150,6 +151,14 @@ def measure(game, cookies: dict[str, str], *, rounds: int, repeat: int, profile:
         if queries and name in ("plain", "vote"):
             for query in captured.captured_queries:
                 print(f"    {float(query['time']) * 1000:6.2f} ms  {query['sql'][:200]}")
+    # Python function calls per request (cProfile's count): unlike a time, the same on a busy machine.
+    for name, call in kinds.items():
+        counter = cProfile.Profile()
+        counter.enable()
+        for _ in range(5):
+            call()
+        counter.disable()
+        print(f"{name}: {pstats.Stats(counter).total_calls // 5} Python function calls per request")
     results: dict[str, list[tuple[float, float]]] = {}
     part_rounds = []
     for _ in range(rounds):

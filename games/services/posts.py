@@ -142,6 +142,7 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
         locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
     if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
         permissions.seats_with_users(author, joined)
+        permissions.read_game_staff(author, joined)  # the co-GMs and the author's ban: one query
     verdict = permissions.can_post(author, locked, now=now)
     if not verdict:
         raise ActionRefused(verdict.reason, code="not_allowed")
