@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from datetime import datetime
 from functools import partial
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -168,7 +169,11 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
             comment=comment,
             shown_author=shown_author,
         )
-        Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+        # Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now),
+        # its SQL sent as it is: the ORM's query building cost more than the statement.
+        with connection.cursor() as cursor:
+            cursor.execute(pagecache.count_update_sql(),
+                           [1, connection.ops.adapt_datetimefield_value(now), thread.pk])
     transaction.on_commit(partial(thread_state_remember, thread.pk, thread.kind, number))  # the poll (games/caching/live.py)
     # The ISO picker's author list follows without rescanning the thread.
     transaction.on_commit(partial(selectors.post_authors_extend, thread=thread, number=number,
@@ -215,9 +220,11 @@ def thread_mark_read(*, user, thread: Thread, number: int) -> None:
     below the posting service: an htmx reply moves its poster's mark in the post's transaction.)"""
     if not user.is_authenticated or number <= 0:
         return
-    moved = ThreadReadMark.objects.filter(user=user, thread=thread, last_read_number__lt=number).update(
-        last_read_number=number
-    )
+    # ThreadReadMark.objects.filter(user=user, thread=thread, last_read_number__lt=number)
+    # .update(last_read_number=number), its SQL sent as it is (the ORM's building cost more).
+    with connection.cursor() as cursor:
+        cursor.execute(_mark_update_sql(), [number, number, thread.pk, user.pk])
+        moved = cursor.rowcount
     if moved:
         return
     try:
@@ -225,6 +232,13 @@ def thread_mark_read(*, user, thread: Thread, number: int) -> None:
             ThreadReadMark.objects.get_or_create(user=user, thread=thread, defaults={"last_read_number": number})
     except IntegrityError:  # a concurrent request created it first; its value is as good
         pass
+
+
+@functools.cache
+def _mark_update_sql() -> str:
+    quote = connection.ops.quote_name
+    return (f"UPDATE {quote(ThreadReadMark._meta.db_table)} SET {quote('last_read_number')} = %s "
+            f"WHERE {quote('last_read_number')} < %s AND {quote('thread_id')} = %s AND {quote('user_id')} = %s")
 
 
 def post_edit(*, post: Post, editor, body: str, now: datetime | None = None) -> Post:
