@@ -972,12 +972,17 @@ def _thread_path_re() -> re.Pattern:
     return re.compile(re.escape(head) + r"/([1-9][0-9]{0,17})/" + re.escape(tail) + r"\Z")
 
 
+# The shape of what is kept under a page's key (its counters: the vote ledger's since issue 30
+# part 3): a deploy that changes it never serves a page, a frame or a validator kept by the old code.
+KEPT_FORMAT = 2
+
+
 @functools.cache
 def _constant_part() -> str:
     # Whatever a deployment changes that the page depends on: the settings it reads, and the
     # secret key (sessions are checked against it, and the CSRF tokens made with it).
     return _digest("|".join(str(v) for v in (
-        settings.MAFIA_POSTS_PER_PAGE, settings.MAFIA_POST_EDIT_WINDOW_SECONDS, settings.MAFIA_THREAD_POLL_SECONDS,
+        KEPT_FORMAT, settings.MAFIA_POSTS_PER_PAGE, settings.MAFIA_POST_EDIT_WINDOW_SECONDS, settings.MAFIA_THREAD_POLL_SECONDS,
         settings.MAFIA_VOTE_POLL_SECONDS, settings.SECRET_KEY, settings.LANGUAGE_CODE, settings.TIME_ZONE)))
 
 
