@@ -152,3 +152,21 @@ def test_a_game_without_a_count_sends_an_empty_box_and_no_stale_304(forum_game, 
     assert first.status_code == 200 and first.content == b""
     assert _get(client, forum_game, first["ETag"]).status_code == 304  # the view's own: same body
     assert early == []  # no count read, nothing kept to validate from
+
+
+def test_the_count_box_shows_the_deadline_in_each_readers_time_zone(started):
+    """The count box's cache key holds the reader's time zone (it lacked it: a box made for one
+    zone was shown in another)."""
+    from datetime import datetime, timezone as tz
+
+    from games.models import Phase
+
+    Phase.objects.filter(game=started, closed_at__isnull=True).update(
+        deadline_at=datetime(2031, 1, 1, 12, 0, tzinfo=tz.utc))
+    moscow, novosibirsk = user_named(started, "Вася"), user_named(started, "Кикимора")
+    moscow.time_zone, novosibirsk.time_zone = "Europe/Moscow", "Asia/Novosibirsk"
+    for user in (moscow, novosibirsk):
+        user.save(update_fields=["time_zone"])
+    first = _get(client_for(moscow), started).content.decode()
+    second = _get(client_for(novosibirsk), started).content.decode()
+    assert "15:00" in first and "19:00" in second
