@@ -170,3 +170,26 @@ def test_the_count_box_shows_the_deadline_in_each_readers_time_zone(started):
     first = _get(client_for(moscow), started).content.decode()
     second = _get(client_for(novosibirsk), started).content.decode()
     assert "15:00" in first and "19:00" in second
+
+
+def test_a_session_ended_or_changed_behind_the_cookie_gets_no_early_304(started, early):
+    """The cookie alone is not enough: the session must still be in the store with the data the
+    validator was made with (a logout on another device, an expiry, a flush; any change)."""
+    from django.conf import settings
+    from django.contrib.sessions.backends.cached_db import SessionStore
+
+    _vote(started)
+    client = client_for(user_named(started, "Вася"))
+    etag = _get(client, started)["ETag"]
+    assert _get(client, started, etag).status_code == 304 and len(early) == 1
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    session = SessionStore(key)
+    session["something"] = "changed"
+    session.save()
+    _get(client, started, etag)
+    assert len(early) == 1, "a 304 for a session whose data changed"
+    etag = _get(client, started)["ETag"]
+    assert _get(client, started, etag).status_code == 304 and len(early) == 2
+    SessionStore(key).delete()  # logged out elsewhere: the browser still sends the cookie
+    _get(client, started, etag)
+    assert len(early) == 2, "a 304 for a session that is gone"
