@@ -3,7 +3,8 @@
 Starts gunicorn (2 workers, production settings) on PostgreSQL and Redis at 127.0.0.1, loads a
 game whose thread has 10,000 posts, and measures with wrk: an empty Django view (/healthz/, the
 baseline), the game thread's last page as a logged-in player, the live-update poll, the vote-count
-fragment and posting a vote. Prints requests/s, p50 and p99 latency, SQL queries per request
+fragment (its body, and revalidated with If-None-Match as a browser does) and posting a plain post
+and a vote. Prints requests/s, p50 and p99 latency, SQL queries per request
 (measured in-process with Django's test client on the same database) and each page's throughput
 as a ratio to the baseline, then, as its last line, one JSON object. Each endpoint runs in turns
 with the baseline and is compared with the baseline of its own turns (the machine is shared).
@@ -163,6 +164,9 @@ def measure_queries(game, cookies: dict[str, str]) -> dict[str, int]:
     # And after a write to a post already there (an edit, a hidden post): the page's posts are read again.
     out["thread_page_cold_after_edit"] = count("GET", thread_url, 200, post_changed=True)
     out["fragment"] = count("GET", f"/games/{game.game_id}/votes/live/", 200)
+    # Revalidated as a browser does (If-None-Match: the ETag of its last answer), nothing changed.
+    etag = client.get(f"/games/{game.game_id}/votes/live/")["ETag"]
+    out["fragment_304"] = count("GET", f"/games/{game.game_id}/votes/live/", 304, HTTP_IF_NONE_MATCH=etag)
     client.post(f"/threads/{game.thread_id}/reply/", {"body": game.vote_bodies[0], "post": "1"}, **htmx)  # warm-up
     out["vote_post"] = count("POST", f"/threads/{game.thread_id}/reply/", 200,
                              data={"body": game.vote_bodies[1], "post": "1"}, **htmx)
@@ -223,6 +227,8 @@ def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: st
     scripts = {
         "anonymous": lua_script(),
         "player": lua_script(headers={"Cookie": cookie}),
+        "revalidate": lua_script(headers={"Cookie": cookie, "HX-Request": "true"}, revalidate=True,
+                                 expect_status=304),
         "vote": posting(game.vote_bodies),
         "plain": posting(game.plain_bodies),
     }
@@ -237,6 +243,7 @@ def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: st
         ("thread_page_cold", f"/threads/{game.thread_id}/?page=last", "player"),
         ("poll", f"/threads/{game.thread_id}/poll/?after={last}", "player"),
         ("fragment", f"/games/{game.game_id}/votes/live/", "player"),
+        ("fragment_304", f"/games/{game.game_id}/votes/live/", "revalidate"),
         ("plain_post", f"/threads/{game.thread_id}/reply/", "plain"),
         ("vote_post", f"/threads/{game.thread_id}/reply/", "vote"),
     ]
@@ -282,6 +289,9 @@ def run_endpoints(server: Gunicorn, game, cookies: dict[str, str], args, wrk: st
         show(name, results[name])
         log(f"  {'':12} baseline in the same turns: {baselines[name].rps:8.1f} req/s  (p99 of its slices: "
             + ", ".join(f"{r.p99_ms:.1f}" for r in baseline_slices) + " ms)")
+        if name == "fragment_304":
+            checks["fragment_304_not_modified"], checks["fragment_304_other"] = results[name].ok, results[name].bad
+            log(f"  revalidations: {results[name].ok} answered 304, {results[name].bad} otherwise (each connection's first)")
         if name == "plain_post":
             time.sleep(0.5)
             stored = Thread.objects.get(pk=game.thread_id).post_count - measured_from

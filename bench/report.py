@@ -14,7 +14,8 @@ ENDPOINTS = [
     ("thread_page", "game thread, last page (player)"),
     ("thread_page_cold", "the same, rendered afresh (written meanwhile)"),
     ("poll", "live-update poll (nothing new)"),
-    ("fragment", "vote-count fragment"),
+    ("fragment", "vote-count fragment, body sent (no If-None-Match)"),
+    ("fragment_304", "the same, revalidated, nothing changed (304)"),
     ("plain_post", "posting a plain post (htmx reply)"),
     ("vote_post", "posting a vote (htmx reply)"),
 ]
@@ -33,6 +34,8 @@ GOALS = {
     "thread_page": Goal(">= 0.40 x baseline, <= 12 queries", min_ratio=0.40, max_queries=12),
     "thread_page_cold": Goal(">= 0.10 x baseline", min_ratio=0.10),
     "poll": Goal(">= 0.80 x baseline, 0 queries", min_ratio=0.80, max_queries=0),
+    "fragment_304": Goal(">= 0.50 x baseline", min_ratio=0.50),
+    "plain_post": Goal(">= 0.06 x baseline", min_ratio=0.06),
     "vote_post": Goal("<= 1.5 x a plain post's time, <= 15 queries", max_queries=15, max_time_vs_plain=1.5),
 }
 RECOUNT_GOAL_MS = 100.0
@@ -113,6 +116,8 @@ def summarize(results: dict[str, WrkResult], queries: dict[str, int], *, recount
                                                              out["thread_page_queries_100_rendered"]) if q is not None]]),
         "thread_page_cold": goal_met("thread_page_cold", out["thread_page_cold_vs_baseline"], None),
         "poll": goal_met("poll", out["poll_vs_baseline"], out["poll_queries"]),
+        "fragment_304": goal_met("fragment_304", out["fragment_304_vs_baseline"], None),
+        "plain_post": goal_met("plain_post", out["plain_post_vs_baseline"], None),
         "vote_post": goal_met("vote_post", None, out["vote_post_queries"], time_vs_plain=out["vote_post_time_vs_plain"]),
         "recount": recount_ms is not None and recount_ms <= RECOUNT_GOAL_MS,
     }

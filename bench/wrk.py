@@ -94,14 +94,28 @@ def _lua_string(value: str) -> str:
 
 
 def lua_script(*, method: str = "GET", headers: dict[str, str] | None = None, bodies: list[str] | None = None,
-               expect_status: int | None = None, expect_header: str | None = None) -> str:
+               expect_status: int | None = None, expect_header: str | None = None, revalidate: bool = False) -> str:
     """A wrk script: the method and headers of every request, request bodies taken in turn (for
     POSTs), and, with `expect_status`, a count of the responses with and without that status (and,
     with `expect_header`, that header: an htmx reply refused with a message is a 200 too),
-    printed by `done` as one line "BENCH-STATUS ok=N bad=M" (parse_wrk reads it)."""
+    printed by `done` as one line "BENCH-STATUS ok=N bad=M" (parse_wrk reads it). `revalidate`:
+    as a browser does with a response it keeps, each connection sends the last ETag it was
+    given as If-None-Match (a 304 keeps it)."""
     lines = [f"wrk.method = {_lua_string(method)}"]
     for name, value in (headers or {}).items():
         lines.append(f"wrk.headers[{_lua_string(name)}] = {_lua_string(value)}")
+    if revalidate:
+        lines += [
+            "local etag = nil",
+            "request = function()",
+            '  if etag then wrk.headers["If-None-Match"] = etag end',
+            "  return wrk.format()",
+            "end",
+            "local function keep_etag(headers)",
+            '  local tag = headers["ETag"] or headers["Etag"] or headers["etag"]',
+            "  if tag then etag = tag end",
+            "end",
+        ]
     if bodies:
         lines.append("local bodies = {" + ", ".join(_lua_string(b) for b in bodies) + "}")
         lines += [
@@ -117,6 +131,7 @@ def lua_script(*, method: str = "GET", headers: dict[str, str] | None = None, bo
             "function setup(thread) table.insert(threads, thread) end",
             "function init(args) ok = 0; bad = 0 end",
             "function response(status, headers, body)",
+            *(["  keep_etag(headers)"] if revalidate else []),
             f"  if status == {int(expect_status)}"
             + (f" and headers[{_lua_string(expect_header)}] ~= nil" if expect_header else "")
             + " then ok = ok + 1 else bad = bad + 1 end",
@@ -127,6 +142,8 @@ def lua_script(*, method: str = "GET", headers: dict[str, str] | None = None, bo
             "  io.write(string.format('BENCH-STATUS ok=%d bad=%d\\n', o, b))",
             "end",
         ]
+    elif revalidate:
+        lines += ["function response(status, headers, body) keep_etag(headers) end"]
     return "\n".join(lines) + "\n"
 
 

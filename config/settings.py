@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # Answers reloads of thread pages from the page cache before the rest (games/caching/middleware.py).
     "games.caching.middleware.ThreadPageCacheMiddleware",
+    # Answers the vote-count fragment's revalidations with 304 before the rest (games/caching/conditional.py).
+    "games.caching.middleware.VoteCountConditionalMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

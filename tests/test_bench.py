@@ -85,6 +85,14 @@ def test_plain_get_script_has_no_body_or_status_counting():
     assert "request = function" not in script and "BENCH-STATUS" not in script
 
 
+def test_lua_script_revalidating_as_a_browser_sends_the_last_etag():
+    script = lua_script(headers={"Cookie": "sessionid=1"}, revalidate=True, expect_status=304)
+    assert 'wrk.headers["If-None-Match"] = etag' in script and "keep_etag(headers)" in script
+    assert "if status == 304" in script and "BENCH-STATUS" in script
+    plain = lua_script(revalidate=True)
+    assert "function response(status, headers, body) keep_etag(headers) end" in plain
+
+
 def _result(rps, p50=1.0, p99=2.0):
     return WrkResult(rps=rps, p50_ms=p50, p99_ms=p99, requests=int(rps * 4), seconds=4.0)
 
@@ -137,7 +145,7 @@ def test_summary_table_and_the_last_json_line():
         assert key in data, key
     assert data["thread_page_vs_baseline"] == 0.03 and data["poll_vs_baseline"] == 0.85
     assert data["goals"] == {"thread_page": False, "thread_page_cold": False, "poll": True, "vote_post": False,
-                             "recount": True}
+                             "recount": True, "fragment_304": False, "plain_post": False}
     assert data["date"] == "2026-11-22" and data["mode"] == "quick"
     text = report.table(summary)
     lines = text.splitlines()

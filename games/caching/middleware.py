@@ -30,7 +30,7 @@ Why that is safe (each point is also a test in tests/games/test_thread_cache.py)
 
 from __future__ import annotations
 
-from games.caching import pagecache
+from games.caching import conditional, pagecache
 
 
 class ThreadPageCacheMiddleware:
@@ -46,4 +46,25 @@ class ThreadPageCacheMiddleware:
         response = self.get_response(request)
         if found is not None:
             pagecache.page_store(request, found, response)
+        return response
+
+
+class VoteCountConditionalMiddleware:
+    """Answers the vote-count fragment's revalidations (If-None-Match) with 304 Not Modified
+    before the session, auth and the view run, when nothing its count shows was written since
+    the browser got it (games/caching/conditional.py); keeps the validator of the view's answers.
+    Right after ThreadPageCacheMiddleware, for the same reasons."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        found = conditional.candidate(request)
+        if found is not None:
+            response = conditional.lookup(request, found)
+            if response is not None:
+                return response
+        response = self.get_response(request)
+        if found is not None:
+            conditional.store(request, found, response)
         return response

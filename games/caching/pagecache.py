@@ -97,6 +97,15 @@ def user_key(pk: int) -> str:
     return f"pagecache:gen:u:{pk}"
 
 
+def votes_key(pk: int) -> str:
+    """Game `pk`'s vote ledger: its lines written inside `writing(game=pk)` (a post's votes, a GM's
+    correction) move this counter instead of the game's, since nothing else a page shows is made
+    from them: the whole page and its frame (which show the count box) are stamped with it, the
+    post list, the kept reads of the game and the region an htmx reply answers with (which show
+    no count) are not, so that a vote leaves them kept."""
+    return f"pagecache:gen:v:{pk}"
+
+
 def posts_key(pk: int) -> str:
     """Thread `pk`'s posts as they stand: moved by every write to the thread's rows but a new
     post's (its INSERT and the thread's count), so that a post list kept under it grows by the
@@ -299,6 +308,13 @@ def _appends(sql: str) -> bool:
     return sql.startswith(_POST_INSERT) or sql.startswith(_COUNT_UPDATE)
 
 
+def count_update_sql() -> str:
+    """The statement that counts a new post in its thread (params: 1, the post's time, the
+    thread's id), as the ORM writes it: the posting path sends it as it is (issue 30 part 3:
+    the ORM's query building cost more than the statement), placed as a new post's own write."""
+    return _COUNT_UPDATE + '"games_thread"."id" = %s'
+
+
 def placement(sql: str) -> tuple[str, ...]:
     """The counters one SQL statement bumps, given the frames declared around it."""
     if not sql.lstrip()[:8].upper().startswith(_WRITES):
@@ -321,10 +337,17 @@ def placement(sql: str) -> tuple[str, ...]:
                     return (thread_key(frame.thread),)
                 return (thread_key(frame.thread), posts_key(frame.thread))
             if category in (THREAD, GAME) and frame.game is not None:
+                if table == _ledger_table():
+                    return (votes_key(frame.game),)
                 return (game_key(frame.game),)
             if category == USER and frame.users is not None:
                 return tuple(user_key(pk) for pk in frame.users)
     return (SITE_KEY,)
+
+
+@functools.cache
+def _ledger_table() -> str:
+    return f'"{m.VoteRecord._meta.db_table}"'
 
 
 _bumpers: dict[str, object] = {}
@@ -449,7 +472,7 @@ def read_stamps(request, thread_id: int, *, prefetch: tuple[str, ...] = (), fetc
     if thread_id in _thread_games:
         stamps.game_known, stamps.game_id = True, _thread_games[thread_id]
         if stamps.game_id:
-            keys.append(game_key(stamps.game_id))
+            keys += [game_key(stamps.game_id), votes_key(stamps.game_id)]
     stamps.user_id = _session_user_id(request)
     if stamps.user_id is not None:
         keys += [user_key(stamps.user_id), MARKS_KEY, marks_key(stamps.user_id)]
@@ -485,7 +508,7 @@ def complete_stamps(stamps: Stamps, game) -> None:
     stamps.game_known = game_id is None  # a thread's game never changes: with none, none was needed
     stamps.game_id = game_id
     if game_id:
-        stamps.values.update(generations([game_key(game_id)]))
+        stamps.values.update(generations([game_key(game_id), votes_key(game_id)]))
 
 
 # --- Reads kept under the counters --------------------------------------------------------------
@@ -809,7 +832,7 @@ def edit_window_end(posts, user):
 # thread's counter and decide who may see and post). It is served while the session is the same
 # (its data's digest, no message waiting), its counters unchanged and none of its clocks ran out.
 FRAME_SECONDS = PAGE_SECONDS
-FRAME_PIECES = ("pagination_html", "poll_html", "unread_link_html", "post_list_html")
+FRAME_PIECES = ("pagination_html", "poll_html", "unread_link_html", "post_list_html", "reply_notice_html")
 
 
 def _frame_marker(name: str) -> str:
@@ -843,21 +866,25 @@ class FrameKey:
     key: str
     session_key: str | None
     stamps: Stamps  # the page's counters, read before its data
+    reply: bool = False  # the region an htmx reply answers with: it shows no vote count (`votes_key`)
 
 
-def frame_key(request, thread, stamps: Stamps, *, author_ids) -> FrameKey | None:
+def frame_key(request, thread, stamps: Stamps, *, author_ids, reply: bool = False) -> FrameKey | None:
     """The key of this request's frame, or None when its page is not framed (another kind of
-    thread, a request Layer 2 would not keep either, a game not known before its counters)."""
+    thread, a request Layer 2 would not keep either, a game not known before its counters).
+    `reply`: the thread region that an htmx reply answers with (`reply_candidate`), kept for the
+    browser session's next reply."""
     if thread.kind in m.Thread.PRIVATE_KINDS or not stamps.game_known:
         return None
-    found = candidate(request)
+    found = reply_candidate(request, thread.pk) if reply else candidate(request)
     if found is None:
         return None
     row = [(f.attname, getattr(thread, f.attname)) for f in thread._meta.concrete_fields
            if f.attname not in ("post_count", "last_post_at")]
     parts = [found.key, repr(row), ",".join(map(str, author_ids)), translation.get_language() or "",
              timezone.get_current_timezone_name(), str(stamps.user_id)]
-    return FrameKey(key=f"pagecache:frame:{_digest(chr(31).join(parts))}", session_key=found.session_key, stamps=stamps)
+    return FrameKey(key=f"pagecache:frame:{_digest(chr(31).join(parts))}", session_key=found.session_key, stamps=stamps,
+                    reply=reply)
 
 
 def _frame_session(request, framing: FrameKey) -> tuple[bool, str | None]:
@@ -876,8 +903,10 @@ def _frame_session(request, framing: FrameKey) -> tuple[bool, str | None]:
     return True, session_digest(data)
 
 
-def _frame_stamps(stamps: Stamps) -> dict[str, int]:
-    return {key: value for key, value in stamps.page_values().items() if key != thread_key(stamps.thread_id)}
+def _frame_stamps(stamps: Stamps, *, reply: bool = False) -> dict[str, int]:
+    """A frame's counters: the page's but the thread's; a reply's region (no count box) not the ledger's."""
+    skip = {thread_key(stamps.thread_id)} | ({votes_key(stamps.game_id)} if reply and stamps.game_id else set())
+    return {key: value for key, value in stamps.page_values().items() if key not in skip}
 
 
 # Per process, the inputs (viewer class) each frame was last seen with: the page guesses its post
@@ -896,7 +925,7 @@ def frame_get(request, framing: FrameKey, stamps: Stamps, *, also: list[str] = (
     frame = found.get(framing.key)
     if frame is not None:
         _remember(_frames_seen, framing.key, frame.inputs)
-    if frame is None or time.time() >= frame.valid_until or frame.stamps != _frame_stamps(stamps):
+    if frame is None or time.time() >= frame.valid_until or frame.stamps != _frame_stamps(stamps, reply=framing.reply):
         return None
     usable, session = _frame_session(request, framing)
     if not usable or session != frame.session:
@@ -915,7 +944,7 @@ def frame_store(request, framing: FrameKey, html: str, *, inputs: dict, valid_un
     frame = Frame(stamps={}, session=session, valid_until=until, parts=split, inputs=dict(inputs))
     csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
     if usable and request.META.get("CSRF_COOKIE") == csrf and until - time.time() >= 1:
-        frame.stamps = _frame_stamps(framing.stamps)
+        frame.stamps = _frame_stamps(framing.stamps, reply=framing.reply)
         cache.set(framing.key, frame, timeout=int(until - time.time()) + 1)
         _remember(_frames_seen, framing.key, frame.inputs)
     return frame
@@ -943,12 +972,17 @@ def _thread_path_re() -> re.Pattern:
     return re.compile(re.escape(head) + r"/([1-9][0-9]{0,17})/" + re.escape(tail) + r"\Z")
 
 
+# The shape of what is kept under a page's key (its counters: the vote ledger's since issue 30
+# part 3): a deploy that changes it never serves a page, a frame or a validator kept by the old code.
+KEPT_FORMAT = 2
+
+
 @functools.cache
 def _constant_part() -> str:
     # Whatever a deployment changes that the page depends on: the settings it reads, and the
     # secret key (sessions are checked against it, and the CSRF tokens made with it).
     return _digest("|".join(str(v) for v in (
-        settings.MAFIA_POSTS_PER_PAGE, settings.MAFIA_POST_EDIT_WINDOW_SECONDS, settings.MAFIA_THREAD_POLL_SECONDS,
+        KEPT_FORMAT, settings.MAFIA_POSTS_PER_PAGE, settings.MAFIA_POST_EDIT_WINDOW_SECONDS, settings.MAFIA_THREAD_POLL_SECONDS,
         settings.MAFIA_VOTE_POLL_SECONDS, settings.SECRET_KEY, settings.LANGUAGE_CODE, settings.TIME_ZONE)))
 
 
@@ -993,6 +1027,36 @@ def candidate(request) -> Candidate | None:
                      session_key=session_key)
 
 
+def reply_candidate(request, thread_id: int) -> Candidate | None:
+    """For an htmx reply to a thread (a POST that answers with the thread region), the key of its
+    region's frame from what the request carries, as `candidate` makes a page's: the session and
+    CSRF cookies (the form's token is made from the latter), the host and scheme, the thread, the
+    language cookie and the htmx headers. Not the posted form: a frame is used only for a reply
+    that stored its post, whose region shows an empty form. None: not kept (no CSRF or session
+    cookie, Django messages in a cookie, a session cookie of a form no session has)."""
+    if request.method != "POST":
+        return None
+    cookies = request.COOKIES
+    csrf = cookies.get(settings.CSRF_COOKIE_NAME)
+    session_key = cookies.get(settings.SESSION_COOKIE_NAME) or None
+    if not csrf or "messages" in cookies or settings.DISALLOWED_USER_AGENTS or session_key is None:
+        return None
+    if not _SESSION_KEY_RE.fullmatch(session_key):
+        return None
+    from django.core.exceptions import DisallowedHost
+
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return None
+    meta = request.META
+    parts = ["reply", session_key, csrf, host, request.scheme, str(int(thread_id)),
+             cookies.get(settings.LANGUAGE_COOKIE_NAME, ""), meta.get("HTTP_HX_REQUEST", ""),
+             meta.get("HTTP_HX_TARGET", ""), meta.get("HTTP_HX_BOOSTED", ""), _constant_part()]
+    return Candidate(key=f"pagecache:reply:{_digest(chr(31).join(parts))}", thread_id=int(thread_id),
+                     session_key=session_key)
+
+
 def session_digest(data) -> str:
     return _digest(repr(sorted(data.items())))
 
@@ -1029,7 +1093,7 @@ def page_lookup(request, found: Candidate):
     keys = [found.key, SITE_KEY, thread_key(found.thread_id)]
     game_id = _thread_games.get(found.thread_id)
     if game_id:
-        keys.append(game_key(game_id))
+        keys += [game_key(game_id), votes_key(game_id)]
     session_cache = None
     if found.session_key is not None:
         user_id = _session_users.get(found.session_key)

@@ -32,7 +32,8 @@ from games.rulesets import registry
 from games.selectors.votes import vote_count
 from games.services import ActionRefused
 from games.services.media import media_check, media_store
-from games.services.posts import post_comment_clean, post_draft, post_store, post_stored_tell, thread_lock_for_post
+from games.services.posts import (post_comment_clean, post_draft, post_store, post_stored_tell, thread_lock_for_post,
+                                  thread_mark_read)
 from games.services.resolution import phase_close
 from games.services.votes import VoteConfirmation, votes_record_for_post
 
@@ -44,7 +45,7 @@ MEDIA_ONLY_BODY = "🎬"
 
 
 def post_submit(*, thread: Thread, author, body: str, now: datetime | None = None, comment: str = "",
-                rate_limited: bool = False, upload=None, shown_as: int | None = None) -> Post:
+                rate_limited: bool = False, upload=None, shown_as: int | None = None, mark_read: bool = False) -> Post:
     """A post sent by `author` into `thread`, with all it does in a game: its [private] messages
     and room proposal, its votes (told to the poster as `post.vote_confirmation`, None when it
     holds none) and the close of the day they may make. Refused as a whole (ActionRefused)
@@ -54,7 +55,9 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
     (SiteRuleset.media_post_kind; games/services/media.py reads its type from its content).
     `shown_as`: the user id the post is signed as instead of the author's (the Show's Говорун,
     /fake), when the game's rule set allows it now (SiteRuleset.post_sender_refusal); the post
-    keeps its true author (games.permissions.shown_author says who sees which)."""
+    keeps its true author (games.permissions.shown_author says who sees which). `mark_read`: the
+    author's read mark of the thread moves to his post in the same transaction (the htmx reply,
+    which answers with the thread up to it: one commit, not two)."""
     now = now or timezone.now()
     check = media_check(upload) if upload is not None else None
     if check is not None and not (body or "").strip():
@@ -90,6 +93,10 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
             # post and may end the stage early).
             closed = (game is not None and not closed and game.status == Game.Status.RUNNING
                       and registry.site(game.ruleset).post_stored(game=game, post=post, now=now)) or closed
+        if mark_read:
+            # The page cache: his read mark's write is declared as his (his kept mark's counter).
+            with pagecache.writing(read_marks=author):
+                thread_mark_read(user=author, thread=locked, number=post.number)
     post_stored_tell(thread=thread, locked=locked, post=post, game_changed=closed)
     return post
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from datetime import datetime
 from functools import partial
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -17,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from games import permissions, selectors
 from games.caching import pagecache
 from games.caching.live import thread_state_remember
-from games.models import Game, Post, PostRevision, Thread
+from games.models import Game, Post, PostRevision, Thread, ThreadReadMark
 from games.services import ActionRefused
 from games.text import bbcode
 
@@ -142,6 +143,7 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
         locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
     if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
         permissions.seats_with_users(author, joined)
+        permissions.read_game_staff(author, joined)  # the co-GMs and the author's ban: one query
     verdict = permissions.can_post(author, locked, now=now)
     if not verdict:
         raise ActionRefused(verdict.reason, code="not_allowed")
@@ -167,7 +169,11 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
             comment=comment,
             shown_author=shown_author,
         )
-        Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+        # Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now),
+        # its SQL sent as it is: the ORM's query building cost more than the statement.
+        with connection.cursor() as cursor:
+            cursor.execute(pagecache.count_update_sql(),
+                           [1, connection.ops.adapt_datetimefield_value(now), thread.pk])
     transaction.on_commit(partial(thread_state_remember, thread.pk, thread.kind, number))  # the poll (games/caching/live.py)
     # The ISO picker's author list follows without rescanning the thread.
     transaction.on_commit(partial(selectors.post_authors_extend, thread=thread, number=number,
@@ -207,6 +213,32 @@ def post_create(*, thread: Thread, author, body: str, now: datetime | None = Non
         post = post_store(thread=locked, author=author, draft=draft, comment=post_comment_clean(comment), now=now)
     post_stored_tell(thread=thread, locked=locked, post=post)
     return post
+
+
+def thread_mark_read(*, user, thread: Thread, number: int) -> None:
+    """Move the reader's mark forward (never back). One guarded UPDATE in the common case. (Here,
+    below the posting service: an htmx reply moves its poster's mark in the post's transaction.)"""
+    if not user.is_authenticated or number <= 0:
+        return
+    # ThreadReadMark.objects.filter(user=user, thread=thread, last_read_number__lt=number)
+    # .update(last_read_number=number), its SQL sent as it is (the ORM's building cost more).
+    with connection.cursor() as cursor:
+        cursor.execute(_mark_update_sql(), [number, number, thread.pk, user.pk])
+        moved = cursor.rowcount
+    if moved:
+        return
+    try:
+        with transaction.atomic():
+            ThreadReadMark.objects.get_or_create(user=user, thread=thread, defaults={"last_read_number": number})
+    except IntegrityError:  # a concurrent request created it first; its value is as good
+        pass
+
+
+@functools.cache
+def _mark_update_sql() -> str:
+    quote = connection.ops.quote_name
+    return (f"UPDATE {quote(ThreadReadMark._meta.db_table)} SET {quote('last_read_number')} = %s "
+            f"WHERE {quote('last_read_number')} < %s AND {quote('thread_id')} = %s AND {quote('user_id')} = %s")
 
 
 def post_edit(*, post: Post, editor, body: str, now: datetime | None = None) -> Post:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import permissions
-from games.models import Post, Thread, ThreadReadMark
+from games.models import Post, Thread
 from games.services import ActionRefused, send_task_on_commit
 from games.services.posting import post_submit
+from games.services.posts import thread_mark_read  # noqa: F401 - the read marks' service, where the callers know it
 
 
 def thread_create(*, kind: str, title: str, author, body: str, now: datetime | None = None) -> tuple[Thread, Post]:
@@ -28,22 +29,6 @@ def thread_create(*, kind: str, title: str, author, body: str, now: datetime | N
         # The first post is posted as any other (a [private] tag outside a game is refused).
         post = post_submit(thread=thread, author=author, body=body, now=now)
     return thread, post
-
-
-def thread_mark_read(*, user, thread: Thread, number: int) -> None:
-    """Move the reader's mark forward (never back). One guarded UPDATE in the common case."""
-    if not user.is_authenticated or number <= 0:
-        return
-    moved = ThreadReadMark.objects.filter(user=user, thread=thread, last_read_number__lt=number).update(
-        last_read_number=number
-    )
-    if moved:
-        return
-    try:
-        with transaction.atomic():
-            ThreadReadMark.objects.get_or_create(user=user, thread=thread, defaults={"last_read_number": number})
-    except IntegrityError:  # a concurrent request created it first; its value is as good
-        pass
 
 
 def thread_set_locked(*, thread: Thread, moderator, locked: bool) -> Thread:

@@ -89,10 +89,11 @@ def _visible_thread(request: HttpRequest, pk: int) -> Thread:
     return thread
 
 
-def _thread_row(pk: int, stamps) -> Thread:
+def _thread_row(pk: int, stamps, *, count: bool = True) -> Thread:
     """The thread's row: its post count and last post time read (a new post moves them and only
     the thread's counter), the rest kept under the site's, the thread's posts' and its game's
-    counters (pagecache.placement: every other write to the row moves one of them)."""
+    counters (pagecache.placement: every other write to the row moves one of them). Without
+    `count`, the post count of a kept row is left deferred: read if anything asks for it."""
     read = []
 
     def row():
@@ -104,6 +105,10 @@ def _thread_row(pk: int, stamps) -> Thread:
         raise Http404
     if read:
         return thread  # read just now, its count with it
+    if not count:
+        thread.__dict__.pop("post_count", None)
+        thread.__dict__.pop("last_post_at", None)
+        return thread
     with connection.cursor() as cursor:
         # One integer: the ORM's query building would cost more than the query (about 0.2 ms).
         cursor.execute(_post_count_sql(), [pk])
@@ -122,14 +127,16 @@ def _post_count_sql() -> str:
     return f"SELECT {quote('post_count')} FROM {quote(Thread._meta.db_table)} WHERE {quote('id')} = %s"
 
 
-def _visible_thread_kept(request: HttpRequest, pk: int, stamps) -> Thread:
+def _visible_thread_kept(request: HttpRequest, pk: int, stamps, *, count: bool = True) -> Thread:
     """_visible_thread for a view of the page: the thread's row alone, with its game (its GM and
     current phase joined) kept under the game's and the site's counters, when this worker knows
     which game the thread belongs to (pagecache.read_stamps): a post in the thread moves neither,
-    so the page after it reads one narrow row instead of the four-table join."""
+    so the page after it reads one narrow row instead of the four-table join. Without `count`
+    (the reply, whose posting service reads the thread's row locked), a kept row's post count
+    is read only if asked for."""
     if not (stamps.game_known and stamps.game_id):
         return _visible_thread(request, pk)
-    thread = _thread_row(pk, stamps)
+    thread = _thread_row(pk, stamps, count=count)
     game = pagecache.kept_value(f"game-row:{stamps.game_id}", stamps, ("site", "game"), lambda: (
         Game.objects.select_related("gm", "current_phase").filter(pk=stamps.game_id).first()))
     owner = {Thread.Kind.GAME: "game_thread_id", Thread.Kind.DISCUSSION: "discussion_thread_id"}.get(thread.kind)
@@ -197,9 +204,10 @@ def thread_new(request: HttpRequest, kind: str) -> HttpResponse:
 
 def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, form: PostForm | None = None,
                     error=None, preview_html: str | None = None, just_posted: int | None = None,
-                    stamps=None) -> dict:
+                    stamps=None, fresh: Post | None = None) -> dict:
     """The thread page's context. `stamps`: the page cache's counters, read before the thread
-    (games/caching/pagecache.py); read here if not (then only the post list's key uses them)."""
+    (games/caching/pagecache.py); read here if not (then only the post list's key uses them).
+    `fresh`: the post the request stored (_post_list)."""
 
     iso = _iso_ids(request)
     user = request.user
@@ -256,7 +264,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
                 peace_button = vote_profile_for(game).peace_allowed
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=iso, moderator=moderator,
                                            can_post=bool(can_post), show_votes=vote_count_html is not None,
-                                           just_posted=just_posted, stamps=stamps)
+                                           just_posted=just_posted, stamps=stamps, fresh=fresh)
     if user.is_authenticated and user.pk == stamps.user_id and not _region_only(request):
         # The bell (games.context_processors.notifications memoises it on the request): the
         # user's notifications and his row, kept under his and the site's counters.
@@ -352,9 +360,11 @@ def _private_audience(request: HttpRequest, game, marked: list[int]) -> str:
 
 
 def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, iso: list[int], moderator: bool,
-               can_post: bool, show_votes: bool, just_posted: int | None, stamps):
+               can_post: bool, show_votes: bool, just_posted: int | None, stamps, fresh: Post | None = None):
     """The page's posts and their list's HTML for this viewer: from the cache (games/caching/pagecache.py)
-    when a viewer of the same class saw it since the last write to the posts, else rendered."""
+    when a viewer of the same class saw it since the last write to the posts, else rendered.
+    `fresh`: the post this request stored (the reply), as the posting service wrote it: when it is
+    the one post a kept list lacks, it is not read back."""
 
     user = request.user
     context = {
@@ -389,7 +399,8 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
     if entry is None and cached is not None and cached.parts is not None and cached.high < high:
         # Kept under the thread's posts counter: the posts up to cached.high are as they were
         # (any other write to them moves it); only the posts added since are read and rendered.
-        newer = selectors.thread_posts(user=user, thread=thread, low=cached.high, high=high)
+        newer = ([fresh] if fresh is not None and fresh.number == high == cached.high + 1
+                 else selectors.thread_posts(user=user, thread=thread, low=cached.high, high=high))
         if newer and not any("bb-private" in p.html for p in newer):
             parts = _post_list_parts(request, thread, game, newer, context, moderator=moderator, stamps=stamps)
             if parts is not None:
@@ -507,11 +518,20 @@ def _pagination_html(thread: Thread, page, iso: list[int]) -> str:
     return html
 
 
+def _reply_notice(notices: dict) -> str:
+    """What the reply form says after a reply: a refusal (`error`), how the post's vote or order
+    was read (`vote_confirmation`, `order_confirmation`); nothing on a page view."""
+    if not any(notices.get(name) for name in ("error", "vote_confirmation", "order_confirmation")):
+        return ""
+    return _template_render("games/_reply_notice.html")(notices).strip()
+
+
 def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int], post_list_html: str,
-                   read_up_to: int | None) -> dict:
+                   read_up_to: int | None, notices: dict | None = None) -> dict:
     """The parts of the thread page that a post in the thread changes (its number of pages, its
-    last post, the reader's first unread one, the post list), made per request: the rest of the
-    page, its frame, may be kept across posts (games/caching/pagecache.py, "Layer 1")."""
+    last post, the reader's first unread one, the post list) or that say what a reply did (the
+    form's notice), made per request: the rest of the page, its frame, may be kept across posts
+    (games/caching/pagecache.py, "Layer 1")."""
     from django.utils.safestring import mark_safe
 
     pagination = _pagination_html(thread, page, iso)
@@ -526,7 +546,8 @@ def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int]
     unread_link = format_html('<a href="{}">{}</a>', reverse("games:thread_unread", args=[thread.pk]),
                               _("First unread")) if unread else ""
     return {"pagination_html": mark_safe(pagination), "poll_html": poll, "unread_link_html": unread_link,  # noqa: S308 - a template's output
-            "post_list_html": mark_safe(post_list_html)}  # noqa: S308 - rendered by games/_post_list.html
+            "post_list_html": mark_safe(post_list_html),  # noqa: S308 - rendered by games/_post_list.html
+            "reply_notice_html": mark_safe(_reply_notice(notices or {}))}  # noqa: S308 - a template's output
 
 
 def _render_thread(request: HttpRequest, context: dict, *, status: int = 200, framing=None) -> HttpResponse:
@@ -534,7 +555,9 @@ def _render_thread(request: HttpRequest, context: dict, *, status: int = 200, fr
     frame is kept for this browser session: rendered once with the pieces as markers, then the
     pieces put in."""
     pieces = _region_pieces(request, context["thread"], context["page"], iso=context["iso"],
-                            post_list_html=context["post_list_html"], read_up_to=context["read_up_to"])
+                            post_list_html=context["post_list_html"], read_up_to=context["read_up_to"],
+                            notices={name: context.get(name) for name in ("error", "vote_confirmation",
+                                                                          "order_confirmation")})
     template = "games/thread.html"
     if _region_only(request):
         template += "#thread-region"
@@ -548,24 +571,30 @@ def _render_thread(request: HttpRequest, context: dict, *, status: int = 200, fr
     return response
 
 
-def _thread_from_frame(request: HttpRequest, thread: Thread, frame, *, page: int | None, stamps) -> HttpResponse:
+def _thread_from_frame(request: HttpRequest, thread: Thread, frame, *, page: int | None, stamps,
+                       reply: Post | None = None, fresh: Post | None = None, notices: dict | None = None) -> HttpResponse:
     """The page from its kept frame: only the post list (itself from the cache or the posts' kept
-    fragments), the pagination, the poll and the unread link are made."""
+    fragments), the pagination, the poll and the unread link are made. `reply`: the post an htmx
+    reply stored (its region, whose poster's read mark moved with the post; `fresh`: that post as
+    the list reads it, _as_listed; `notices`: what its form says)."""
     user = request.user
     game = permissions.game_of(thread)
     if game is not None and user.is_authenticated:
         _remember_game_reads(user, game, stamps)  # the roster and co-GMs the post list's links ask of
     inputs = frame.inputs
+    just_posted = reply.number if reply is not None else None
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=[], moderator=inputs["moderator"],
                                            can_post=inputs["can_post"], show_votes=inputs["show_votes"],
-                                           just_posted=None, stamps=stamps)
-    read_up_to = _read_up_to(request, thread, stamps)
-    pieces = _region_pieces(request, thread, page_data, iso=[], post_list_html=post_list_html, read_up_to=read_up_to)
-    if read_up_to is None or read_up_to < page_data.last_number:
+                                           just_posted=just_posted, stamps=stamps, fresh=fresh)
+    read_up_to = just_posted if reply is not None else _read_up_to(request, thread, stamps)
+    pieces = _region_pieces(request, thread, page_data, iso=[], post_list_html=post_list_html, read_up_to=read_up_to,
+                            notices=notices)
+    if reply is None and (read_up_to is None or read_up_to < page_data.last_number):
         _mark_read(user, thread, page_data.last_number)
     response = HttpResponse(frame.assemble(pieces))
-    ends = [end for end in (frame.valid_until, _valid_until(thread, user, page_data.posts)) if end is not None]
-    pagecache.offer(request, stamps=stamps, valid_until=min(ends) if ends else None)
+    if reply is None:
+        ends = [end for end in (frame.valid_until, _valid_until(thread, user, page_data.posts)) if end is not None]
+        pagecache.offer(request, stamps=stamps, valid_until=min(ends) if ends else None)
     return response
 
 
@@ -592,6 +621,11 @@ def _author_ids(thread: Thread, stamps) -> list[int]:
 
 # The reads a thread page keeps under the counters (pagecache.kept_value), fetched with them.
 _PAGE_READS = ("thread-row:{thread}", "game-row:{game}", "game-reads:{game}", "game-ban:{game}:{user}", "replaced:{game}", "unread:{user}")
+
+
+# What the reply reads before posting: the thread's row and its game (the rest the posting
+# service reads itself, locked; unpickling the kept roster for nothing costs more than it saves).
+_REPLY_READS = ("thread-row:{thread}", "game-row:{game}")
 
 
 def _read_up_to(request: HttpRequest, thread: Thread, stamps) -> int | None:
@@ -659,13 +693,18 @@ def _per_page() -> int:
 
 @require_POST
 def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
-    thread = _visible_thread(request, pk)
+    # As a page view does (thread_detail): the counters first, with the kept thread row, game and
+    # session's user fetched with them (one round trip, no query when they are kept). The posting
+    # service reads the thread and its game again, locked, for everything it decides.
+    stamps = pagecache.read_stamps(request, pk, prefetch=_REPLY_READS)
+    pagecache.kept_user(request, stamps)
+    thread = _visible_thread_kept(request, pk, stamps, count=False)
     form = PostForm(request.POST, request.FILES)
     form.is_valid()
     body = form.cleaned_data.get("body", "")
     upload = form.cleaned_data.get("media") or None
-    last_page = selectors.page_count(thread.post_count, _per_page())
     if "preview" in request.POST:
+        last_page = selectors.page_count(thread.post_count, _per_page())
         try:
             preview_html = post_preview(body=body)
         except ActionRefused as refused:
@@ -678,9 +717,13 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.htmx:
             return redirect(f"{reverse('account_login')}?{urlencode({'next': thread.get_absolute_url()})}")
     try:
+        # The htmx reply answers with the region it read up to: the poster's read mark moves to
+        # his post in the post's own transaction (a page view moves it after a redirect).
         post = post_submit(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""),
-                           rate_limited=True, upload=upload, shown_as=form.cleaned_data.get("shown_as") or None)
+                           rate_limited=True, upload=upload, shown_as=form.cleaned_data.get("shown_as") or None,
+                           mark_read=bool(request.htmx))
     except ActionRefused as refused:
+        last_page = selectors.page_count(thread.post_count, _per_page())
         return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
                               status=200 if request.htmx else 400)
     page = selectors.page_of_number(post.number, _per_page())
@@ -693,15 +736,53 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if order_confirmation is not None:
             (messages.success if order_confirmation.accepted else messages.error)(request, order_confirmation.message)
         return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
-    _mark_read(request.user, thread, post.number)
-    context = _thread_context(request, thread, page=page, just_posted=post.number)
-    context["vote_confirmation"] = confirmation
-    context["order_confirmation"] = order_confirmation
-    response = _render_thread(request, context)
+    response = _reply_region(request, thread, post, page=page, upload=upload, notices={
+        "vote_confirmation": confirmation, "order_confirmation": order_confirmation})
     response["HX-Push-Url"] = _thread_url(thread, page=page) + f"#p{post.number}"
     if confirmation is not None:
         response["HX-Trigger-After-Swap"] = "votes-changed"
     return response
+
+
+def _as_listed(post: Post, thread: Thread, *, upload) -> Post | None:
+    """The post just stored, as the post list reads it back (selectors.thread_posts: its thread
+    the page's instance, its author and signer, no file), or None when it is not the same (a file
+    was stored with it: the list reads it)."""
+    if upload is not None:
+        return None
+    post.thread = thread
+    post._state.fields_cache["media"] = None  # no PostMedia row: what select_related("media") leaves
+    return post
+
+
+def _reply_region(request: HttpRequest, thread: Thread, post: Post, *, page: int, upload, notices: dict) -> HttpResponse:
+    """The thread region an htmx reply answers with: from the region's frame kept for this browser
+    session's replies (pagecache.reply_candidate) when nothing it shows was written since, with
+    the post list grown by the new post (read from what the posting service stored, not read back),
+    else rendered and its frame kept. The counters are read after the post: what the post itself
+    wrote (a vote moves its game's) renders the frame again."""
+    authors_key = _authors_keys.get(thread.pk)
+    stamps = pagecache.read_stamps(request, thread.pk, prefetch=("replaced:{game}",),
+                                   fetch=(authors_key,) if authors_key else ())
+    fresh = _as_listed(post, thread, upload=upload)
+    game = permissions.game_of(thread)
+    pagecache.complete_stamps(stamps, game)
+    framing = pagecache.frame_key(request, thread, stamps, author_ids=_author_ids(thread, stamps), reply=True)
+    if framing is not None:
+        seen = pagecache.frame_inputs_seen(framing)
+        also = [_list_key(thread, game, stamps, selectors.thread_page_bounds(thread=thread, page=page),
+                          moderator=seen["moderator"], can_post=seen["can_post"], show_votes=seen["show_votes"],
+                          truth=seen.get("truth", True))] if seen else []
+        frame = pagecache.frame_get(request, framing, stamps, also=also)
+        if frame is not None:
+            return _thread_from_frame(request, thread, frame, page=page, stamps=stamps, reply=post, fresh=fresh,
+                                      notices=notices)
+    context = _thread_context(request, thread, page=page, just_posted=post.number, stamps=stamps, fresh=fresh)
+    context.update(notices)
+    context["frame_inputs"] = {"moderator": context["is_moderator"], "can_post": bool(context["can_post"]),
+                               "show_votes": context["vote_count_html"] is not None,
+                               "truth": permissions.can_see_true_author(request.user, game)}
+    return _render_thread(request, context, framing=framing)
 
 
 @require_POST

@@ -9,16 +9,18 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import confirm, permissions
+from config.middleware import OWN_CACHE_CONTROL
+from games.caching import conditional, pagecache
 from games.rulesets import registry
-from games.caching import pagecache
 from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import Game, Phase, Post, Seat, VoteRecord
 from games.services import ActionRefused, gm_writes
@@ -32,6 +34,7 @@ from games.selectors.votes import (
     vote_count,
     vote_target_ids,
     vote_history,
+    version_key,
     vote_profile_for,
     voting_days,
     voting_phase,
@@ -106,32 +109,67 @@ def current_count_html(request: HttpRequest, game: Game, *, stamps=None, roster=
     or anything written that nobody declared (the site's counter, which also every write to a
     user's row moves), or the roster the thread page read (`roster`: its seats, names and
     statuses). `stamps`: the page's counters, when the thread page read them already."""
+    return _count_fragment(request, game, stamps=stamps, roster=roster)[0]
+
+
+def _count_names(game_id: int) -> list[str]:
+    return [pagecache.game_key(game_id), pagecache.SITE_KEY, pagecache.votes_key(game_id)]
+
+
+def _count_fragment(request: HttpRequest, game: Game, *, stamps=None, roster=None,
+                    counters: dict | None = None) -> tuple[str, dict | None]:
+    """current_count_html, and the counters it was read under (the game's, its ledger's, the
+    site's, the day's count version; read before the count), or None when there is no count.
+    `counters`: the first three, read before the game was."""
     phase = voting_phase(game=game)
     if phase is None and game.status == Game.Status.FINISHED:
         # A game over keeps its last count on show, not an empty box (issue 14).
         phase = last_voting_day(game)
     if phase is None:
-        return ""
+        return "", None
     # The site's counter too, whatever the roster: a write nobody declared moves it alone (a GM's
     # write before issue 29 declared its game: the box kept the old deadline and voters).
-    names = [pagecache.game_key(game.pk), pagecache.SITE_KEY]
-    values = stamps.values if stamps is not None and all(n in stamps.values for n in names) else pagecache.generations(names)
+    names = _count_names(game.pk)
+    if counters is not None:
+        values = counters
+    elif stamps is not None and all(n in stamps.values for n in names):
+        values = stamps.values
+    else:
+        values = pagecache.generations(names)
     users = (pagecache.digest(repr([(seat.pk, seat.user_id, seat.user.display_name, seat.status) for seat in roster]))
              if roster else "")
-    key = (f"votes:fragment:{phase.pk}:{count_version(phase.pk)}:{translation.get_language()}:{int(phase.is_open)}:"
-           f"{values[names[0]]}:site={values[names[1]]}:{users}")
+    version = count_version(phase.pk)
+    # The deadline is shown in the viewer's time zone: the zone is part of the key.
+    key = (f"votes:fragment:{phase.pk}:{version}:{translation.get_language()}:{int(phase.is_open)}:"
+           f"{timezone.get_current_timezone_name()}:"
+           f"{values[names[0]]}:site={values[names[1]]}:votes={values[names[2]]}:{users}")
     html = cache.get(key)
     if html is None:
         html = render_to_string("games/_vote_count.html", {"game": game, "count": vote_count(phase=phase), "compact": True})
         cache.set(key, html, timeout=3600)
-    return html
+    return html, {**{name: values[name] for name in names}, version_key(phase.pk): version}
 
 
 @require_GET
 def vote_count_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The count box's HTML, polled by the game thread (and fetched after a vote). It carries an
+    ETag and `Cache-Control: private, no-cache`: the browser asks again with If-None-Match, and
+    while nothing the count shows was written the answer is a 304 (from the middleware before
+    this view, games/caching/conditional.py, or from here). The count is the game thread's, which
+    everyone may read."""
+    # The counters first, before the data they stamp (a write meanwhile then misses the validator).
+    counters = pagecache.generations(_count_names(pk))
     game = _game(pk)
     permissions.check_see_thread(request.user, game.game_thread)
-    return HttpResponse(current_count_html(request, game))
+    html, stamps = _count_fragment(request, game, counters=counters)
+    etag = conditional.etag_of(request, html)
+    response = HttpResponseNotModified() if conditional.matches(request, etag) else HttpResponse(html)
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    setattr(response, OWN_CACHE_CONTROL, True)  # public content: stored by the browser, always revalidated
+    if stamps is not None:
+        conditional.offer(request, game_id=game.pk, stamps=stamps, etag=etag)
+    return response
 
 
 @login_required

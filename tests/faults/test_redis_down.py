@@ -137,3 +137,29 @@ def test_the_site_works_through_a_redis_outage_and_the_sweep_closes_the_day_afte
     assert game.phases.count() == 2 and game.current_phase_id != phase.pk
     assert Post.objects.filter(thread=game.game_thread, body__startswith="[b]Итоги").count() == 1
     assert not day.seat("Петя").is_alive  # four votes now: Вася, Маша, Даша and Глаша
+
+
+def test_incr_keeps_djangos_meaning_in_one_round_trip(own_redis):
+    """issue 30 part 3: the increment is one script (EXISTS and INCRBY, atomically), not Django's
+    two commands; a missing key still raises ValueError and is not created."""
+    import redis
+
+    cache = _cache(own_redis.url)
+    sent = []
+    real = redis.Redis.execute_command
+
+    def counting(self, *args, **kwargs):
+        sent.append(args[0])
+        return real(self, *args, **kwargs)
+
+    redis.Redis.execute_command = counting
+    try:
+        with pytest.raises(ValueError):
+            cache.incr("missing")
+        assert cache.get("missing") is None
+        cache.set("counter", 5, timeout=None)
+        sent.clear()
+        assert cache.incr("counter") == 6 and cache.incr("counter", 10) == 16
+        assert len(sent) == 2 and cache.get("counter") == 16
+    finally:
+        redis.Redis.execute_command = real

@@ -21,6 +21,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 VOTE_BUDGET = 15
 PLAIN_BUDGET = VOTE_BUDGET - 2
+# Issue 30 part 3: a reader's next replies, once his worker knows the thread's game and the kept
+# thread row, game and user are in the cache: no read of the thread, its game or the user before
+# the locked one; the read mark moved in the post's transaction; the new post not read back.
+NEXT_VOTE_BUDGET = 10
+NEXT_PLAIN_BUDGET = NEXT_VOTE_BUDGET - 2
 
 
 @pytest.fixture(autouse=True)
@@ -52,6 +57,8 @@ def test_vote_post_stays_within_its_query_budget_when_replying_by_htmx(started):
 def test_plain_post_costs_fewer_queries_than_a_vote_post_when_replying_by_htmx(started):
     client = client_for(user_named(started, "Вася"))
     _htmx_reply(client, started.game_thread_id, "Привет всем.")
+    # (The second reply of a worker keeps the thread row and its game it reads, 2 queries, for the next.)
+    _htmx_reply(client, started.game_thread_id, "Всем привет ещё раз.")
     plain, _ = _reply_queries(client, started.game_thread_id, "Я подумаю до вечера.")
     vote, _ = _reply_queries(client, started.game_thread_id, "[b]В тюрьму Негодяя[/b]")
     assert plain <= PLAIN_BUDGET
@@ -77,3 +84,19 @@ def test_reply_offers_no_vote_for_the_jailed_when_the_post_itself_closes_the_day
     html = response.content.decode()
     assert jail not in html and 'data-insert="[b]В тюрьму Васю[/b]"' in html
     assert Post.objects.filter(thread_id=started.game_thread_id, author__display_name="Фроло").count() == 2
+
+
+def test_a_readers_next_replies_read_no_row_twice(started):
+    """Budgets of the replies after the first ones (issue 30 part 3): the locked read of the game
+    and thread, the roster, the co-GMs with the poster's ban (one query), the post, the thread's
+    count, the read mark, the transaction; and a vote's ledger line and notice. Nothing read
+    again after the commit."""
+    client = client_for(user_named(started, "Вася"))
+    for body in ("Привет всем.", "Ещё раз привет."):
+        _htmx_reply(client, started.game_thread_id, body)  # the worker learns the game; the reads are kept
+    plain, response = _reply_queries(client, started.game_thread_id, "Я подумаю до вечера.")
+    assert "Я подумаю до вечера." in response.content.decode()
+    vote, response = _reply_queries(client, started.game_thread_id, "[b]В тюрьму Негодяя[/b]")
+    assert 'class="vote-confirmation ok"' in response.content.decode()
+    assert plain <= NEXT_PLAIN_BUDGET and vote <= NEXT_VOTE_BUDGET
+    assert plain < vote

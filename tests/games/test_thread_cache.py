@@ -565,7 +565,10 @@ S = pagecache.SITE_KEY
     ('UPDATE "games_game" SET "current_phase_id" = %s WHERE "games_game"."id" = %s', [{"thread": 5}], (S,)),
     ('UPDATE "games_game" SET "current_phase_id" = %s WHERE "games_game"."id" = %s', [{"game": 3}, {"thread": 5}],
      (G,)),
-    ('INSERT INTO "games_voterecord" ("phase_id") VALUES (%s)', [{"game": 3}], (G,)),
+    # The vote ledger: its own counter (issue 30 part 3: the post list and the reply's region show no count).
+    ('INSERT INTO "games_voterecord" ("phase_id") VALUES (%s)', [{"game": 3}], (pagecache.votes_key(3),)),
+    ('INSERT INTO "games_voterecord" ("phase_id") VALUES (%s)', [{"thread": 5}], (S,)),
+    ('INSERT INTO "games_voterecord" ("phase_id") VALUES (%s)', [], (S,)),
     ('DELETE FROM "games_privatemessage" WHERE "id" IN (%s)', [], (S,)),
     ('INSERT OR IGNORE INTO "games_notification" ("user_id") SELECT 1', [{"users": [7, 2]}],
      (pagecache.user_key(2), pagecache.user_key(7))),
