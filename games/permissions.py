@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.backends import MODERATORS_GROUP
 from games.engine.rulesets import RULESETS, get_ruleset
 from games.engine.rulesets.base import site_style
-from games.models import Game, GameEvent, Post, Seat, Thread
+from games.models import Game, GameBan, GameEvent, Post, Seat, Thread
 from games.rulesets import registry
 
 
@@ -314,8 +314,6 @@ def read_game_staff(user, game: Game) -> None:
 @functools.cache
 def _staff_sql(_vendor: str) -> str:
     from django.db import connection
-
-    from games.models import GameBan
 
     quote = connection.ops.quote_name
     co_gms, bans = Game.co_gms.through._meta.db_table, GameBan._meta.db_table
