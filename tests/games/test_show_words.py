@@ -40,28 +40,14 @@ from games.rulesets.show.wording import (
 from games.services.resolution import phase_close
 from games.wording import event_text, speaking_of
 from tests.conftest import client_for, make_user
+from tests.games.show_kept import kept_show
 
 pytestmark = pytest.mark.django_db
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "show"
 
 
-def _kept(tmp_path, file: str, stages: int | None = None):
-    """A show scenario file played through the site (its first `stages` stages) and kept."""
-    from games import scenarios
-
-    data = yaml.safe_load((SCENARIOS / file).read_text("utf-8"))
-    if stages is not None:
-        data["phases"] = data["phases"][:stages]
-        data.pop("expect", None)
-    path = tmp_path / "show.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
-    report = scenarios.play(str(path), keep=True)
-    assert all(not p.diffs for p in report.phases), [p.diffs for p in report.phases]
-    game = Game.objects.filter(ruleset="show").latest("pk")
-    users = {s.dealt_name: s.user for s in game.seats.select_related("user")}
-    seats = {s.dealt_name: s for s in game.seats.all()}
-    return game, users, seats
+_kept = kept_show
 
 
 def _thread_text(game) -> str:
