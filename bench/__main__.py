@@ -60,6 +60,8 @@ def parse_args(argv=None):
                         help="thread sizes, comma-separated (default 1000,10000,100000)")
     growth.add_argument("--repeat", type=int, default=15, help="timings per measurement (default 15)")
     growth.add_argument("--fresh", action="store_true", help="seed the kept databases again")
+    growth.add_argument("--seed-only", action="store_true",
+                        help="seed (or keep) the sizes' databases and stop: measure later, on a quiet machine")
     growth.add_argument("--drop", action="store_true", help="remove the seeded databases afterwards")
     args = parser.parse_args(argv)
     args.seconds = args.seconds or (4.0 if args.quick else 15.0)

@@ -228,6 +228,8 @@ def main(args) -> int:
         for size in sizes:
             url, game, site = prepare(size, base_url, fresh=args.fresh)
             urls.append(url)
+            if args.seed_only:
+                continue
             clear_cache_prefix(env["REDIS_URL"], prefix)  # each size's thread ids are the same numbers
             by_size[size] = measure(game, login_cookies(game.player_id), args.repeat, site)
     finally:
@@ -238,6 +240,9 @@ def main(args) -> int:
         if args.drop:
             for url in urls:
                 drop_database(url)
+    if args.seed_only:
+        log("growth: seeded; measure with the same --sizes (the databases are kept)")
+        return 0
     text, verdicts = table(sizes, by_size)
     print(text)
     print(json.dumps({"growth": {str(s): by_size[s] for s in sizes}, "verdicts": verdicts, "load": os.getloadavg()},

@@ -6,7 +6,8 @@ For a tier of N posts:
   ledger), played through the real services: its day closed by `phase_close` (the deadline's
   task) — the close is timed first, inside a transaction rolled back after each timing, so it can
   be repeated — then ended (`game_finish`); its GM dashboard, archive and replay are measured;
-- N / 20 finished games besides it (50 / 500 / 5,000 for the default sizes), bulk-made rows as
+- N / 20 finished games besides it (50 / 500 / 5,000 for the default sizes; a tier past 100,000
+  posts, seeded for the search at 1,000,000, keeps the 100,000 tier's game and list), bulk-made rows as
   the archive keeps them, for the games list («Завершённые»);
 - a user seated in 20 running games (the personal desk, /me/).
 
@@ -24,6 +25,9 @@ from datetime import timedelta
 PLAYERS = 20
 DESK_GAMES = 20  # «the personal desk of a user in 20 running games»
 FINISHED_PER_POST = 20  # finished games in the list: one per 20 posts of the tier (5,000 at 100,000)
+# The issue sets the site's rows at a 10,000-post game and 5,000 finished games; a tier past 100,000
+# posts (the search's 1,000,000) keeps the 100,000 tier's site rather than seeding 50,000 games.
+SITE_MAX_POSTS = 100_000
 QUERY_GOAL = 10
 CLOSE_GOAL_MS = 2000.0
 
@@ -50,6 +54,7 @@ def seed_site(posts: int) -> SiteTier:
     from games.services.lifecycle import game_signup, game_start
 
     app.conf.task_always_eager = True
+    posts = min(posts, SITE_MAX_POSTS)
     big = seed(posts=posts, players=PLAYERS, tag="big")
     big_game = Game.objects.get(pk=big.game_id)
     spectator = User.objects.create_user(username="bench-spectator", email="s@bench.invalid", password=None,
