@@ -12,15 +12,24 @@ from games.models import Game
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "show"
 
 
-def kept_show(tmp_path, file: str, stages: int | None = None):
-    """`file`'s first `stages` stages (all by default) played through the site; returns the game and
-    its users and seats by the heroes' names."""
-    from games import scenarios
+def kept_show(tmp_path, file: str, stages: int | None = None, *, options: dict | None = None,
+              phase_expectations: bool = True):
+    """`file`'s first `stages` stages (all by default) played through the site, with `options` over
+    the file's; returns the game and its users and seats by the heroes' names. A cut file drops its
+    end's expectations; `phase_expectations=False` drops each stage's too (they may speak of the
+    file's own options or of a later stage)."""
+    from games import scenarios  # the scenario player imports the site's services: read at call time
 
     data = yaml.safe_load((SCENARIOS / file).read_text("utf-8"))
     if stages is not None:
         data["phases"] = data["phases"][:stages]
         data.pop("expect", None)
+    if options:
+        data["options"] = {**data.get("options", {}), **options}
+        data.pop("expect", None)
+    if not phase_expectations:
+        for phase in data["phases"]:
+            phase.pop("expect", None)
     path = tmp_path / "show.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
     report = scenarios.play(str(path), keep=True)

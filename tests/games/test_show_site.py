@@ -22,6 +22,7 @@ from games.services import ActionRefused
 from games.services.posting import post_submit
 from games.services.resolution import phase_close_if_due
 from tests.conftest import client_for, make_user
+from tests.games.show_kept import kept_show
 
 pytestmark = pytest.mark.django_db
 
@@ -320,24 +321,7 @@ def test_the_role_page_links_the_heros_full_status_and_shows_his_innate_keys(sho
 
 def _kept_show(tmp_path, stages: int):
     """The ten-hero file played through the site up to `stages` stages and kept: the show goes on."""
-    import yaml
-
-    from pathlib import Path
-
-    from games import scenarios
-
-    source = Path(__file__).resolve().parents[1] / "scenarios" / "show" / "big-show-masons-win.yaml"
-    data = yaml.safe_load(source.read_text("utf-8"))
-    data["phases"] = data["phases"][:stages]
-    data.pop("expect")
-    path = tmp_path / "show.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
-    report = scenarios.play(str(path), keep=True)
-    assert all(not p.diffs for p in report.phases), [p.diffs for p in report.phases]
-    game = Game.objects.filter(ruleset="show").latest("pk")
-    users = {s.dealt_name: s.user for s in game.seats.select_related("user")}
-    seats = {s.dealt_name: s for s in game.seats.all()}
-    return game, users, seats
+    return kept_show(tmp_path, "big-show-masons-win.yaml", stages)
 
 
 def test_the_judge_decides_alone_through_his_panel(tmp_path, db):

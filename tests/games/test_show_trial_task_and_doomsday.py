@@ -25,6 +25,7 @@ from games.services.moderation import resolution_rollback
 from games.services.posting import post_submit
 from games.services.resolution import phase_close, phases_close_due
 from tests.conftest import client_for, make_user
+from tests.games.show_kept import kept_show
 
 pytestmark = pytest.mark.django_db
 
@@ -38,21 +39,9 @@ BEFORE_DOOMSDAY = -1  # every stage but Судный День: the show is over 
 
 def _kept(tmp_path, stages: int, **options):
     """The file played through the site up to `stages` (its phase list sliced) and kept."""
-    from games import scenarios
-
-    data = yaml.safe_load((SCENARIOS / FILE).read_text("utf-8"))
-    data["phases"] = data["phases"][:stages]
-    data["options"] = {**data["options"], **options}
-    data.pop("expect", None)
-    if stages == DAY2 or options:  # the file's expectations of a later stage, or of its own options
-        for phase in data["phases"]:
-            phase.pop("expect", None)
-    path = tmp_path / "show.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
-    report = scenarios.play(str(path), keep=True)
-    assert all(not p.diffs for p in report.phases), [p.diffs for p in report.phases]
-    game = Game.objects.filter(ruleset="show").latest("pk")
-    users = {s.dealt_name: s.user for s in game.seats.select_related("user")}
+    # the file's expectations of a later stage, or of its own options, do not hold for a cut or changed file
+    game, users, _seats = kept_show(tmp_path, FILE, stages, options=options,
+                                    phase_expectations=not (stages == DAY2 or options))
     return game, users
 
 
