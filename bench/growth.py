@@ -31,7 +31,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bench.seed import RARE_WORD
-from bench.site_growth import SiteTier, measure_site, seed_site
+from bench.site_growth import CLOSE_GOAL_MS, SiteTier, measure_site, seed_site, timed_close
 from bench.site_growth import verdict as site_verdict
 from bench.votes import _best  # the median of timed runs, as every vote benchmark takes it
 
@@ -165,6 +165,7 @@ def measure(game, cookies: dict[str, str], repeat: int, site=None) -> dict[str, 
         record(f"thread page ({label}), rendered afresh", lambda url=url: client.get(url), prepare_each=fresh)
     phase = Phase.objects.get(pk=game.phase_id)
     record("recount of the day", lambda: vote_count(phase=phase))
+    record("close of the day, every post a vote", timed_close(phase))
     record("search, a common word (every post)", lambda: client.get("/search/", {"q": "тюрьму"}))
     record("search, a word 1 post in 8 has", lambda: client.get("/search/", {"q": "оратором"}))
     record("search, a rare word (one post)", lambda: client.get("/search/", {"q": RARE_WORD}))
@@ -190,6 +191,11 @@ def table(sizes: list[int], by_size: dict[int, dict[str, dict]]) -> tuple[str, d
             goal, met = ours
         elif name.startswith("thread page"):
             goal, met = f"<= {PAGE_GOAL_RATIO} x", growth is not None and growth <= PAGE_GOAL_RATIO
+        elif name.startswith("close of the day"):  # the close against the day's votes
+            scale = large / small
+            at_10k = by_size.get(10_000, {}).get(name, {}).get("ms")
+            goal = f"<= {CLOSE_GOAL_MS / 1000:.0f} s at 10,000, <= linear"
+            met = growth is not None and growth <= scale * 1.1 and (at_10k is None or at_10k <= CLOSE_GOAL_MS)
         elif name.startswith("recount"):
             ms = by_size[large][name]["ms"]
             scale = large / small

@@ -2,10 +2,13 @@
 bench/growth.py's game thread in the same kept database, one tier per thread size.
 
 For a tier of N posts:
-- a finished forum game of 20 players (the forum's largest table; the issue's 30 seats no rule set) whose game thread holds N posts (day 1's votes in the
-  ledger), played through the real services: its day closed by `phase_close` (the deadline's
-  task) — the close is timed first, inside a transaction rolled back after each timing, so it can
-  be repeated — then ended (`game_finish`); its GM dashboard, archive and replay are measured;
+- a finished forum game of 20 players (the forum's largest table; the issue's 30 seats no rule set)
+  whose game thread holds N posts, the last DAY_VOTES of them counted votes of its day (the same
+  day at every size: what grows is the thread), played through the real services: its day closed
+  by `phase_close` (the deadline's task) — the close is timed first, inside a transaction rolled
+  back after each timing, so it can be repeated — then ended (`game_finish`); its GM dashboard,
+  archive and replay are measured; the close of bench/growth.py's game, whose every post is a
+  vote of its day, is timed the same way (`timed_close`): the close against the day's votes;
 - N / 20 finished games besides it (50 / 500 / 5,000 for the default sizes; a tier past 100,000
   posts, seeded for the search at 1,000,000, keeps the 100,000 tier's game and list), bulk-made rows as
   the archive keeps them, for the games list («Завершённые»);
@@ -28,6 +31,9 @@ FINISHED_PER_POST = 20  # finished games in the list: one per 20 posts of the ti
 # The issue sets the site's rows at a 10,000-post game and 5,000 finished games; a tier past 100,000
 # posts (the search's 1,000,000) keeps the 100,000 tier's site rather than seeding 50,000 games.
 SITE_MAX_POSTS = 100_000
+# The votes of the finished game's day, the same at every size, so its close is measured against
+# the thread's size alone (bench/growth.py's game, every post a vote, gives it against the votes).
+DAY_VOTES = 1_000
 QUERY_GOAL = 10
 CLOSE_GOAL_MS = 2000.0
 
@@ -55,7 +61,7 @@ def seed_site(posts: int) -> SiteTier:
 
     app.conf.task_always_eager = True
     posts = min(posts, SITE_MAX_POSTS)
-    big = seed(posts=posts, players=PLAYERS, tag="big")
+    big = seed(posts=posts, players=PLAYERS, tag="big", votes=DAY_VOTES)
     big_game = Game.objects.get(pk=big.game_id)
     spectator = User.objects.create_user(username="bench-spectator", email="s@bench.invalid", password=None,
                                          display_name="Зритель")
@@ -100,7 +106,6 @@ def measure_site(tier: SiteTier, record) -> None:
     from accounts.models import User
     from games.models import Game, Phase
     from games.services.lifecycle import game_finish
-    from games.services.resolution import phase_close
 
     gm, spectator, desk = (Client() for _ in range(3))
     gm.force_login(User.objects.get(pk=tier.big_gm_id))
@@ -110,14 +115,11 @@ def measure_site(tier: SiteTier, record) -> None:
     phase = Phase.objects.get(pk=tier.big_phase_id)
     deadline = (phase.deadline_at or timezone.now()) + timedelta(seconds=1)
 
-    def close(*, keep: bool = False) -> None:
-        with transaction.atomic():
-            phase_close(phase_id=phase.pk, now=deadline)
-            transaction.set_rollback(not keep)
+    close = timed_close(phase)
 
     record(f"desk of a user in {DESK_GAMES} games", lambda: desk.get("/me/"))
     record("games list, finished", lambda: spectator.get("/games/", {"status": "finished"}))
-    record(f"phase close, {PLAYERS} players (deadline to results)", close)
+    record(f"phase close, {PLAYERS} players, {DAY_VOTES:,} votes (deadline to results)", close)
     with transaction.atomic():
         close(keep=True)
         game = Game.objects.get(pk=game_id)
@@ -127,6 +129,24 @@ def measure_site(tier: SiteTier, record) -> None:
         record("archive of the finished game", lambda: spectator.get(f"/games/{game_id}/archive/"))
         record("replay of the finished game", lambda: spectator.get(f"/games/{game_id}/replay/"))
         transaction.set_rollback(True)
+
+
+def timed_close(phase):
+    """`close(keep=False)`: the phase closed by its deadline's task as a second past the deadline,
+    inside a transaction rolled back unless `keep` (so the timing can be repeated)."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games.services.resolution import phase_close
+
+    deadline = (phase.deadline_at or timezone.now()) + timedelta(seconds=1)
+
+    def close(*, keep: bool = False) -> None:
+        with transaction.atomic():
+            phase_close(phase_id=phase.pk, now=deadline)
+            transaction.set_rollback(not keep)
+
+    return close
 
 
 def verdict(name: str, small: dict, large: dict, page_ratio: float) -> tuple[str, bool] | None:

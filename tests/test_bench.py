@@ -195,10 +195,13 @@ def test_the_benchmark_never_uses_a_real_sites_database(url, expected):
     assert bench_database_url(url) == expected
 
 
-def _growth_rows(page_ms, recount_ms, search_ms):
-    return {"thread page (last), kept": {"ms": page_ms, "ratio": 0.7, "queries": 0},
+def _growth_rows(page_ms, recount_ms, search_ms, close_ms=None):
+    rows = {"thread page (last), kept": {"ms": page_ms, "ratio": 0.7, "queries": 0},
             "recount of the day": {"ms": recount_ms, "ratio": 0.1, "queries": 2},
             "search, a rare word": {"ms": search_ms, "ratio": 0.05, "queries": 7}}
+    if close_ms is not None:
+        rows["close of the day, every post a vote"] = {"ms": close_ms, "ratio": 0.01, "queries": 40}
+    return rows
 
 
 def test_growth_table_judges_each_curve_against_its_goal():
@@ -214,6 +217,21 @@ def test_growth_table_judges_each_curve_against_its_goal():
     _text, verdicts = growth.table([1_000, 100_000], {1_000: _growth_rows(10.0, 4.0, 20.0),
                                                         100_000: _growth_rows(13.0, 510.0, 80.0)})
     assert not any(v["met"] for v in verdicts.values())
+
+
+def test_the_close_of_a_day_of_votes_is_judged_at_10000_votes_and_against_linear():
+    """«a phase close … from the deadline to the results posted — goal: ≤ 2 s»: the close of a day
+    whose every post is a vote, within 2 s at 10,000 and at most linear in the votes."""
+    from bench import growth
+
+    sizes = [1_000, 10_000, 100_000]
+    fine = {1_000: _growth_rows(10, 4, 20, 150), 10_000: _growth_rows(10, 40, 20, 900),
+            100_000: _growth_rows(10, 250, 20, 9_000)}
+    assert growth.table(sizes, fine)[1]["close of the day, every post a vote"]["met"]
+    slow = {**fine, 10_000: _growth_rows(10, 40, 20, 2_500)}
+    assert not growth.table(sizes, slow)[1]["close of the day, every post a vote"]["met"]
+    worse_than_linear = {**fine, 100_000: _growth_rows(10, 250, 20, 30_000)}
+    assert not growth.table(sizes, worse_than_linear)[1]["close of the day, every post a vote"]["met"]
 
 
 def test_growth_keeps_its_databases_per_size_and_recipe():
