@@ -58,11 +58,11 @@ def player_names(players: int) -> list[str]:
     return [*NAMES, *(f"Игрок {n}" for n in range(len(NAMES) + 1, players + 1))][:players]
 
 
-def seed(*, posts: int = 10_000, players: int = len(NAMES), tag: str = "", votes: int | None = None) -> BenchGame:
+def seed(*, posts: int = 10_000, players: int = len(NAMES), tag: str = "", counted: int | None = None) -> BenchGame:
     """Create the game through the real services (signups, deal, day 1), then bulk-load the posts
     and their ledger lines. Celery tasks queued meanwhile (the day's deadline) run in-process.
     `tag` keeps the usernames of a second game in the same database apart (bench/site_growth.py).
-    `votes`: only the last so many posts are counted votes in the day's ledger (all by default:
+    `counted`: only the last so many posts are counted votes in the day's ledger (all by default:
     the recount's worst case); the rest are the same words, read as talk."""
     from allauth.account.models import EmailAddress
     from django.utils import timezone
@@ -120,8 +120,8 @@ def seed(*, posts: int = 10_000, players: int = len(NAMES), tag: str = "", votes
                          search_text=text, renderer_version=bbcode.RENDERER_VERSION,
                          created_at=phase.opened_at + timedelta(seconds=i + 1)))
     created = Post.objects.bulk_create(rows, batch_size=1000)
-    counted = created if votes is None else created[len(created) - min(votes, len(created)):]
-    VoteRecord.objects.bulk_create(ledger_lines(phase, counted, seats), batch_size=2000)
+    voted = created if counted is None else created[len(created) - min(counted, len(created)):]
+    VoteRecord.objects.bulk_create(ledger_lines(phase, voted, seats), batch_size=2000)
     Thread.objects.filter(pk=thread.pk).update(post_count=posts, last_post_at=created[-1].created_at)
     player = seats[0].user
     # Two votes the benchmark posts in turn (for other living players).

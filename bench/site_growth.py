@@ -61,7 +61,7 @@ def seed_site(posts: int) -> SiteTier:
 
     app.conf.task_always_eager = True
     posts = min(posts, SITE_MAX_POSTS)
-    big = seed(posts=posts, players=PLAYERS, tag="big", votes=DAY_VOTES)
+    big = seed(posts=posts, players=PLAYERS, tag="big", counted=DAY_VOTES)
     big_game = Game.objects.get(pk=big.game_id)
     spectator = User.objects.create_user(username="bench-spectator", email="s@bench.invalid", password=None,
                                          display_name="Зритель")
@@ -119,7 +119,7 @@ def measure_site(tier: SiteTier, record) -> None:
 
     record(f"desk of a user in {DESK_GAMES} games", lambda: desk.get("/me/"))
     record("games list, finished", lambda: spectator.get("/games/", {"status": "finished"}))
-    record(f"phase close, {PLAYERS} players, {DAY_VOTES:,} votes (deadline to results)", close)
+    record(f"phase close, {PLAYERS} players, {DAY_VOTES:,} votes", close)
     with transaction.atomic():
         close(keep=True)
         game = Game.objects.get(pk=game_id)
