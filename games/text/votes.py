@@ -547,7 +547,8 @@ def parse_votes(source: str, matcher: RosterMatcher, *, profile: VoteProfile = D
     elif found:
         # A game without the rule set's words (a `##vote`-only game): what they cast is told, not
         # counted; a bold name alone is talk there and was not listed.
-        found = [replace(v, valid=False, reason="syntax_disabled") if v.syntax == SYNTAX_NATIVE else v
+        found = [VoteFound(v.kind, v.target, False, "syntax_disabled", v.fragment, v.start, v.end, v.syntax,
+                           v.candidates, v.method) if v.syntax == SYNTAX_NATIVE else v
                  for v in found]
     if not found:
         return _EMPTY
