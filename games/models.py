@@ -71,8 +71,10 @@ class Thread(models.Model):
 
 
 def default_vote_syntaxes() -> list[str]:
-    """A new game reads the English vote words in bold too, as forum games always have."""
-    return ["bold_vote"]
+    """A new game reads its rule set's own vote words (`native`) and the English vote words in bold,
+    as forum games always have (games.text.votes.SYNTAXES; migration 0013 gave `native` to every
+    game made before it could be switched off)."""
+    return ["bold_vote", "native"]
 
 
 class AutoSetup(models.Model):
@@ -123,8 +125,9 @@ class Game(models.Model):
         Thread, on_delete=models.PROTECT, related_name="game_as_discussion_thread", verbose_name=_("discussion thread")
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    # The vote syntaxes in force besides the Russian bold vote (games.text.votes.SYNTAXES): the
-    # English words in bold ("bold_vote", on by default), tags, "##vote"; the GM may switch each.
+    # The vote syntaxes in force (games.text.votes.SYNTAXES): the rule set's own words with a bold
+    # name ("native") and the English words in bold ("bold_vote"), both on by default, tags,
+    # "##vote"; the GM may switch each, keeping at least one that casts a vote.
     vote_syntaxes = models.JSONField(_("vote syntaxes"), default=default_vote_syntaxes, blank=True)
     # Whether a vote inside [spoiler] counts (by default not: a spoiler mostly holds a pasted quote).
     count_spoiler_votes = models.BooleanField(_("votes inside spoilers count"), default=False)

@@ -14,6 +14,7 @@ from threading import Lock
 from django.core.cache import cache
 from django.db import connections
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from games.engine import votecount
 from games.engine.rulesets import get_ruleset
@@ -23,7 +24,8 @@ from games.rulesets import registry
 from games.rulesets.base import CountWords
 from games.selectors.state import stored_state
 from games.text.names import RosterMatcher
-from games.text.votes import DEFAULT_PROFILE, VoteProfile, profile_named
+from games.text.votes import (DEFAULT_PROFILE, SYNTAX_EXAMPLES, SYNTAX_NATIVE, SYNTAX_ORDER, VoteProfile,
+                              profile_named)
 from games.wording import wording_of
 
 
@@ -59,6 +61,24 @@ def vote_profile_for(game: Game) -> VoteProfile:
     return (profile.only_syntaxes(game.vote_syntaxes or ())
             .with_intent_words(getattr(ruleset, "vote_intent_words", ()))
             .with_spoilers(game.count_spoiler_votes))
+
+
+def syntax_examples(game: Game) -> list[tuple[str, str, bool, str]]:
+    """Every vote syntax the reader knows (games.text.votes.SYNTAX_ORDER), each as (name, how a
+    vote is written in it, whether the game has it on, a note): the GM's vote options are built
+    from it, and a poster whose vote used a syntax that is off is told the ones that are on. The
+    rule set's own words are shown as its vote button writes them («[b]В тюрьму X[/b]»)."""
+    on = set(game.vote_syntaxes or ())
+    rows = []
+    for syntax in SYNTAX_ORDER:
+        if syntax == SYNTAX_NATIVE:
+            example = wording_of(game.ruleset).vote_button_form.format(name="X")
+            note = str(_("the rule set's vote words with a bold name"))
+        else:
+            example = next(form for form in SYNTAX_EXAMPLES[syntax] if form is not None).format(name="X")
+            note = ""
+        rows.append((syntax, example, syntax in on, note))
+    return rows
 
 
 def _vote_profile_name(game: Game) -> str:

@@ -13,7 +13,7 @@ from games.selectors.communication import MODES, communication_of, team_chat_ena
 from games.selectors.state import table_style
 from games.services import ActionRefused
 from games.services.journal import gm_log
-from games.text.votes import SYNTAXES
+from games.text.votes import CASTING_SYNTAXES, SYNTAXES
 
 
 def game_create(*, title: str, gm, ruleset: str | None = None, size: int = 9, role_table: list[str] | None = None,
@@ -76,9 +76,11 @@ def _has_majority(game: Game) -> bool:
 
 def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_majority: bool,
                           count_spoiler_votes: bool = False) -> Game:
-    """The GM picks which vote syntaxes count in his game besides the Russian bold vote (the
-    English words in bold among them), whether votes inside spoilers count, and whether a
-    majority ends the day at once."""
+    """The GM picks which vote syntaxes count in his game (games.text.votes.SYNTAXES: the rule
+    set's own words with a bold name, `native`, among them: issue 29, "in a game set to `##vote`
+    only, a bold name or a bold «vote X» without the `##` is talk, not a vote"), whether votes
+    inside spoilers count, and whether a majority ends the day at once. A choice that leaves no
+    syntax a vote can be cast with (none, or only withdrawals) is refused and changes nothing."""
     if not is_game_master(by, game):
         raise ActionRefused(_("Only the GM changes the game's options."), code="not_allowed")
     adapter = registry.find(game.ruleset)
@@ -88,6 +90,9 @@ def game_set_vote_options(*, game: Game, by, syntaxes: list[str], end_day_on_maj
     unknown = set(syntaxes) - set(SYNTAXES)
     if unknown:
         raise ActionRefused(_("Unknown vote syntax."), code="bad_syntax")
+    if not set(syntaxes) & CASTING_SYNTAXES:
+        raise ActionRefused(_("Keep at least one way to cast a vote: with none, no vote in this game would count."),
+                            code="no_syntax")
     if end_day_on_majority and not _has_majority(game):
         raise ActionRefused(_("This rule set has no majority: the most votes at the close decide."),
                             code="no_majority")

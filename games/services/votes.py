@@ -16,14 +16,14 @@ from games.engine.rulesets.base import site_style
 from games.wording import suggestion_text, vote_reason_text, vote_weight_text, wording_of
 from games.selectors.holders import count_as_cast
 from games.selectors.votes import (CountView, count_title, engine_state_of, parse_measure, roster_matcher, version_key,
-                                   vote_target_ids,
+                                   syntax_examples, vote_target_ids,
                                    vote_count, vote_profile_for, voting_phase)
 from games.models import Game, Phase, Post, Seat, Thread, VoteRecord
 from games.permissions import game_of, is_game_master, roster_rows
 from games.rulesets import registry
 from games.services import ActionRefused, notifications
 from games.services.posts import post_create
-from games.text.votes import VoteReading, might_vote, parse_votes
+from games.text.votes import SYNTAX_NATIVE, VoteReading, might_vote, parse_votes, written_form
 
 def reason_text(code: str, *, game: Game | None = None, vote_word: str = "") -> str:
     """Why a vote did not count; a hint quoting a vote word quotes the game's rule set's own."""
@@ -31,6 +31,25 @@ def reason_text(code: str, *, game: Game | None = None, vote_word: str = "") -> 
     if "%(word)s" in text:
         text = text % {"word": vote_word or vote_word_for(game)}
     return text
+
+
+def ways_to_vote(game: Game) -> str:
+    """How a vote is written in this game, its syntaxes that are on («##vote X; ##unvote»): told to
+    a poster whose vote used one that is off (`syntax_disabled`), so he learns how to vote here."""
+    return "; ".join(example for _key, example, on, _note in syntax_examples(game) if on)
+
+
+def _with_hint(text: str, reason: str, suggestions: tuple[str, ...], ways: str) -> str:
+    """A refusal's text with what helps the poster: the closest names to a name nobody has, or
+    the ways votes are written in this game after one written in a way that is off."""
+    hint = ""
+    if suggestions and reason in ("name_unknown", "name_ambiguous"):
+        hint = suggestion_text(suggestions)
+    elif ways and reason == "syntax_disabled":
+        hint = str(_("In this game a vote is written so: %(ways)s.")) % {"ways": ways}
+    if not hint:
+        return text
+    return f"{text}{'' if text.endswith(('.', '!', '?', '…')) else '.'} {hint}"
 
 
 def vote_word_for(game: Game | None) -> str:
@@ -75,6 +94,8 @@ class VoteConfirmation:
     # its reason, told too, so a vote that was meant is never lost without a word.
     later_reason: str = ""
     later_suggestions: tuple[str, ...] = ()  # the closest names to that later vote's refused name
+    # The game's ways of voting (ways_to_vote), told after a vote written in a way that is off.
+    ways: str = ""
     # The phase the post's counted ballot went to (None: no ballot counted): the posting service
     # (games/services/posting.py) checks that day's majority next. Not shown, not compared.
     ballot_phase: Phase | None = field(default=None, compare=False, repr=False)
@@ -108,15 +129,12 @@ class VoteConfirmation:
             else:
                 text = str(_("Vote counted: %(name)s")) % {"name": self.target}
             if self.later_reason:
-                text += " " + str(_("The vote written after it was not counted: %(reason)s")) % {
-                    "reason": reason_text(self.later_reason, vote_word=self.vote_word)}
-                if self.later_suggestions and self.later_reason in ("name_unknown", "name_ambiguous"):
-                    text += " " + suggestion_text(self.later_suggestions)
+                text += " " + _with_hint(str(_("The vote written after it was not counted: %(reason)s")) % {
+                    "reason": reason_text(self.later_reason, vote_word=self.vote_word)},
+                    self.later_reason, self.later_suggestions, self.ways)
             return text
         text = str(_("Vote not counted: %(reason)s")) % {"reason": reason_text(self.reason, vote_word=self.vote_word)}
-        if self.suggestions and self.reason in ("name_unknown", "name_ambiguous"):
-            text += " " + suggestion_text(self.suggestions)
-        return text
+        return _with_hint(text, self.reason, self.suggestions, self.ways)
 
 
 def count_version_bump(*, phase_id: int) -> None:
@@ -184,14 +202,17 @@ class _Judged:
         the final one that failed («##unvote» then «##vote <nobody>»), so it is not lost unsaid."""
         final = max((i for i, row in enumerate(self.rows) if row[1]), default=None)
         if final is None:
-            found = self.rows[-1][0]
-            return VoteConfirmation(counted=False, reason=self.rows[-1][2], vote_word=vote_word_for(game),
-                                    suggestions=tuple(getattr(found, "candidates", ()) or ()))
+            found, reason = self.rows[-1][0], self.rows[-1][2]
+            return VoteConfirmation(counted=False, reason=reason, vote_word=vote_word_for(game),
+                                    suggestions=tuple(getattr(found, "candidates", ()) or ()),
+                                    ways=ways_to_vote(game) if reason == "syntax_disabled" else "")
         found = self.rows[final][0]
         later = [row for row in self.rows[final + 1 :] if not row[1] and row[0].kind == VoteRecord.Kind.VOTE]
+        later_reason = later[-1][2] if later else ""
         return VoteConfirmation(counted=True, kind=found.kind, target=found.target or "",
-                                later_reason=later[-1][2] if later else "", vote_word=vote_word_for(game),
-                                later_suggestions=tuple(later[-1][0].candidates or ()) if later else ())
+                                later_reason=later_reason, vote_word=vote_word_for(game),
+                                later_suggestions=tuple(later[-1][0].candidates or ()) if later else (),
+                                ways=ways_to_vote(game) if later_reason == "syntax_disabled" else "")
 
 
 def _judge(*, game: Game, author_id: int, body: str, now: datetime) -> _Judged | None:
@@ -355,10 +376,16 @@ def vote_button_text(name: str, ruleset: str = "") -> str:
     return wording_of(ruleset).vote_button_text(name)
 
 
-def vote_buttons(name: str, ruleset: str = "") -> list[tuple[str, str]]:
+def vote_buttons(name: str, ruleset: str = "", syntaxes=None) -> list[tuple[str, str]]:
     """The vote buttons for one player: (label, text to insert), as the rule set's wording offers
-    them (cards: «Казнить X» and «В тюрьму X», the vote and the measure at once)."""
-    return wording_of(ruleset).vote_buttons(name)
+    them (cards: «Казнить X» and «В тюрьму X», the vote and the measure at once). `syntaxes`: the
+    game's (Game.vote_syntaxes); where its rule set's words are off (a `##vote`-only game) the
+    buttons write the vote the way the game reads it («##vote X»), never one it would refuse."""
+    written = None
+    if syntaxes is not None and SYNTAX_NATIVE not in syntaxes:
+        form = written_form("vote", syntaxes)
+        written = form.format(name=name) if form is not None else None
+    return wording_of(ruleset).vote_buttons(name, written=written)
 
 
 # --- How a post will be read: the preview, and edits of posts with votes ------------------------
@@ -381,10 +408,8 @@ class VotePreview:
         if c.kind == "measure":
             return c.message
         if not c.counted:
-            text = str(_("The vote will not count: %(reason)s")) % {
-                "reason": reason_text(c.reason, vote_word=c.vote_word)}
-            if c.suggestions and c.reason in ("name_unknown", "name_ambiguous"):
-                text += " " + suggestion_text(c.suggestions)
+            text = _with_hint(str(_("The vote will not count: %(reason)s")) % {
+                "reason": reason_text(c.reason, vote_word=c.vote_word)}, c.reason, c.suggestions, c.ways)
         elif c.kind == VoteRecord.Kind.UNVOTE:
             text = str(_("Read as → withdrawing your vote"))
         elif c.kind == VoteRecord.Kind.PEACE:
@@ -500,7 +525,9 @@ def vote_after_edit(*, post: Post, editor, now: datetime | None = None) -> Edite
         c = reading.confirmation if reading is not None else None
         if c is not None and c.counted and c.kind in (VoteRecord.Kind.VOTE, VoteRecord.Kind.UNVOTE, VoteRecord.Kind.PEACE):
             if (c.kind, c.target or None) != kept_key:
-                new_text = vote_text_for(kind=c.kind, name=c.target, ruleset=game_of(post.thread).ruleset)
+                game = game_of(post.thread)
+                new_text = vote_text_for(kind=c.kind, name=c.target, ruleset=game.ruleset,
+                                         syntaxes=game.vote_syntaxes or ())
     return EditedVote(kept=kept, reading=reading, new_text=new_text)
 
 
@@ -509,9 +536,13 @@ UNVOTE_TEXT = "[b]Снимаю голос[/b]"
 PEACE_TEXT = "[b]За мир[/b]"
 
 
-def vote_text_for(*, kind: str, name: str = "", ruleset: str = "") -> str:
+def vote_text_for(*, kind: str, name: str = "", ruleset: str = "", syntaxes=None) -> str:
     """The text of a post that casts this vote: the vote button's for a vote, else the bold
-    withdrawal or peace words."""
+    withdrawal or peace words. `syntaxes`: the game's; where its rule set's words are off, the
+    first syntax it has on that writes this kind («##vote X», «##unvote»), or "" when none does."""
+    if syntaxes is not None and SYNTAX_NATIVE not in syntaxes:
+        form = written_form(kind, syntaxes)
+        return form.format(name=name) if form is not None else ""
     if kind == VoteRecord.Kind.UNVOTE:
         return UNVOTE_TEXT
     if kind == VoteRecord.Kind.PEACE:

@@ -14,12 +14,17 @@ from games.text.bbcode import Element, Text, parse
 from games.text.names import WORD_RE, MatchResult, RosterMatcher, lower_keep_length, morph, normalize
 
 __all__ = [
+    "CASE_SETTINGS",
+    "CASTING_SYNTAXES",
     "DEFAULT_PROFILE",
     "INTERNATIONAL_PROFILE",
     "INTERNATIONAL_SYNTAXES",
     "PROFILES",
     "REASONS",
     "SYNTAXES",
+    "SYNTAX_EXAMPLES",
+    "SYNTAX_NATIVE",
+    "SYNTAX_ORDER",
     "VoteFound",
     "VoteProfile",
     "VoteReading",
@@ -27,11 +32,19 @@ __all__ = [
     "jsonl_results",
     "parse_votes",
     "profile_named",
+    "profile_with_settings",
     "reading_to_json",
+    "roster_key",
+    "written_form",
 ]
 
 # -- profiles -----------------------------------------------------------------------------------
 
+# The rule set's own reading: its intent, unvote and peace words with a bold name («[b]В тюрьму
+# Негодяя[/b]», «Голосую за [b]Васю[/b]», «[b]Снимаю голос[/b]»), and a bold name alone told
+# `no_intent`. A syntax like the others (issue 29): "in a game set to `##vote` only, a bold name or
+# a bold «vote X» without the `##` is talk, not a vote."
+SYNTAX_NATIVE = "native"
 SYNTAX_BOLD_VOTE = "bold_vote"  # bold "VOTE: X" / "UNVOTE"
 SYNTAX_VOTE_TAG = "vote_tag"  # [vote]X[/vote]
 SYNTAX_V_TAG = "v_tag"  # [v]X[/v]
@@ -41,7 +54,27 @@ SYNTAX_HASH_UNVOTE = "hash_unvote"  # ##unvote
 INTERNATIONAL_SYNTAXES = frozenset(
     {SYNTAX_BOLD_VOTE, SYNTAX_VOTE_TAG, SYNTAX_V_TAG, SYNTAX_UNVOTE_TAG, SYNTAX_HASH_VOTE, SYNTAX_HASH_UNVOTE}
 )
-SYNTAXES = INTERNATIONAL_SYNTAXES
+SYNTAXES = INTERNATIONAL_SYNTAXES | {SYNTAX_NATIVE}
+# Every syntax the reader knows, in the order the GM's choices list them (games.views: the vote
+# options form is built from this, never from a list of its own).
+SYNTAX_ORDER: tuple[str, ...] = (
+    SYNTAX_NATIVE, SYNTAX_BOLD_VOTE, SYNTAX_HASH_VOTE, SYNTAX_HASH_UNVOTE, SYNTAX_VOTE_TAG, SYNTAX_V_TAG,
+    SYNTAX_UNVOTE_TAG,
+)
+# The syntaxes a vote for a player can be cast with: a game keeps at least one of them on (a game
+# left with only `##unvote` would have no way to vote).
+CASTING_SYNTAXES = frozenset({SYNTAX_NATIVE, SYNTAX_BOLD_VOTE, SYNTAX_VOTE_TAG, SYNTAX_V_TAG, SYNTAX_HASH_VOTE})
+# How each international syntax writes a vote for {name}, a withdrawal and a vote for peace (None:
+# it cannot): the GM's choices show the first that exists, and a game whose rule-set words are off
+# fills its vote buttons with them. The native syntax's texts are the rule set's wording's.
+SYNTAX_EXAMPLES: dict[str, tuple[str | None, str | None, str | None]] = {
+    SYNTAX_BOLD_VOTE: ("[b]VOTE: {name}[/b]", "[b]UNVOTE[/b]", "[b]VOTE: no lynch[/b]"),
+    SYNTAX_HASH_VOTE: ("##vote {name}", None, "##vote no lynch"),
+    SYNTAX_HASH_UNVOTE: (None, "##unvote", None),
+    SYNTAX_VOTE_TAG: ("[vote]{name}[/vote]", None, "[vote]no lynch[/vote]"),
+    SYNTAX_V_TAG: ("[v]{name}[/v]", None, "[v]no lynch[/v]"),
+    SYNTAX_UNVOTE_TAG: (None, "[unvote]", None),
+}
 
 # Verbs are expanded to their infinitive, 1st-person present/future and imperative forms
 # ("голосую" → голосуем, голосовать, голосуйте); other words are taken as written.
@@ -93,7 +126,8 @@ class VoteProfile:
     unvote_words: tuple[str, ...] = DEFAULT_UNVOTE_WORDS
     peace_words: tuple[str, ...] = DEFAULT_PEACE_WORDS
     peace_allowed: bool = False
-    syntaxes: frozenset[str] = frozenset()
+    # The rule set's own words are a syntax too (SYNTAX_NATIVE): on unless a profile leaves it out.
+    syntaxes: frozenset[str] = frozenset({SYNTAX_NATIVE})
     ignored_tags: frozenset[str] = DEFAULT_IGNORED_TAGS
     max_gap_words: int = 3
 
@@ -130,9 +164,25 @@ class VoteProfile:
 # The plain game (the forum rules, 002): someone is always jailed, so there is no peace vote. The
 # English vote words are on, as they always were for forum games. A rule set names its own
 # profiles (add_profile, called when it registers: games.rulesets.base.SiteRuleset.vote_profiles).
-DEFAULT_PROFILE = VoteProfile(syntaxes=frozenset({SYNTAX_BOLD_VOTE}))
-INTERNATIONAL_PROFILE = VoteProfile(name="international", syntaxes=INTERNATIONAL_SYNTAXES)
+DEFAULT_PROFILE = VoteProfile(syntaxes=frozenset({SYNTAX_NATIVE, SYNTAX_BOLD_VOTE}))
+INTERNATIONAL_PROFILE = VoteProfile(name="international", syntaxes=SYNTAXES)
 PROFILES = {p.name: p for p in (DEFAULT_PROFILE, INTERNATIONAL_PROFILE)}
+
+
+_KIND_INDEX = {"vote": 0, "unvote": 1, "peace": 2}
+
+
+def written_form(kind: str, syntaxes: Iterable[str]) -> str | None:
+    """How a vote of `kind` ("vote", "unvote", "peace") is written in the first of `syntaxes`
+    (SYNTAX_ORDER) besides the rule set's own words that can write it; a vote's has `{name}`.
+    None: none of them can (the rule set's words are its wording's: games.wording)."""
+    index = _KIND_INDEX[kind]
+    enabled = frozenset(syntaxes)
+    for syntax in SYNTAX_ORDER:
+        forms = SYNTAX_EXAMPLES.get(syntax)
+        if syntax in enabled and forms is not None and forms[index] is not None:
+            return forms[index]
+    return None
 
 
 def add_profile(name: str, profile: VoteProfile) -> VoteProfile:
@@ -185,8 +235,12 @@ class VoteFound:
     fragment: str
     start: int = 0
     end: int = 0
-    syntax: str = "bold"  # "bold" or one of SYNTAXES
+    syntax: str = SYNTAX_NATIVE  # which of SYNTAXES wrote it (the rule set's own words: "native")
     candidates: tuple[str, ...] = ()
+    # How the target's name was read (games.text.names.MatchResult.method): "exact" for a full name
+    # or an alias in any case form, else a short form or a typo ("partial", "nickname", "prefix",
+    # "fuzzy"); the corpus score (games.text.vote_score) counts the latter apart.
+    method: str = ""
 
     def to_json(self) -> Any:
         if self.valid:
@@ -307,18 +361,22 @@ class _Rules:
 
 @lru_cache(maxsize=64)
 def _rules(profile: VoteProfile) -> _Rules:
-    intent = list(profile.intent_words)
-    unvote = list(profile.unvote_words)
-    if SYNTAX_BOLD_VOTE in profile.syntaxes:
-        intent.extend(ENGLISH_INTENT_WORDS)
-        unvote.extend(ENGLISH_UNVOTE_WORDS)
+    # The rule set's own words are always looked for, so that a game without them (SYNTAX_NATIVE
+    # off) tells the poster why his «[b]В тюрьму Васи[/b]» did not count. The English words are
+    # groups of their own (`_en`): what a phrase found is read as depends on which one it is.
+    english = SYNTAX_BOLD_VOTE in profile.syntaxes
     phrases = re.compile(
         _WB
         + f"(?:(?P<peace>{_phrase_pattern(profile.peace_words)})"
-        + f"|(?P<unvote>{_phrase_pattern(unvote)})"
-        + f"|(?P<vote>{_phrase_pattern(intent)})){_WE}"
+        + f"|(?P<unvote>{_phrase_pattern(profile.unvote_words)})"
+        + f"|(?P<vote>{_phrase_pattern(profile.intent_words)})"
+        + (f"|(?P<unvote_en>{_phrase_pattern(ENGLISH_UNVOTE_WORDS)})"
+           f"|(?P<vote_en>{_phrase_pattern(ENGLISH_INTENT_WORDS)})" if english else "")
+        + f"){_WE}"
     )
     peace = re.compile(f"(?:{_phrase_pattern(profile.peace_words)}){_WE}")
+    intent = (*profile.intent_words, *(ENGLISH_INTENT_WORDS if english else ()))
+    unvote = (*profile.unvote_words, *(ENGLISH_UNVOTE_WORDS if english else ()))
     stems = set()
     for phrase in (*intent, *unvote, *profile.peace_words):
         words = _phrase_words(phrase)
@@ -454,12 +512,12 @@ def _has_negator(low: str) -> bool:
 
 
 def _peace_found(
-    post: _Post, start: int, end: int, profile: VoteProfile, negated: bool, bold: bool
+    post: _Post, start: int, end: int, profile: VoteProfile, negated: bool, bold: bool, syntax: str = SYNTAX_NATIVE
 ) -> VoteFound | None:
     if not bold:
         return None  # "я за мир во всём мире" in passing is talk, not a call for peace
     reason = "negated" if negated else None if profile.peace_allowed else "peace_not_allowed"
-    return VoteFound("peace", None, reason is None, reason, post.fragment(start, end), start, end)
+    return VoteFound("peace", None, reason is None, reason, post.fragment(start, end), start, end, syntax)
 
 
 def might_vote(source: str, *, profile: VoteProfile = DEFAULT_PROFILE) -> bool:
@@ -484,7 +542,14 @@ def parse_votes(source: str, matcher: RosterMatcher, *, profile: VoteProfile = D
     _read_phrases(post, matcher, profile, rules, claimed, found)
     if SYNTAX_BOLD_VOTE not in profile.syntaxes:
         _read_disabled_english(post, found)
-    _read_bare_bold_names(post, matcher, found)
+    if SYNTAX_NATIVE in profile.syntaxes:
+        _read_bare_bold_names(post, matcher, found)
+    elif found:
+        # A game without the rule set's words (a `##vote`-only game): what they cast is told, not
+        # counted; a bold name alone is talk there and was not listed.
+        found = [VoteFound(v.kind, v.target, False, "syntax_disabled", v.fragment, v.start, v.end, v.syntax,
+                           v.candidates, v.method) if v.syntax == SYNTAX_NATIVE else v
+                 for v in found]
     if not found:
         return _EMPTY
     found.sort(key=lambda v: v.start)
@@ -540,7 +605,8 @@ def _read_international(
                 reason = None
             found.append(
                 VoteFound(
-                    "vote", r.name, reason is None, reason, post.fragment(start, end), start, end, syntax, r.candidates
+                    "vote", r.name, reason is None, reason, post.fragment(start, end), start, end, syntax, r.candidates,
+                    r.method or "",
                 )
             )
     spans.sort()
@@ -591,7 +657,10 @@ def _read_phrases(
         if start < consumed or (claimed and _overlaps(claimed, start, end)):
             continue
         consumed = end
-        kind = m.lastgroup
+        kind = m.lastgroup or "vote"
+        syntax = SYNTAX_NATIVE
+        if kind.endswith("_en"):  # "VOTE: X", "UNVOTE": the bold_vote syntax
+            kind, syntax = kind[:-3], SYNTAX_BOLD_VOTE
         phrase_bold = post.mark(start, end)
         slot = _LEAD_RE.match(low, end).end()
 
@@ -613,7 +682,8 @@ def _read_phrases(
             if not bold and not post.at_line_start(start):
                 continue  # "I'll unvote you if…": talk about unvoting, not an attempt at it
             reason = "negated" if negated else (None if bold else "not_bold")
-            found.append(VoteFound("unvote", None, reason is None, reason, post.fragment(start, end), start, end))
+            found.append(VoteFound("unvote", None, reason is None, reason, post.fragment(start, end), start, end,
+                                   syntax))
             continue
 
         line_end = post.line_end(slot)
@@ -630,7 +700,7 @@ def _read_phrases(
         if pm is not None and not matcher.match_start(post.slot_text(slot, line_end), fuzzy=False).ok:
             consumed = pm.end()
             pbold = post.mark(pm.start(), pm.end()) or phrase_bold
-            v = _peace_found(post, start, pm.end(), profile, post.negated(start), pbold)
+            v = _peace_found(post, start, pm.end(), profile, post.negated(start), pbold, syntax)
             if v is not None:
                 found.append(v)
             continue
@@ -676,7 +746,7 @@ def _read_phrases(
                 if reason is None and post.negated(name_start):
                     reason = "negated"
                 found.append(VoteFound("vote", rb.name, reason is None, reason, post.fragment(name_start, end),
-                                       name_start, end, "bold", rb.candidates))
+                                       name_start, end, syntax, rb.candidates, rb.method or ""))
                 previous_end = end
                 continue
         involved_bold = phrase_bold or name_bold
@@ -714,8 +784,9 @@ def _read_phrases(
                 post.fragment(start, vote_end),
                 start,
                 vote_end,
-                "bold",
+                syntax,
                 r.candidates,
+                r.method or "",
             )
         )
 
@@ -762,14 +833,17 @@ def _read_bare_bold_names(post: _Post, matcher: RosterMatcher, found: list[VoteF
         r = matcher.match(post.flat[start:end], fuzzy=False)
         if r.ok:
             found.append(
-                VoteFound("vote", r.name, False, "no_intent", post.fragment(start, end), start, end, "bold")
+                VoteFound("vote", r.name, False, "no_intent", post.fragment(start, end), start, end,
+                          method=r.method or "")
             )
 
 
 # -- command-line helpers -----------------------------------------------------------------------
 
 
-def _roster_key(players: Iterable[Any]) -> tuple[Any, ...]:
+def roster_key(players: Iterable[Any]) -> tuple[Any, ...]:
+    """The players of a JSON case as a RosterMatcher's roster (and a key to reuse its matcher):
+    names, or [name, [aliases]]; anything else raises ValueError."""
     key = []
     for p in players:
         if isinstance(p, str):
@@ -781,10 +855,44 @@ def _roster_key(players: Iterable[Any]) -> tuple[Any, ...]:
     return tuple(key)
 
 
+# What a case of JSON lines or of a scored corpus may say of the game it was written in: the same
+# choices as a game's vote options (Game.vote_syntaxes, count_spoiler_votes) and its rule set.
+CASE_SETTINGS = ("profile", "peace", "syntaxes", "spoilers")
+
+
+def profile_with_settings(profile: VoteProfile, settings: Any) -> VoteProfile:
+    """`profile` with a game's settings applied: "profile" (a profile's name: that one instead),
+    "peace" (bool), "syntaxes" (exactly these, like a game's vote options: ["hash_vote",
+    "hash_unvote"] is a `##vote`-only game) and "spoilers" (bool: votes inside spoilers count).
+    A bad value raises ValueError naming its key; other keys are the caller's."""
+    if "profile" in settings:
+        name = settings["profile"]
+        if not isinstance(name, str):
+            raise ValueError(f"'profile' must be a profile's name, not {name!r}")
+        profile = profile_named(name)
+    for key in ("peace", "spoilers"):
+        if key in settings and not isinstance(settings[key], bool):
+            raise ValueError(f"{key!r} must be true or false, not {settings[key]!r}")
+    if "peace" in settings:
+        profile = profile.with_peace(settings["peace"])
+    if "syntaxes" in settings:
+        syntaxes = settings["syntaxes"]
+        if not isinstance(syntaxes, list) or not all(isinstance(x, str) for x in syntaxes):
+            raise ValueError(f"'syntaxes' must be a list of syntax names, not {syntaxes!r}")
+        unknown = sorted(set(syntaxes) - SYNTAXES)
+        if unknown:
+            raise ValueError(f"'syntaxes': unknown vote syntax {unknown[0]!r}; known: {', '.join(SYNTAX_ORDER)}")
+        profile = profile.only_syntaxes(syntaxes)
+    if "spoilers" in settings:
+        profile = profile.with_spoilers(settings["spoilers"])
+    return profile
+
+
 def jsonl_results(lines: Iterable[str], *, profile: VoteProfile = DEFAULT_PROFILE) -> Iterator[str]:
     """One JSON result line per input line {"players": [...], "text": "..."} (blank lines skipped).
 
-    A line may also carry "peace": bool and "profile": name. Matchers are reused per roster.
+    A line may also carry a game's settings (CASE_SETTINGS: "profile", "peace", "syntaxes",
+    "spoilers"; profile_with_settings). Matchers are reused per roster.
     """
     matchers: dict[tuple[Any, ...], RosterMatcher] = {}
     for line in lines:
@@ -792,15 +900,11 @@ def jsonl_results(lines: Iterable[str], *, profile: VoteProfile = DEFAULT_PROFIL
             continue
         try:
             case = json.loads(line)
-            key = _roster_key(case.get("players") or ())
+            key = roster_key(case.get("players") or ())
             text = case.get("text") or ""
             if not isinstance(text, str):
                 raise ValueError("text must be a string")
-            case_profile = profile
-            if "profile" in case:
-                case_profile = profile_named(case["profile"])
-            if "peace" in case:
-                case_profile = case_profile.with_peace(bool(case["peace"]))
+            case_profile = profile_with_settings(profile, case)
         except (ValueError, AttributeError, TypeError) as exc:
             yield json.dumps({"final": None, "votes": [], "error": str(exc)}, ensure_ascii=False)
             continue

@@ -28,7 +28,7 @@ from games.rulesets import registry
 from games.selectors.moderation import absences_by_user, replaced_names
 from games.selectors.state import game_state, table_order, table_style
 from games.selectors.autohost import hosted_by_site, standby_offer
-from games.selectors.votes import vote_profile_for, vote_targets_for, voting_kinds, voting_phase
+from games.selectors.votes import syntax_examples, vote_profile_for, vote_targets_for, voting_kinds, voting_phase
 from games.services import ActionRefused, gm_writes
 from games.services.gm_writes import COUNT, THREADS
 from games.services.posting import post_submit
@@ -41,19 +41,21 @@ from games.services.posts import (
 )
 from games.services.games import communication_of
 from games.services.orders import order_from_letter, order_preview
-from games.services.votes import vote_after_edit, vote_buttons, vote_preview
+from games.services.votes import vote_after_edit, vote_buttons, vote_preview, vote_text_for
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
-from games.views.votes import SYNTAX_LABELS, current_count_html
+from games.views.votes import current_count_html
 from games.wording import faction_label, role_label
 
 
 @functools.lru_cache(maxsize=4096)
-def _vote_buttons(name: str, ruleset: str, language: str) -> tuple[tuple[str, str], ...]:
+def _vote_buttons(name: str, ruleset: str, language: str,
+                  syntaxes: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """A player's vote buttons (pymorphy3 inflects the name, about 0.7 ms a player: memoised per
-    process; the labels are in the active language, part of the key)."""
+    process; the labels are in the active language, part of the key; the texts are written in
+    the game's vote syntaxes, part of the key too)."""
 
-    return tuple(vote_buttons(name, ruleset))
+    return tuple(vote_buttons(name, ruleset, syntaxes))
 
 
 def _parse_page(value: str | None) -> int | None:
@@ -243,7 +245,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
             if notice is not None and notice.new_text:
                 initial = notice.new_text
         form = PostForm(initial={"body": initial})
-    vote_count_html, vote_targets, peace_button = None, [], False
+    vote_count_html, vote_targets, peace_button = None, [], ""
     if has_votes:
 
         if game.current_phase is not None:
@@ -258,10 +260,13 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
             targets = vote_targets_for(phase, seats, seat.pk)  # the rule that judges the vote
             if targets is not None:
                 language = translation.get_language() or ""
+                syntaxes = tuple(sorted(game.vote_syntaxes or ()))
                 vote_targets = [button for s in seats if s.pk in targets
-                                for button in _vote_buttons(s.user.display_name, game.ruleset, language)]
-                # «За мир» where the rule set's vote has peace (cards' Veche), asked, not switched on its key.
-                peace_button = vote_profile_for(game).peace_allowed
+                                for button in _vote_buttons(s.user.display_name, game.ruleset, language, syntaxes)]
+                # «За мир» where the rule set's vote has peace (cards' Veche), asked, not switched on
+                # its key: the text of a peace vote the game reads («[b]За мир[/b]», «##vote no lynch»).
+                if vote_profile_for(game).peace_allowed:
+                    peace_button = vote_text_for(kind="peace", syntaxes=syntaxes)
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=iso, moderator=moderator,
                                            can_post=bool(can_post), show_votes=vote_count_html is not None,
                                            just_posted=just_posted, stamps=stamps, fresh=fresh)
@@ -1029,7 +1034,8 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "applications": [(s.user.display_name, s.application, s.overt_role, s.contacts) for s in seats
                          if s.application or s.overt_role or s.contacts]
         if permissions.is_game_master(viewer, game) else [],
-        "syntax_choices": [(key, label, key in (game.vote_syntaxes or [])) for key, label in SYNTAX_LABELS.items()],
+        # Every syntax the reader knows, the rule set's own words first (issue 29: each can be off).
+        "syntax_choices": syntax_examples(game),
         # A rule set that reads no vote from posts (the Show's panel ballots) shows its own help
         # instead of the GM's vote syntaxes (SiteRuleset.votes_in_posts, the place "game.vote_help").
         "votes_in_posts": (adapter := registry.find(game.ruleset)) is None or adapter.votes_in_posts,

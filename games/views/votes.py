@@ -243,12 +243,6 @@ def phase_control(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(game)
 
 
-SYNTAX_LABELS = {
-    "bold_vote": "[b]VOTE: X[/b]", "vote_tag": "[vote]X[/vote]", "v_tag": "[v]X[/v]",
-    "unvote_tag": "[unvote]", "hash_vote": "##vote X", "hash_unvote": "##unvote",
-}
-
-
 @login_required
 @require_POST
 @gm_writes.declare(gm_writes.changes(COUNT), game=gm_writes.game_of_url)  # how posts are read: the count

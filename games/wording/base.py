@@ -84,9 +84,10 @@ class RulesetWording:
         """What the vote button inserts, the name in the accusative."""
         return self.vote_button_form.format(name=inflect_name(name, "accs"))
 
-    def vote_buttons(self, name: str) -> list[tuple[str, str]]:
-        """The vote buttons for one player: (label, text to insert)."""
-        return [(name, self.vote_button_text(name))]
+    def vote_buttons(self, name: str, written: str | None = None) -> list[tuple[str, str]]:
+        """The vote buttons for one player: (label, text to insert). `written`: the vote as the
+        game reads it when the rule set's own words are off («##vote X»), inserted instead."""
+        return [(name, written if written is not None else self.vote_button_text(name))]
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"

@@ -131,7 +131,7 @@ def test_club_game_page_offers_no_majority_close_when_the_rule_set_has_no_majori
     page = client_for(club.gm).get(club.get_absolute_url()).content.decode()
     assert "end_day_on_majority" not in page
     with pytest.raises(ActionRefused) as refused:
-        game_set_vote_options(game=club, by=club.gm, syntaxes=[], end_day_on_majority=True)
+        game_set_vote_options(game=club, by=club.gm, syntaxes=["native"], end_day_on_majority=True)
     assert refused.value.code == "no_majority"
     club.refresh_from_db()
     assert not club.end_day_on_majority

@@ -274,7 +274,7 @@ def test_gm_enables_international_syntax_and_it_counts(day, running_game, gm, to
 def test_vote_options_refuse_forged_syntax_and_non_gm(running_game, gm, town_player):
     client_for(gm).post(reverse("games:vote_options", args=[running_game.pk]), {"syntax": ["<script>"]})
     running_game.refresh_from_db()
-    assert running_game.vote_syntaxes == ["bold_vote"]  # unchanged: a new game's default
+    assert running_game.vote_syntaxes == ["bold_vote", "native"]  # unchanged: a new game's default
     response = client_for(town_player).post(reverse("games:vote_options", args=[running_game.pk]), {"syntax": ["vote_tag"]})
     assert response.status_code == 404
 

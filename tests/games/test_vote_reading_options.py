@@ -20,7 +20,7 @@ def _set_options(game, gm, **fields):
 
 def test_a_new_game_reads_bold_english_votes_until_the_gm_switches_them_off(day, running_game, gm, town_player,
                                                                              mafia_player):
-    assert running_game.vote_syntaxes == ["bold_vote"]
+    assert running_game.vote_syntaxes == ["bold_vote", "native"]
     say(running_game, town_player, "[b]Vote: Негодяй[/b]")
     assert vote_count(phase=day).wagons[0].target.user == mafia_player
     _set_options(running_game, gm, syntax=["hash_vote", "hash_unvote"])
@@ -35,7 +35,7 @@ def test_the_gm_decides_whether_votes_in_spoilers_count(day, running_game, gm, t
     text = "[spoiler=вчерашнее][b]В тюрьму Негодяя[/b][/spoiler] Вот что он писал."
     post = say(running_game, town_player, text)
     assert post.vote_confirmation is None and vote_count(phase=day).wagons == []
-    _set_options(running_game, gm, syntax=["bold_vote"], count_spoiler_votes=True)
+    _set_options(running_game, gm, syntax=["native", "bold_vote"], count_spoiler_votes=True)
     assert running_game.count_spoiler_votes
     say(running_game, town_player, text)
     assert vote_count(phase=day).wagons[0].target.user == mafia_player

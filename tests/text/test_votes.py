@@ -15,6 +15,7 @@ from games.text.votes import (
     INTERNATIONAL_PROFILE,
     INTERNATIONAL_SYNTAXES,
     REASONS,
+    SYNTAXES,
     VoteFound,
     VoteProfile,
     VoteReading,
@@ -25,7 +26,11 @@ from games.text.votes import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES_PATH = REPO.parent / "shared" / "votes" / "samples.yaml"
+# The specs live next to the repository (/work/shared beside /work/main); a worktree a level
+# deeper (/work/wt/<branch>) finds them one more level up.
+SAMPLES_PATH = next((d / "shared" / "votes" / "samples.yaml" for d in REPO.parents
+                     if (d / "shared" / "votes" / "samples.yaml").exists()),
+                    REPO.parent / "shared" / "votes" / "samples.yaml")
 SAMPLES = yaml.safe_load(SAMPLES_PATH.read_text(encoding="utf-8"))
 FORUM = SAMPLES["roster"]
 
@@ -480,10 +485,10 @@ def test_profile_rejects_unknown_syntax():
 def test_profile_named_combines_peace_and_syntaxes():
     p = profile_named("forum", peace=True, syntaxes=["hash_vote"])
     # The forum profile has the English words (`bold_vote`) on; a game can switch them off.
-    assert p.peace_allowed and p.syntaxes == {"hash_vote", "bold_vote"}
-    assert p.only_syntaxes(["hash_vote"]).syntaxes == {"hash_vote"}
-    assert profile_named("international").syntaxes == INTERNATIONAL_SYNTAXES
-    assert DEFAULT_PROFILE.syntaxes == {"bold_vote"} and not DEFAULT_PROFILE.peace_allowed
+    assert p.peace_allowed and p.syntaxes == {"native", "hash_vote", "bold_vote"}
+    assert p.only_syntaxes(["hash_vote"]).syntaxes == {"hash_vote"}  # the rule set's words off too
+    assert profile_named("international").syntaxes == INTERNATIONAL_SYNTAXES | {"native"} == SYNTAXES
+    assert DEFAULT_PROFILE.syntaxes == {"native", "bold_vote"} and not DEFAULT_PROFILE.peace_allowed
 
 
 def test_custom_intent_words_are_inflected():

@@ -1,4 +1,6 @@
-"""The `parse_vote` command: reads posts' BBCode on stdin and prints how their votes are read, as JSON."""
+"""The `parse_vote` command: reads posts' BBCode on stdin and prints how their votes are read, as
+JSON; with `--score FILE`, measures how well a corpus of posts is read (docs/votes.md, "Measuring a
+corpus")."""
 
 import argparse
 import io
@@ -9,9 +11,11 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.rulesets import registry
 from games.text.names import RosterMatcher
+from games.text.vote_score import CorpusError, load_corpus, score_corpus
 from games.text.votes import (
     DEFAULT_PROFILE,
     PROFILES,
+    SYNTAX_ORDER,
     SYNTAXES,
     jsonl_results,
     parse_votes,
@@ -65,19 +69,27 @@ class Command(BaseCommand):
             action="append",
             default=[],
             choices=sorted(SYNTAXES),
-            help="also enable this international vote syntax (repeat)",
+            help="also enable this vote syntax (repeat)",
         )
         # The GM's choice on the game page («Синтаксис голосов»): exactly these syntaxes, the
-        # profile's own ones off; the Russian bold reading of the rule set stays, as in a game.
+        # profile's own ones off — the rule set's own words (`native`) too unless named.
         parser.add_argument(
             "--only-syntax",
             action="append",
             default=None,
             choices=sorted(SYNTAXES),
             metavar="SYNTAX",
-            help=f"read exactly these vote syntaxes, like a game set to them (repeat; one of {', '.join(sorted(SYNTAXES))})",
+            help="read exactly these vote syntaxes, like a game set to them; the rule set's own words are "
+                 f"`native` (repeat; one of {', '.join(SYNTAX_ORDER)}). A `##vote`-only game: "
+                 "--only-syntax hash_vote --only-syntax hash_unvote",
         )
         parser.add_argument("--spoilers", action="store_true", help="count votes inside [spoiler], like a game set so")
+        parser.add_argument(
+            "--score", metavar="FILE",
+            help="measure a corpus (YAML as votes/samples.yaml, or JSON lines with --jsonl or a .jsonl name; "
+                 "'-' reads stdin): the share of posts and of votes read as meant, the misreads and the "
+                 "names read by a short form or a typo; the options above are every case's settings",
+        )
 
     def handle(self, *args, **options):
         try:
@@ -93,9 +105,31 @@ class Command(BaseCommand):
         stdin = options.get("stdin") or sys.stdin
         _utf8(stdin)
         _utf8(sys.stdout)
+        if options["score"]:
+            self._score(options["score"], stdin, jsonl=options["jsonl"], profile=profile)
+            return
         if options["jsonl"]:
             for line in jsonl_results(stdin, profile=profile):
                 self.stdout.write(line)
             return
         reading = parse_votes(stdin.read(), RosterMatcher(options["player"]), profile=profile)
         self.stdout.write(json.dumps(reading_to_json(reading), ensure_ascii=False))
+
+    def _score(self, name: str, stdin, *, jsonl: bool, profile) -> None:
+        """The corpus's figures, misreads and guesses, then the figures as one JSON line."""
+        if name == "-":
+            text = stdin.read()
+        else:
+            try:
+                with open(name, encoding="utf-8") as corpus:
+                    text = corpus.read()
+            except OSError as exc:
+                raise CommandError(f"cannot read {name}: {exc.strerror}") from exc
+            jsonl = jsonl or name.endswith(".jsonl")
+        try:
+            cases = load_corpus(text, jsonl=jsonl, profile=profile)
+        except CorpusError as exc:
+            raise CommandError(f"{name}: {exc}") from exc
+        score = score_corpus(cases)
+        self.stdout.write(score.report())
+        self.stdout.write(json.dumps(score.summary(), ensure_ascii=False))

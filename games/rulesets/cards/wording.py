@@ -984,6 +984,9 @@ class CardsWording(RulesetWording):
     vote_button_form = "[b]Казнить {name}[/b]"  # the vote and the measure «казнь» at once
     # The second button: the vote and the measure «тюрьма» at once.
     prison_button_form = "[b]В тюрьму {name}[/b]"
+    # The measure alone, beside a vote written in a syntax of the game's (`##vote X`).
+    execution_measure_text = "Мера — [b]казнь[/b]"
+    prison_measure_text = "Мера — [b]тюрьма[/b]"
 
     def reason_text(self, code: str, **params) -> str:
         return card_reason_text(code, **params)
@@ -1002,12 +1005,18 @@ class CardsWording(RulesetWording):
             return _("[b]Deck building is over.[/b] Every player has drawn his Hand; the night begins.")
         return None
 
-    def vote_buttons(self, name: str) -> list[tuple[str, str]]:
+    def vote_buttons(self, name: str, written: str | None = None) -> list[tuple[str, str]]:
         """The Veche votes for a character and a measure: «Казнить X» and «В тюрьму X» (the «За мир»
-        button is the thread's)."""
+        button is the thread's). In a game whose vote words are off (`written`: «##vote X»), the
+        vote as the game reads it, with the measure in bold beside it (the measure is read from bold
+        text whatever the vote syntax: docs/rulesets/cards.md, "The measure's syntax")."""
+        execute, prison = str(_("Execute %(name)s")) % {"name": name}, str(_("Prison for %(name)s")) % {"name": name}
+        if written is not None:
+            return [(execute, f"{written}\n{self.execution_measure_text}"),
+                    (prison, f"{written}\n{self.prison_measure_text}")]
         accusative = inflect_name(name, "accs")
-        return [(str(_("Execute %(name)s")) % {"name": name}, self.vote_button_form.format(name=accusative)),
-                (str(_("Prison for %(name)s")) % {"name": name}, self.prison_button_form.format(name=accusative))]
+        return [(execute, self.vote_button_form.format(name=accusative)),
+                (prison, self.prison_button_form.format(name=accusative))]
 
 
 # --- Part 2 (d): the Prosecutor, the Assassin, the Hero and the Joker's abilities -------------------
