@@ -46,7 +46,7 @@ from games.services.games import game_create, game_set_communication
 from games.services.lifecycle import game_set_co_gm, game_signup, game_start, game_withdraw
 from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
 from games.selectors.orders import action_label, order_action_text, order_reason_text, standing_orders
-from games.selectors.votes import vote_count, vote_target_ids, voting_kinds
+from games.selectors.votes import syntax_examples, vote_count, vote_target_ids, voting_kinds
 from games.services.orders import order_override, order_submit, order_targets, takes_text_orders
 from games.services.phases import phase_event_add, phase_set_deadline, phase_set_tie_break
 from games.services.resolution import phase_close, phase_preview
@@ -377,6 +377,9 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
                    for row in _event_rows(request.user, game)[-50:]], "all_actions": [(a, action_label(a)) for a in
                                                                           role_actions(game)],
         "seats": seats, "seat_columns": seat_columns, "core_override": _core_override(game),
+        # The vote options, as on the game page (issue 29: the GM sets «##vote only» here too).
+        "syntax_choices": syntax_examples(game),
+        "votes_in_posts": (adapter := registry.find(game.ruleset)) is None or adapter.votes_in_posts,
         **_gm_choices(game, phase, state, seats, rows),
     })
 

@@ -258,6 +258,9 @@ def vote_options(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, refused.message)
     else:
         messages.success(request, _("The vote options are saved."))
+    # The form is on the game page and on the GM dashboard: back to the one it was sent from.
+    if request.POST.get("back") == "gm":
+        return redirect("games:gm_dashboard", pk=game.pk)
     return redirect(game)
 
 
