@@ -20,6 +20,7 @@ from tests.browser.visible_text import code_shaped
     ("Статус: enslaved.", ["enslaved"]),
     ("Итоги: greetings", ["greetings"]),
     ("Победитель: None", ["None"]),
+    ("Голос: vote, в теме #vote", ["vote"]),  # a lone engine word still is one
 ])
 def test_code_shaped_words_are_found(text, found):
     assert code_shaped(text) == found
@@ -31,6 +32,7 @@ def test_code_shaped_words_are_found(text, found):
     "[b]жирный[/b] [quote=\"Имя\"]…[/quote] [code]…[/code]",
     "SHA-256, /lull, e-mail, V/LA, Экспорт JSON, BBCode",
     "Игрок Bob и игрок alice_smith@example.com",
+    "В этой игре голос пишут так: ##vote X; ##unvote. ##vote Негодяй",  # the forum's syntax, not code
 ])
 def test_the_sites_words_pass(text):
     assert code_shaped(text) == []

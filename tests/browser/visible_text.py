@@ -34,7 +34,9 @@ STAGE_CODE = re.compile(r"\b(?:greetings|day|defence|revote|judge|night|allies)(
 IN_BRACKETS = re.compile(r"\(\s*[a-z][a-z_ ]*[a-z]\s*\)")
 RAW_FLOAT = re.compile(r"\d+[.,]\d{5,}")
 PY_REPR = re.compile(r"\b(?:None|True|False)\b|\{'|\['|\[\"|\{\"|<[a-z]+ object at")
-ASCII_WORD = re.compile(r"(?<![/\w.@:-])[a-z]{3,}(?![\w@/-])(?!\.\w)")
+# (nor after «#»: «##vote X», «##unvote» are how players write a vote in the thread, a forum's
+# words, not the program's)
+ASCII_WORD = re.compile(r"(?<![/\w.@:#-])[a-z]{3,}(?![\w@/-])(?!\.\w)")
 # Patterns in the order they are looked for; what one found is taken out of the text before the next.
 PATTERNS = (SNAKE, IN_BRACKETS, STAGE_CODE, RAW_FLOAT, PY_REPR)
 
