@@ -41,9 +41,10 @@ from games.services.posts import (
 )
 from games.services.games import communication_of
 from games.services.orders import order_from_letter, order_preview
-from games.services.votes import vote_after_edit, vote_buttons, vote_preview, vote_text_for
+from games.services.votes import vote_after_edit, vote_buttons, vote_preview, vote_text_for, ways_to_vote
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
+from games.text.votes import SYNTAX_NATIVE
 from games.views.votes import current_count_html
 from games.wording import faction_label, role_label
 
@@ -245,7 +246,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
             if notice is not None and notice.new_text:
                 initial = notice.new_text
         form = PostForm(initial={"body": initial})
-    vote_count_html, vote_targets, peace_button = None, [], ""
+    vote_count_html, vote_targets, peace_button, vote_ways = None, [], "", ""
     if has_votes:
 
         if game.current_phase is not None:
@@ -267,6 +268,10 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
                 # its key: the text of a peace vote the game reads («[b]За мир[/b]», «##vote no lynch»).
                 if vote_profile_for(game).peace_allowed:
                     peace_button = vote_text_for(kind="peace", syntaxes=syntaxes)
+                # With the rule set's own words off (a «##vote only» game), the ways votes are written
+                # here, told before a bold vote is posted and refused (issue 29, the second walk).
+                if SYNTAX_NATIVE not in syntaxes:
+                    vote_ways = ways_to_vote(game)
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=iso, moderator=moderator,
                                            can_post=bool(can_post), show_votes=vote_count_html is not None,
                                            just_posted=just_posted, stamps=stamps, fresh=fresh)
@@ -286,6 +291,7 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
         "vote_count_html": vote_count_html,
         "vote_targets": vote_targets,
         "peace_button": peace_button,
+        "vote_ways": vote_ways,
         "vote_poll_seconds": settings.MAFIA_VOTE_POLL_SECONDS,
         "comment_field": game is not None and thread.kind == Thread.Kind.GAME and _rooms_enabled(game),
         # The file input of a media post, only where the rule set says the user owes one now.
