@@ -155,6 +155,10 @@ class SiteRuleset:
     # The kinds votes are cast in (the vote count, the desk, the duties, the archive's counts);
     # the Show votes in some of its stages.
     voting_kinds: ClassVar[frozenset[str]] = frozenset({"day", "revote"})
+    # What the rules make of a player who has not voted by the close, said beside the count's
+    # «Не голосовали» (the forum: «По умолчанию считается, что игрок голосует сам за себя», so the
+    # results' «Голоса: …» count those votes too); empty when the rules make nothing of it.
+    not_voting_note: ClassVar[Any] = ""
 
     @property
     def votes_in_posts(self) -> bool:

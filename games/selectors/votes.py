@@ -237,6 +237,9 @@ class CountView:
     # The rule set's own words for the count (SiteRuleset.count_words; cards: the Veche's), or
     # None for the core's «majority: N» and L-n, or the plurality's leaders.
     words: CountWords | None = None
+    # What the rules make of the players not voting (SiteRuleset.not_voting_note; the forum: each
+    # votes for himself at the close), said beside them; "" for nothing.
+    not_voting_note: str = ""
 
     @property
     def majority_reached(self) -> WagonView | None:
@@ -388,6 +391,7 @@ def vote_count(*, phase: Phase, as_of: int | None = None, seats: list[Seat] | No
     )
     adapter = registry.find(phase.game.ruleset)
     view.words = adapter.count_words(view) if adapter is not None else None
+    view.not_voting_note = str(adapter.not_voting_note) if adapter is not None else ""
     if view.words is not None:
         for wagon in view.wagons:
             wagon.note = view.words.wagon_notes.get(wagon.target.pk if wagon.target is not None else None, "")

@@ -343,7 +343,8 @@ def vote_count_bbcode(count: CountView) -> str:
         lines.append(str(_("Leading: %(names)s")) % {
             "names": ", ".join(w.target.user.display_name for w in count.leaders if w.target)})
     if count.not_voting:
-        lines.append(str(_("Not voting: %(names)s")) % {"names": ", ".join(s.user.display_name for s in count.not_voting)})
+        lines.append(str(_("Not voting: %(names)s")) % {"names": ", ".join(s.user.display_name for s in count.not_voting)}
+                     + (f" ({count.not_voting_note})" if count.not_voting_note else ""))
     if count.as_of:  # a count as of an earlier post says so under its title
         lines.insert(1, str(_("As of post #%(n)d.")) % {"n": count.as_of})
     return "\n".join(lines)

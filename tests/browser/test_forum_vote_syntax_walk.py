@@ -89,8 +89,17 @@ def _wagons(page, selector: str = ".vote-count") -> list[str]:
 
 
 def _not_voting(page, selector: str = ".vote-count") -> list[str]:
-    text = page.locator(f"{selector} .not-voting").first.inner_text() if page.locator(
-        f"{selector} .not-voting").count() else ""
+    """The names under «Не голосовали», without the rules' note on them (each votes for himself)."""
+    line = page.locator(f"{selector} .not-voting")
+    if not line.count():
+        return []
+    text = line.first.inner_text()
+    note = line.first.locator(".not-voting-note")
+    if note.count():
+        assert note.inner_text() == "(по правилам каждый из них голосует сам за себя)"
+        text = text.replace(note.inner_text(), "")
+    else:
+        raise AssertionError(f"the count does not say what the forum's rules make of the non-voters: {text}")
     return [name.strip() for name in text.split(":", 1)[-1].split(",") if name.strip()]
 
 
@@ -138,6 +147,8 @@ def test_a_hash_vote_only_forum_game_played_whole(live_server, browser, transact
         # --- Вася, on his phone, previews a native bold vote: the preview says it will not count,
         # why, and how votes are written here; posting it says the same, and nothing is counted.
         page = walk.open(PHONE_PLAYER, thread)
+        hint = " ".join(page.inner_text(".vote-ways").split())
+        assert hint == "В этой игре голос пишут так: ##vote X; ##unvote.", hint
         page.fill("#reply-body", "[b]В тюрьму Негодяя[/b]")
         page.click("button[name=preview]")
         preview = " ".join(page.wait_for_selector("#preview .vote-reading.error").inner_text().split())
@@ -149,6 +160,7 @@ def test_a_hash_vote_only_forum_game_played_whole(live_server, browser, transact
             assert "не будет засчитан" in said or "не засчитан" in said
             assert "этот способ голосования в игре не включён" in said and "##vote X" in said
         assert preview.split(":", 1)[1] == refusal.split(":", 1)[1], (preview, refusal)
+        assert refusal.endswith(hint), (refusal, hint)  # what he could read before posting
         assert not VoteRecord.objects.filter(post__thread=game.game_thread, valid=True).exists()
 
         # --- Кикимора votes with the page's button: it writes ##vote, counts, and her count shows it
@@ -190,12 +202,17 @@ def test_a_hash_vote_only_forum_game_played_whole(live_server, browser, transact
                 assert "Фроло" not in offered and "Негодяй" in offered, (who, offered)
         page = walk.open("Фроло", thread)
         assert page.locator("#reply-body").count() == 0, "a modkilled player can still post"
+        page = walk.open("GM", votes)  # the GM's corrections offer only who may be voted for
+        offered = page.locator(".correct-form select[name=target] option").all_inner_texts()
+        assert offered and "Фроло" not in offered and "Негодяй" in offered, offered
 
         # --- The GM closes the day: Негодяй (the only mafioso) is jailed and the town wins.
         page = walk.open("GM", dashboard)
         _confirmed(page, asked)
         page.click("button[value=close]")
         page.wait_for_selector(".message")
+        assert asked[-1].startswith("Завершить фазу «День 1» сейчас и опубликовать итоги?"), asked[-1]
+        assert "Посажен в тюрьму: Негодяй (мафиози)." in asked[-1]
         walk.read("GM", "dashboard, day closed")
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
@@ -203,14 +220,21 @@ def test_a_hash_vote_only_forum_game_played_whole(live_server, browser, transact
             page = walk.open(who, f"{thread}?page=last")
             results = page.locator("ol.posts li:has-text('Итоги: день 1')").last.inner_text()
             assert "Посажен в тюрьму: Негодяй (мафиози)" in results and "Победитель: честные жители" in results
+            # The count said it: Кикимора's vote, and Негодяй's own as he never voted; one each for
+            # the others who did not vote, Вася's refused bold vote among them.
+            assert "Голоса: Негодяй — 2, Вася — 1, Красная Шапочка — 1, Маленький Джон — 1, Эсмеральда — 1, " \
+                   "Алиса — 1." in results, results
             page = walk.open(who, f"/games/{game.pk}/archive/")
             roster = " ".join(page.inner_text(".archive-roster").split())
             assert "Фроло честный житель честные жители удалён из игры (день 1)" in roster, roster
             assert "Негодяй мафиози мафия в тюрьме (день 1)" in roster, roster
         walk.open(PHONE_PLAYER, game.get_absolute_url())
         walk.open(PHONE_PLAYER, votes)
+        # An anonymous reader of the GM's and a player's pages is sent to log in (the game is public).
+        for path in (dashboard, f"/games/{game.pk}/role/"):
+            response = walk.pages["anonymous"].goto(f"{live_server.url}{path}")
+            assert response.status == 200 and "/accounts/login/" in walk.pages["anonymous"].url, path
 
-        print("ASKED", asked)
         assert not walk.wide, walk.wide
         assert not walk.codes, "\n".join(walk.codes)
     finally:

@@ -18,6 +18,10 @@ class ForumSite(SiteRuleset):
     # «forum» as the parse_vote command and the JSON lines have always called it.
     vote_profile_name = "forum"
 
+    # «По умолчанию считается, что игрок голосует сам за себя» (the engine's _settle_jail): the
+    # count says it, or its «Не голосовали» disagrees with the results' «Голоса: …».
+    not_voting_note = _("by the rules each of them votes for himself")
+
     def vote_profiles(self) -> dict:
         return {"forum": DEFAULT_PROFILE}
 
