@@ -274,16 +274,25 @@ def _hidden_ids(user) -> list[int]:
     return list(permissions.hidden_threads(user).values_list("pk", flat=True))
 
 
-def _limit_threads(rows: QuerySet, thread_field: str, hidden: list[int], game: Game | None) -> QuerySet:
+def _game_thread_ids(game: Game | None) -> list[int] | None:
+    """One game's game, discussion and private threads (None: no game asked)."""
+    if game is None:
+        return None
+    return list(Thread.objects.filter(Q(pk__in=[game.game_thread_id, game.discussion_thread_id]) | Q(game=game))
+                .values_list("pk", flat=True))
+
+
+def _limit_threads(rows: QuerySet, thread_field: str, hidden: list[int], in_game: list[int] | None) -> QuerySet:
     """`rows` (threads, or posts by their thread) outside the hidden threads, and in one game's
-    threads when asked. Written as `thread NOT IN (ids)` rather than a join through the
-    visibility rule, so that a search over a million posts keeps its index plan (issue 30:
-    the planner walks the date index for a common word and stops at the page)."""
+    threads when asked, both as lists of ids: `thread NOT IN (…)` rather than a join through the
+    visibility rule, and `thread IN (…)` rather than a subquery, so that the planner estimates
+    the posts from the thread column's statistics and keeps its index plans (issue 30: it walks
+    the date index for a word the game's long thread has everywhere, 30 ms at a million posts,
+    where a subquery of the game's threads took 1.3 s)."""
     if hidden:
         rows = rows.exclude(**{f"{thread_field}__in": hidden})
-    if game is not None:
-        of_game = Thread.objects.filter(Q(pk__in=[game.game_thread_id, game.discussion_thread_id]) | Q(game=game))
-        rows = rows.filter(**{f"{thread_field}__in": of_game.values("pk")})
+    if in_game is not None:
+        rows = rows.filter(**{f"{thread_field}__in": in_game})
     return rows
 
 
@@ -297,8 +306,8 @@ def search(*, user, q: str, game: Game | None = None, author=None, sort: str | N
     if sort not in sort_choices():
         sort = sort_choices()[0]
     page = min(max(page, 1), MAX_PAGE)
-    hidden = _hidden_ids(user)
-    posts = _limit_threads(Post.objects.filter(is_deleted=False), "thread_id", hidden, game)
+    hidden, in_game = _hidden_ids(user), _game_thread_ids(game)
+    posts = _limit_threads(Post.objects.filter(is_deleted=False), "thread_id", hidden, in_game)
     if author is not None:
         posts = permissions.filter_posts_shown_as(posts, author)  # a signed post is its shown author's
     words = query_words(q)
@@ -328,7 +337,7 @@ def search(*, user, q: str, game: Game | None = None, author=None, sort: str | N
         results = SearchResults(page=page, has_next=len(rows) > per_page, full_text=False)
         results.hits = [SearchHit(post=p, snippet=snippet(p.search_text, words)) for p in rows[:per_page]]
     if page == 1:
-        threads = _limit_threads(Thread.objects.all(), "pk", hidden, game)
+        threads = _limit_threads(Thread.objects.all(), "pk", hidden, in_game)
         results.threads = _thread_hits(threads=threads, q=q, words=words, author=author, full_text=full_text)
     return results
 
