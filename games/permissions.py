@@ -159,13 +159,16 @@ def check_see_thread(user, thread: Thread) -> None:
         raise Http404
 
 
+def _open_to_all() -> Q:
+    """The threads everybody reads: all but the private threads of a game not finished."""
+    return ~Q(kind__in=Thread.PRIVATE_KINDS) | Q(game__status=Game.Status.FINISHED)
+
+
 def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
     """can_see_thread as a query, for every list of threads."""
-    from django.db.models import Q
-
     if user.is_authenticated and user.is_staff:
         return threads
-    visible = ~Q(kind__in=Thread.PRIVATE_KINDS) | Q(game__status=Game.Status.FINISHED)
+    visible = _open_to_all()
     if not user.is_authenticated:
         return threads.filter(visible)
     visible |= Q(game__gm=user) | Q(game__co_gms=user) | Q(kind=Thread.Kind.GM_CHAT, seat__user=user)
@@ -177,6 +180,16 @@ def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
     living_in = [s.game_id for s in seats if not lounge_reader(s.game, s)]
     visible |= Q(kind=Thread.Kind.LOUNGE) & ~Q(game_id__in=living_in)
     return threads.filter(visible).distinct()
+
+
+def hidden_threads(user) -> QuerySet[Thread]:
+    """The threads the viewer may NOT read: the exact complement of filter_visible_threads over
+    all threads, taken among the few that are not open to all (the private threads of games
+    still running). A search over a million posts filters them by `thread NOT IN` this short
+    list, which lets the planner walk the date index, instead of joining every thread of the
+    site through the visibility rule (issue 30; docs/search.md)."""
+    sealed = Thread.objects.exclude(_open_to_all())
+    return sealed.exclude(pk__in=filter_visible_threads(user, sealed).values("pk"))
 
 
 def filter_visible_posts(user, thread: Thread, posts: QuerySet[Post]) -> QuerySet[Post]:

@@ -3,9 +3,9 @@
 Two engines, chosen by the database (docs/search.md):
 
 - **PostgreSQL**: Russian full-text search. The WHERE clause is
-  ``to_tsvector('russian'::regconfig, search_text) @@ websearch_to_tsquery('russian'::regconfig, q)``,
-  the very expression of the GIN index made by games/migrations/0002 (SEARCH_INDEX), so the
-  planner can use it. Ranked by ts_rank, snippets by ts_headline.
+  ``search_vector @@ websearch_to_tsquery('russian'::regconfig, q)``, the stored generated
+  column of migration 0012 with its GIN index (thread titles: ``title_vector``, 0013). Ranked
+  by ts_rank, snippets by ts_headline.
 - **Anything else** (SQLite, the embedded default): every word of the query must appear in the
   text as a substring, both sides compared after ``fold`` (lower case, ё→е). On SQLite ``fold``
   is a deterministic Python function registered on each connection, because SQLite's lower()
@@ -13,18 +13,23 @@ Two engines, chosen by the database (docs/search.md):
 
 What is searched: ``Post.search_text`` (the public plain text of a post, [private] texts left out,
 kept by games.services.posts), of posts that are not deleted, in threads the viewer may read
-(games.permissions.filter_visible_threads); and the titles of those threads.
+(games.permissions: every thread but his ``hidden_threads``); and the titles of those threads.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
-from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank, SearchVector, SearchVectorField
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank, SearchVectorField
+from django.core.cache import cache
 from django.db import connection as default_connection
+from django.db import transaction
 from django.db.backends.signals import connection_created
-from django.db.models import Expression, F, Func, Q, QuerySet, TextField, Value
+from django.db.models import DateTimeField, Expression, ExpressionWrapper, F, Func, Q, QuerySet, TextField, Value
 from django.db.models.expressions import Col
 from django.db.models.functions import Replace
 from django.dispatch import receiver
@@ -119,27 +124,38 @@ def full_text_available(connection=None) -> bool:
 
 
 class StoredVector(Expression):
-    """A post's stored tsvector (``games_post.search_vector``, PostgreSQL only: a generated column
-    kept by the database, migration 0012, with its GIN index). Resolved to a column of whatever
-    alias the post table has in the query (a subquery's posts are ``U0``), as Django's own
-    columns are; the model does not declare it, since SQLite has no such column."""
+    """A stored tsvector column of the queried table (PostgreSQL only: a generated column kept by
+    the database, with its GIN index: ``games_post.search_vector``, migration 0012;
+    ``games_thread.title_vector``, 0013). Resolved to a column of whatever alias the table has
+    in the query (a subquery's posts are ``U0``), as Django's own columns are; the models do not
+    declare these columns, since SQLite has none."""
 
-    output_field = SearchVectorField()
-    _target = SearchVectorField()
-    _target.column = "search_vector"
+    def __init__(self, column: str):
+        super().__init__(output_field=SearchVectorField())
+        self.target = SearchVectorField()
+        self.target.column = column
 
     def resolve_expression(self, query=None, allow_joins=True, reuse=None, summarize=False, for_save=False):
-        return Col(query.get_initial_alias(), self._target, self.output_field)
+        return Col(query.get_initial_alias(), self.target, self.output_field)
 
 
 def post_vector() -> Expression:
     """The posts' searchable document: the stored vector (computed once, when the post is written)."""
-    return StoredVector()
+    return StoredVector("search_vector")
+
+
+def title_vector() -> Expression:
+    """A thread title's stored vector (computed when the thread is written)."""
+    return StoredVector("title_vector")
 
 
 # Relevance ranks the newest this many matches of a query (a word every post has would otherwise
 # rank a million posts for one page): docs/search.md, "Cost".
 RANKED_MAX = 2_000
+# The newest this many posts of the site are searched first, walking the date index; only a query
+# that finds too few matches among them searches all the posts (docs/search.md, "Cost").
+RECENT_POSTS = 50_000
+RECENT_SECONDS = 600  # how long the window's first date is kept in the cache
 
 
 def text_query(q: str) -> SearchQuery:
@@ -252,13 +268,32 @@ def game_choices(*, user, chosen: Game | None = None) -> list[tuple[int, str]]:
     return rows
 
 
-def visible_threads(*, user, game: Game | None = None) -> QuerySet[Thread]:
-    """The threads whose posts the viewer may find: what games.permissions lets him read,
-    narrowed to one game's game, discussion and private threads when asked."""
-    threads = permissions.filter_visible_threads(user, Thread.objects.all())
-    if game is not None:
-        threads = threads.filter(Q(pk__in=[game.game_thread_id, game.discussion_thread_id]) | Q(game=game))
-    return threads
+def _hidden_ids(user) -> list[int]:
+    """The threads the viewer may not read (a few private threads of running games), read once
+    per search: both queries exclude them by id."""
+    return list(permissions.hidden_threads(user).values_list("pk", flat=True))
+
+
+def _game_thread_ids(game: Game | None) -> list[int] | None:
+    """One game's game, discussion and private threads (None: no game asked)."""
+    if game is None:
+        return None
+    return list(Thread.objects.filter(Q(pk__in=[game.game_thread_id, game.discussion_thread_id]) | Q(game=game))
+                .values_list("pk", flat=True))
+
+
+def _limit_threads(rows: QuerySet, thread_field: str, hidden: list[int], in_game: list[int] | None) -> QuerySet:
+    """`rows` (threads, or posts by their thread) outside the hidden threads, and in one game's
+    threads when asked, both as lists of ids: `thread NOT IN (…)` rather than a join through the
+    visibility rule, and `thread IN (…)` rather than a subquery, so that the planner estimates
+    the posts from the thread column's statistics and keeps its index plans (issue 30: a word the
+    game's thread of a million posts has everywhere took 1.3 s with a subquery of the game's
+    threads, 70 ms with their list)."""
+    if hidden:
+        rows = rows.exclude(**{f"{thread_field}__in": hidden})
+    if in_game is not None:
+        rows = rows.filter(**{f"{thread_field}__in": in_game})
+    return rows
 
 
 def search(*, user, q: str, game: Game | None = None, author=None, sort: str | None = None,
@@ -271,59 +306,168 @@ def search(*, user, q: str, game: Game | None = None, author=None, sort: str | N
     if sort not in sort_choices():
         sort = sort_choices()[0]
     page = min(max(page, 1), MAX_PAGE)
-    threads = visible_threads(user=user, game=game)
-    posts = Post.objects.filter(is_deleted=False, thread__in=threads.values("pk"))
+    hidden, in_game = _hidden_ids(user), _game_thread_ids(game)
+    posts = _limit_threads(Post.objects.filter(is_deleted=False), "thread_id", hidden, in_game)
     if author is not None:
         posts = permissions.filter_posts_shown_as(posts, author)  # a signed post is its shown author's
     words = query_words(q)
+    offset = (page - 1) * per_page
     if full_text:
         query = text_query(q)
-        posts = posts.alias(document=post_vector()).filter(document=query).order_by("-created_at", "-pk")
         if sort == SORT_RELEVANCE:
-            newest = posts.values("pk")[:RANKED_MAX]
-            posts = (Post.objects.filter(pk__in=newest).annotate(rank=SearchRank(post_vector(), query))
-                     .order_by("-rank", "-created_at", "-pk"))
+            ranked = _by_relevance(posts, query, offset, per_page + 1)
+        else:
+            ranked = [(pk, None) for pk in _by_date(posts, query, offset, per_page + 1)]
+        results = SearchResults(page=page, has_next=len(ranked) > per_page, full_text=True)
+        ranked = ranked[:per_page]
+        found = _page_posts([pk for pk, _rank in ranked], q)
+        rows = [found[pk] for pk, _rank in ranked if pk in found]  # (a post deleted meanwhile is left out)
+        ranks = dict(ranked)
+        for post in rows:
+            post.shown_user = permissions.shown_author(user, post)  # the author this viewer is shown
+        results.hits = [SearchHit(post=p, snippet=snippet(p.search_text, marked_words(p.headline) or words, whole_words=True),
+                                  rank=ranks[p.pk]) for p in rows]
     else:
         if not words:
             return SearchResults(page=page, full_text=False)
         posts = match_all_words(posts, "search_text", q).order_by("-created_at", "-pk")
-    offset = (page - 1) * per_page
-    rows = list(posts.select_related("thread", "author", "shown_author").defer("body", "html")[offset:offset + per_page + 1])
-    for post in rows:
-        post.shown_user = permissions.shown_author(user, post)  # the author this viewer is shown
-    results = SearchResults(page=page, has_next=len(rows) > per_page, full_text=full_text)
-    rows = rows[:per_page]
-    if full_text:
-        matched = _matched_words([p.pk for p in rows], q)
-        results.hits = [SearchHit(post=p, snippet=snippet(p.search_text, matched.get(p.pk) or words, whole_words=True),
-                                  rank=getattr(p, "rank", None)) for p in rows]
-    else:
-        results.hits = [SearchHit(post=p, snippet=snippet(p.search_text, words)) for p in rows]
+        rows = list(posts.select_related("thread", "author", "shown_author").defer("body", "html")[offset:offset + per_page + 1])
+        for post in rows:
+            post.shown_user = permissions.shown_author(user, post)  # the author this viewer is shown
+        results = SearchResults(page=page, has_next=len(rows) > per_page, full_text=False)
+        results.hits = [SearchHit(post=p, snippet=snippet(p.search_text, words)) for p in rows[:per_page]]
     if page == 1:
+        threads = _limit_threads(Thread.objects.all(), "pk", hidden, in_game)
         results.threads = _thread_hits(threads=threads, q=q, words=words, author=author, full_text=full_text)
     return results
 
 
-def _matched_words(post_ids: list[int], q: str) -> dict[int, list[str]]:
-    """For the page's posts only (it is the costly part): which words of each post the query
-    matched, as PostgreSQL's stemmer sees it, read from ts_headline's marks. The snippet itself
-    is cut and escaped in Python from the post's text, because ts_headline drops anything that
-    looks like an HTML tag (a post may well say "<script>" in plain text)."""
+# --- PostgreSQL: the order of the matches ---------------------------------------------------------
+# The GIN index finds a word's matches, but not in date order: ordering them costs a read of every
+# match (about 3.5 µs each at a million posts: 350 ms for a word 100,000 posts have). Walking the
+# date index backwards and testing each post's stored vector stops as soon as the page (or the
+# RANKED_MAX newest) is found: a few milliseconds for a word many recent posts have. The planner
+# takes that walk by itself when the column's statistics say the word is common, assuming its
+# posts are spread evenly in time; but a word common in one old game and absent since would then
+# walk most of the table (0.9 s at a million posts). So (docs/search.md, "Cost"):
+#
+# - when the planner expects the newest RECENT_POSTS posts to hold what is wanted, the walk,
+#   bounded to them, with the planner's other ways turned off for that one statement (bounded,
+#   it would AND both indexes' bitmaps, having no idea what the GIN index's bitmap costs: 174 ms
+#   for a word one post in eight has, against 12 ms for the walk);
+# - otherwise, or when the window held too few after all, the GIN index over all the posts, in an
+#   order the date index cannot give: a cost that grows with the matches, as before issue 30.
+#
+# Either way the result is exactly the newest matches.
+def recent_since() -> datetime | None:
+    """The date of the RECENT_POSTS-th newest post (kept RECENT_SECONDS in the cache: any date
+    gives the same results, the window only grows a little as posts come), or None when the
+    site has fewer posts: then there is no window, and no walk is longer than RECENT_POSTS."""
+    key = f"search:recent-since:{RECENT_POSTS}"
+    since = cache.get(key)
+    if since is None:
+        dates = list(Post.objects.order_by("-created_at").values_list("created_at", flat=True)[RECENT_POSTS - 1:RECENT_POSTS])
+        since = dates[0] if dates else ""
+        cache.set(key, since, RECENT_SECONDS)
+    return since or None
+
+
+def _matching(posts: QuerySet[Post], query: SearchQuery) -> QuerySet[Post]:
+    return posts.alias(document=post_vector()).filter(document=query)
+
+
+def _newest_first(posts: QuerySet[Post], *, walk: bool = True) -> QuerySet[Post]:
+    if walk:
+        return posts.order_by("-created_at", "-pk")
+    # The same order through an expression, which the date index cannot give: the planner finds
+    # the matches through the GIN index and sorts them.
+    unindexed = ExpressionWrapper(F("created_at") + Value(timedelta(0)), output_field=DateTimeField())
+    return posts.order_by(unindexed.desc(), "-pk")
+
+
+def _estimated_rows(posts: QuerySet[Post]) -> float:
+    """The planner's estimate of the rows `posts` holds (from the lexemes' statistics; no scan)."""
+    plan = json.loads(posts.order_by().values("pk").explain(format="json"))
+    return plan[0]["Plan"]["Plan Rows"]
+
+
+@contextmanager
+def _walking_only():
+    """Within: the planner may read a table in an index's order only (no sequential scan, no
+    bitmap), for the bounded walk. SET LOCAL, in a transaction of its own; inside another one
+    (a savepoint, which would keep the setting for the rest of it), reset at the end; an error
+    rolls the setting back with the statement."""
+    nested = default_connection.in_atomic_block
+    with transaction.atomic(), default_connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off")
+        yield
+        if nested:
+            cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan")
+
+
+def _in_order(posts: QuerySet[Post], query: SearchQuery, wanted: int, read):
+    """`read(matches newest first)` for the first `wanted` matches, by the walk or the GIN index
+    (see the comment above). `read` returns (its result, how many matches it saw)."""
+    since = recent_since()
+    if since is None:  # a small site: the planner's own choice, no walk longer than RECENT_POSTS
+        return read(_newest_first(_matching(posts, query)))[0]
+    recent = _matching(posts.filter(created_at__gte=since), query)
+    if _estimated_rows(recent) >= wanted:
+        with _walking_only():
+            result, seen = read(_newest_first(recent))
+        if seen >= wanted:
+            return result
+    return read(_newest_first(_matching(posts, query), walk=False))[0]
+
+
+def _by_date(posts: QuerySet[Post], query: SearchQuery, offset: int, limit: int) -> list[int]:
+    """The ids of matches offset..offset+limit, newest first."""
+    def read(newest_first):
+        ids = list(newest_first.values_list("pk", flat=True)[:offset + limit])
+        return ids[offset:], len(ids)
+    return _in_order(posts, query, offset + limit, read)
+
+
+def _by_relevance(posts: QuerySet[Post], query: SearchQuery, offset: int, limit: int) -> list[tuple[int, float]]:
+    """(id, rank) of matches offset..offset+limit among the newest RANKED_MAX, best first."""
+    return _in_order(posts, query, RANKED_MAX, lambda newest_first: _rank_newest(newest_first, query, offset, limit))
+
+
+def _rank_newest(newest_first: QuerySet[Post], query: SearchQuery, offset: int, limit: int) -> tuple[list[tuple[int, float]], int]:
+    """Rank the first RANKED_MAX of `newest_first` in one statement, from the vectors the scan has
+    just read (ranking them again by id cost 2,000 more index lookups: 19 ms against 12 at a
+    million posts). Returns the page's (id, rank) and how many matches were ranked (0 when the
+    page is past them)."""
+    newest = newest_first.annotate(rank=SearchRank(post_vector(), query)).values_list("pk", "created_at", "rank")[:RANKED_MAX]
+    sql, params = newest.query.sql_with_params()
+    with default_connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, rank, count(*) OVER () FROM ({sql}) AS newest (id, created_at, rank) "
+                       "ORDER BY rank DESC, created_at DESC, id DESC LIMIT %s OFFSET %s", [*params, limit, offset])
+        rows = cursor.fetchall()
+    return [(pk, rank) for pk, rank, _among in rows], (rows[0][2] if rows else 0)
+
+
+def _page_posts(post_ids: list[int], q: str) -> dict[int, Post]:
+    """The page's posts by id, each with `headline`: which words of it the query matched, as
+    PostgreSQL's stemmer sees them, marked by ts_headline (computed for these posts only: it is
+    the costly part). The snippet itself is cut and escaped in Python from the post's text,
+    because ts_headline drops anything that looks like an HTML tag (a post may well say
+    "<script>" in plain text)."""
     if not post_ids:
         return {}
     clean = Replace(Replace(F("search_text"), Value(_START), Value("")), Value(_STOP), Value(""))
-    rows = Post.objects.filter(pk__in=post_ids).annotate(headline=SearchHeadline(
-        clean, text_query(q), config=SEARCH_CONFIG, start_sel=_START, stop_sel=_STOP, highlight_all=True,
-    )).values_list("pk", "headline")
-    return {pk: marked_words(headline) for pk, headline in rows}
+    return (Post.objects.select_related("thread", "author", "shown_author").defer("body", "html")
+            .annotate(headline=SearchHeadline(clean, text_query(q), config=SEARCH_CONFIG, start_sel=_START,
+                                              stop_sel=_STOP, highlight_all=True))
+            .in_bulk(post_ids))
 
 
 def _thread_hits(*, threads: QuerySet[Thread], q: str, words: list[str], author, full_text: bool) -> list[ThreadHit]:
-    found = Thread.objects.filter(pk__in=threads.values("pk"))
+    found = threads
     if author is not None:
         found = found.filter(created_by=author)
     if full_text:
-        found = found.alias(title_document=SearchVector("title", config=SEARCH_CONFIG)).filter(title_document=text_query(q))
+        found = found.alias(title_document=title_vector()).filter(title_document=text_query(q))
     else:
         found = match_all_words(found, "title", q)
     found = found.order_by(F("last_post_at").desc(nulls_last=True), "-pk")[:THREAD_HITS]
@@ -332,5 +476,4 @@ def _thread_hits(*, threads: QuerySet[Thread], q: str, words: list[str], author,
 
 def explain_post_search(q: str) -> str:
     """The PostgreSQL plan of the post search's filter, for checking that the GIN index serves it."""
-    posts = Post.objects.filter(is_deleted=False).alias(document=post_vector()).filter(document=text_query(q))
-    return posts.only("pk").explain()
+    return _matching(Post.objects.filter(is_deleted=False), text_query(q)).only("pk").explain()

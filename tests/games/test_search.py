@@ -2,10 +2,16 @@
 filters, snippets; and on PostgreSQL (marked `services`) the Russian morphology, the ranking and
 the GIN index (docs/search.md)."""
 
+from datetime import timedelta
+
 import pytest
-from django.db import connection
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from django.urls import reverse
 
+from games import permissions
 from games.selectors import search as engine
 from games.models import Game, Post, Seat, Thread
 from games.services.games import game_create
@@ -14,6 +20,7 @@ from games.services.posts import post_set_deleted
 from games.services.threads import thread_create
 from tests.conftest import client_for, make_user, require_service
 from tests.games.test_lifecycle import seat_named, user_named
+from tests.games.test_private_posting import room_of
 
 URL = reverse("games:search")
 
@@ -293,6 +300,34 @@ def test_private_texts_stay_unfound_after_the_game(planted):
         assert len(hits(user, "мафиознаяфраза")) == 1
 
 
+def test_hidden_threads_are_exactly_the_threads_a_viewer_may_not_read(planted):
+    """Issue 30: the search excludes permissions.hidden_threads by id instead of joining every
+    thread through filter_visible_threads; the two must split all threads between them, for every
+    perspective, staff included, with a room, a thread of no game, and after the game."""
+    game, spectator = planted
+    room_of(game, "Вася", "Кикимора")
+    Thread.objects.create(kind=Thread.Kind.ROOM, game=None, title="Комната без игры", created_by=game.gm)
+    staff = make_user("Админ")
+    staff.is_staff = True
+    staff.save()
+    viewers = {**perspectives(game, spectator), "staff": staff}
+    every = set(Thread.objects.values_list("pk", flat=True))
+
+    def split():
+        for who, user in viewers.items():
+            user = user or _anon()
+            visible = set(permissions.filter_visible_threads(user, Thread.objects.all()).values_list("pk", flat=True))
+            hidden = set(permissions.hidden_threads(user).values_list("pk", flat=True))
+            assert visible | hidden == every and not visible & hidden, who
+            yield who, hidden
+
+    hidden_while_running = dict(split())
+    assert hidden_while_running["staff"] == set()
+    assert hidden_while_running["town"] and hidden_while_running["anonymous"] > hidden_while_running["gm"]
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, winner="town")
+    assert {who: hidden for who, hidden in split()}["town"] == {Thread.objects.get(game=None, kind=Thread.Kind.ROOM).pk}
+
+
 def _anon():
     from django.contrib.auth.models import AnonymousUser
 
@@ -428,3 +463,155 @@ def test_a_game_page_links_to_the_search_in_its_threads(two_games):
     first = two_games[0]
     page = client_for(None).get(first.get_absolute_url()).content.decode()
     assert f'/search/?game={first.pk}"' in page
+
+
+# --- PostgreSQL: the order of the matches at scale (issue 30; the paths of _in_order) -----------------
+@pytest.fixture
+def spread(poster, started):
+    """Twelve posts of a lobby, oldest first: «частое» in every one, «старое» in the four oldest
+    only (a word common long ago and absent since), «редкое» in one; and, among the newest, a
+    post of the started game's mafia chat with all three words, which a town player never finds."""
+    thread, _ = thread_create(kind=Thread.Kind.LOBBY, title="Разброс", author=poster, body="начало")
+    posts = [post_submit(thread=thread, author=poster,
+                         body=f"частое {n}" + (" старое" if n < 4 else "") + (" редкое" if n == 6 else ""))
+             for n in range(12)]
+    chat = Thread.objects.get(game=started, kind=Thread.Kind.FACTION)
+    secret = post_submit(thread=chat, author=user_named(started, "Кикимора"), body="частое старое редкое тайное")
+    now = timezone.now()
+    for age, post in enumerate(reversed([*posts, secret])):  # distinct dates, the secret newest
+        Post.objects.filter(pk=post.pk).update(created_at=now - timedelta(minutes=age))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE games_post")
+    return user_named(started, "Вася"), posts, secret
+
+
+def every_page(user, q, sort, per_page):
+    out, page = [], 1
+    while True:
+        results = engine.search(user=user, q=q, sort=sort, page=page, per_page=per_page)
+        out += [(hit.post.pk, hit.rank) for hit in results.hits]
+        if not results.has_next:
+            return out
+        page += 1
+
+
+@pytest.mark.services
+def test_postgresql_every_path_finds_the_same_matches_in_the_same_order(spread, monkeypatch):
+    """The planner's own choice (a site smaller than the window), the GIN index, the bounded walk,
+    and the walk falling back to the GIN index when the window holds too few: the same pages, for
+    both orders and several page sizes, and never the mafia chat's post for a town player."""
+    require_postgresql()
+
+    town, posts, secret = spread
+    paths = {}
+    for name, window, estimate in (("planner", 1_000, None), ("gin", 5, 0), ("walk", 5, 10**9), ("walk, small window", 2, 10**9)):
+        monkeypatch.setattr(engine, "RECENT_POSTS", window)
+        cache.delete(f"search:recent-since:{window}")
+        if estimate is not None:
+            monkeypatch.setattr(engine, "_estimated_rows", lambda posts, estimate=estimate: estimate)
+        paths[name] = {(q, sort, per_page): every_page(town, q, sort, per_page)
+                       for q in ("частое", "старое", "редкое", "частое -старое")
+                       for sort in engine.sort_choices() for per_page in (1, 3, 20)}
+    assert paths["gin"] == paths["planner"] == paths["walk"] == paths["walk, small window"]
+    newest = paths["planner"][("частое", engine.SORT_NEWEST, 3)]
+    assert [pk for pk, _rank in newest] == [p.pk for p in reversed(posts)]
+    assert [pk for pk, _rank in paths["planner"][("старое", engine.SORT_NEWEST, 1)]] == [p.pk for p in reversed(posts[:4])]
+    assert all(secret.pk not in {pk for pk, _rank in found} for found in paths["walk"].values())
+    assert [hit.post.pk for hit in engine.search(user=user_named(secret.thread.game, "Кикимора"), q="тайное").hits] == [secret.pk]
+
+
+@pytest.mark.services
+def test_postgresql_the_walk_is_taken_and_bounded(spread, monkeypatch):
+    """A word the window holds enough of is read by the walk alone; a word it holds too few of
+    falls back to the GIN index; a word the planner expects to be rare never walks."""
+    require_postgresql()
+
+    town, posts, _secret = spread
+    monkeypatch.setattr(engine, "RECENT_POSTS", 6)
+    cache.delete("search:recent-since:6")
+    reads = []
+    real = engine._newest_first
+
+    def spy(posts, *, walk=True):
+        reads.append("walk" if walk else "gin")
+        return real(posts, walk=walk)
+
+    monkeypatch.setattr(engine, "_newest_first", spy)
+    monkeypatch.setattr(engine, "_estimated_rows", lambda posts: 10**9)
+    engine.search(user=town, q="частое", sort=engine.SORT_NEWEST, per_page=2)
+    assert reads == ["walk"]
+    reads.clear()
+    assert len(engine.search(user=town, q="старое", sort=engine.SORT_NEWEST, per_page=2).hits) == 2
+    assert reads == ["walk", "gin"]
+    reads.clear()
+    monkeypatch.setattr(engine, "_estimated_rows", lambda posts: 0)
+    engine.search(user=town, q="частое", sort=engine.SORT_NEWEST, per_page=2)
+    assert reads == ["gin"]
+
+
+@pytest.mark.services
+def test_postgresql_the_walk_leaves_the_planner_settings_as_they_were(spread, monkeypatch):
+    """The walk turns sequential and bitmap scans off for its own statement only, inside another
+    transaction (as the tests run) and when its statement fails."""
+    check_planner_settings_kept(spread, monkeypatch)
+
+
+@pytest.mark.services
+def test_postgresql_the_walk_leaves_the_planner_settings_in_autocommit(transactional_db, spread, monkeypatch):
+    """The same without a transaction around the search, as a view runs it."""
+    require_postgresql()
+    assert not connection.in_atomic_block
+    check_planner_settings_kept(spread, monkeypatch)
+
+
+def check_planner_settings_kept(spread, monkeypatch):
+    require_postgresql()
+
+    town, _posts, _secret = spread
+    monkeypatch.setattr(engine, "RECENT_POSTS", 6)
+    cache.delete("search:recent-since:6")
+    monkeypatch.setattr(engine, "_estimated_rows", lambda posts: 10**9)
+
+    def settings():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('enable_seqscan'), current_setting('enable_bitmapscan')")
+            return cursor.fetchone()
+
+    assert settings() == ("on", "on")
+    engine.search(user=town, q="частое")
+    engine.search(user=town, q="частое", sort=engine.SORT_NEWEST)
+    assert settings() == ("on", "on")
+    monkeypatch.setattr(engine, "_rank_newest", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        engine.search(user=town, q="частое")
+    assert settings() == ("on", "on")
+
+
+@pytest.mark.services
+def test_postgresql_thread_titles_match_their_gin_index(poster):
+    require_postgresql()
+    thread, _ = thread_create(kind=Thread.Kind.LOBBY, title="Правила клуба", author=poster, body="текст")
+    assert [hit.thread.pk for hit in engine.search(user=poster, q="правило").threads] == [thread.pk]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        plan = Thread.objects.alias(d=engine.title_vector()).filter(d=engine.text_query("правило")).only("pk").explain()
+    assert "games_thread_title_vector_idx" in plan, plan
+
+
+@pytest.mark.services
+def test_postgresql_the_match_statements_join_no_thread(spread):
+    """Issue 30: the statements that match posts filter them by lists of thread ids (the hidden
+    threads, the game's threads), never by a join or subquery through threads, games and seats:
+    those kept the planner from its index plans (a subquery of one game's threads: 1.3 s at a
+    million posts against 30 ms)."""
+    require_postgresql()
+    town, _posts, secret = spread
+    game = secret.thread.game
+    for params in ({}, {"game": game}, {"author": town}, {"game": game, "author": town}):
+        for sort in engine.sort_choices():
+            with CaptureQueriesContext(connection) as captured:
+                engine.search(user=town, q="частое", sort=sort, **params)
+            matching = [q["sql"] for q in captured.captured_queries if "@@" in q["sql"] and "games_post" in q["sql"]]
+            assert matching, (params, sort)
+            for sql in matching:
+                assert not any(table in sql for table in ('"games_thread"', '"games_game"', '"games_seat"')), sql
