@@ -25,5 +25,5 @@ def backwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0012_post_search_vector")]
+    dependencies = [("games", "0013_vote_syntax_native")]
     operations = [migrations.RunPython(forwards, backwards, elidable=False)]
