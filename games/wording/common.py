@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from functools import lru_cache
 from contextvars import ContextVar
 
 from django.utils import translation
@@ -101,7 +102,13 @@ def name_case(name, case: str) -> str:
     as written otherwise, and for a name pymorphy3 does not know (SleepWalker, Фроло)."""
     text = str(name if name is not None else "?")
     language = translation.get_language() or ""
-    return inflect_name(text, case) if language.startswith("ru") else text
+    return _inflected_name(text, case) if language.startswith("ru") else text
+
+
+@lru_cache(maxsize=8192)
+def _inflected_name(name: str, case: str) -> str:
+    """inflect_name, memoised: pymorphy3 is slow and a page names the same few players often."""
+    return inflect_name(name, case)
 
 
 def phrase_case(phrase, case: str) -> str:
@@ -114,8 +121,9 @@ def phrase_case(phrase, case: str) -> str:
 
 def names_joined(names, case: str = "nomn") -> str:
     """Names joined the Russian way, each in `case`: «Васей и Кикиморой», «Вася, Петя и Маша»
-    ("Вася and Кикимора" in English)."""
-    names = [name_case(n, case) for n in names]
+    ("Вася and Кикимора" in English). In the nominative each is as written (a name may carry its
+    detail: «Вася (Гик)»)."""
+    names = [str(n if n is not None else "?") if case == "nomn" else name_case(n, case) for n in names]
     if len(names) <= 1:
         return names[0] if names else "—"
     return str(_("%(names)s and %(last)s")) % {"names": ", ".join(names[:-1]), "last": names[-1]}
@@ -166,7 +174,13 @@ def gender_of(name) -> str:
     roster = _ROSTER_GENDERS.get()
     if roster is not None and text in roster:
         return roster[text] or ""
-    return guess_gender(text)
+    return _guessed_gender(text)
+
+
+@lru_cache(maxsize=8192)
+def _guessed_gender(name: str) -> str:
+    """guess_gender, memoised (pymorphy3 is slow)."""
+    return guess_gender(name)
 
 
 def agreed(gender: str, neutral, masculine, feminine) -> str:
