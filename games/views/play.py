@@ -258,6 +258,8 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     viewer, pov_seat = permissions.viewer_for(request, game)
     permissions.check_see_role_page(viewer, game)
     seat = permissions.seat_of(viewer, game)
+    if seat is not None and seat.user_id == getattr(viewer, "pk", None):
+        seat.user = viewer  # at hand, no query: the status agrees with the player («убита»)
     if seat is None:  # a GM without a seat: the dashboard is his page
         return redirect("games:gm_dashboard", pk=game.pk)
     state = game_state(game)

@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.text.names import guess_gender, inflect_name, inflect_phrase
 
@@ -28,6 +29,15 @@ SEAT_STATUSES = {
     "active": _("in play"), "killed": _("killed"), "jailed": _("in jail"),
     "dead": _("dead"), "removed": _("removed"), "left": _("left the game"),
     "executed": _("executed"), "enslaved": _("enslaved"),
+}
+# The statuses whose Russian agrees with the player («убит», «убита»): their masculine and
+# feminine forms; the plain msgid is the neutral one (a noun: «гибель», «казнь»).
+AGREEING_STATUSES = {
+    "killed": (pgettext_lazy("masculine", "killed"), pgettext_lazy("feminine", "killed")),
+    "dead": (pgettext_lazy("masculine", "dead"), pgettext_lazy("feminine", "dead")),
+    "removed": (pgettext_lazy("masculine", "removed"), pgettext_lazy("feminine", "removed")),
+    "left": (pgettext_lazy("masculine", "left the game"), pgettext_lazy("feminine", "left the game")),
+    "executed": (pgettext_lazy("masculine", "executed"), pgettext_lazy("feminine", "executed")),
 }
 
 # Why an order was refused or came to nothing: the codes the site's order ledger gives itself
@@ -82,7 +92,10 @@ def vote_reason_text(code: str) -> str:
     return str(VOTE_REASONS.get(code, code))
 
 
-def seat_status_label(status: str) -> str:
+def seat_status_label(status: str, gender: str = "") -> str:
+    """A seat's status in words, agreeing with the player's gender ("m", "f", "" unknown)."""
+    if status in AGREEING_STATUSES:
+        return str(agreed(gender, SEAT_STATUSES[status], *AGREEING_STATUSES[status]))
     return str(SEAT_STATUSES.get(status, status))
 
 

@@ -95,8 +95,8 @@ def is_preposition(word: str) -> bool:
 
 def word_before(text: str, start: int) -> str:
     """The word right before position `start` with only spaces between, or "" (a colon, a dash,
-    a bracket or a quote between)."""
-    m = re.search(r"([А-Яа-яЁёA-Za-z-]+)\s+$", text[:start])
+    a bracket, a quote or a line break between: a page's blocks are lines)."""
+    m = re.search(r"([А-Яа-яЁёA-Za-z-]+)[ \t\u00a0]+$", text[:start])
     return m.group(1) if m else ""
 
 
@@ -132,6 +132,10 @@ def governed_nominatives(text: str, names) -> list[str]:
             before = word_before(text, m.start())
             if before and governs(before):
                 found.append(f"{before} {name}")
+            # a preposition that a colon cuts from its names: «Переголосование между: Анна, Глеб»
+            cut = re.search(r"([А-Яа-яЁё]+)[ \t\u00a0]*:[ \t\u00a0]*$", text[:m.start()])
+            if cut and is_preposition(cut.group(1)):
+                found.append(f"{cut.group(1)}: {name}")
     return found
 
 
@@ -147,7 +151,7 @@ def disagreements(text: str, genders: dict[str, str]) -> list[str]:
         if gender not in wrong:
             continue
         for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
-            after = re.match(r"\s*[:,]?\s*([А-Яа-яЁё]+)", text[m.end():])
+            after = re.match(r"[ \t\u00a0]*[:,]?[ \t\u00a0]*([А-Яа-яЁё]+)", text[m.end():])
             if after and word_genders(after.group(1)) & wrong[gender] and not _pronoun_of_a_thing(after.group(1)) \
                     and not _apposition(word_before(text, m.start())):
                 found.append(f"{name} {after.group(1)}")
