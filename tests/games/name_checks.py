@@ -17,6 +17,8 @@ from functools import lru_cache
 
 import pymorphy3
 
+from games.text.names import inflect_name
+
 # Prepositions that govern a case other than the nominative.
 GOVERNING_PREPOSITIONS = frozenset(
     "у для от до из без между с со к ко о об обо про через вместо кроме после против среди возле около на за в во "
@@ -122,8 +124,6 @@ def after_a_colon_or_dash(text: str, key: str) -> bool:
 def governed_nominatives(text: str, names) -> list[str]:
     """«между Вася», «для Кикимора»: a name that inflects (pymorphy3 knows it) written as the
     nominative right after a governing preposition or verb."""
-    from games.text.names import inflect_name
-
     found = []
     for name in names:
         if inflect_name(name, "gent") == name:  # Фроло, SleepWalker: the same in every case

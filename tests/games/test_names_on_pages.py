@@ -14,19 +14,24 @@ gender for an unknown one)."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from html import unescape
 from pathlib import Path
 
 import pytest
 import yaml
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from games.models import Thread
+from accounts.models import User
+from games.models import Seat, Thread
+from games.services.posting import post_submit
 from games.text.names import guess_gender
 from tests.conftest import client_for, play_kept
 from tests.games import name_checks
 from tests.games.show_kept import kept_show
+from tests.games.test_lifecycle import seat_named
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +103,8 @@ def mismatches(game, gm, users) -> list[str]:
     with translation.override("ru"):
         for label, text in pages(game, gm, users).items():
             for found in name_checks.governed_nominatives(text, list(genders)) + name_checks.disagreements(text, genders):
-                at = text.find(found.split(":")[0].split()[-1])
+                spot = re.search(r"[\s:—]*".join(map(re.escape, re.findall(r"\w+", found))), text)
+                at = spot.start() if spot else 0
                 wrong.append(f"{label}: «{found}» in «…{text[max(0, at - 80):at + 80].strip()}…»")
     return sorted(set(wrong))
 
@@ -162,11 +168,6 @@ def test_the_page_check_finds_a_governed_nominative_and_a_disagreement():
 def test_a_seats_status_agrees_with_its_player_on_the_gm_dashboard_and_the_role_page(started):
     """«Статус: убита» for a woman, «убит» for a man, a noun («гибель») for a player whose gender is
     unknown; the same on the GM's table and on the player's own role page."""
-    from accounts.models import User
-    from games.models import Seat
-
-    from tests.games.test_lifecycle import seat_named
-
     User.objects.filter(pk=seat_named(started, "Кикимора").user_id).update(gender="f")
     Seat.objects.filter(game=started, user__display_name__in=["Кикимора", "Вася", "Негодяй"]).update(
         status="killed", is_alive=False)
@@ -179,3 +180,24 @@ def test_a_seats_status_agrees_with_its_player_on_the_gm_dashboard_and_the_role_
     role = site_text(client_for(kikimora).get(reverse("games:role", args=[started.pk]), HTTP_ACCEPT_LANGUAGE="ru")
                      .content.decode())
     assert "Статус: убита" in role
+
+
+@pytest.mark.parametrize(("scenario", "phases", "voter", "vote"), [
+    ("forum/whole_game_for_the_archive.yaml", 1, "Вася", "[b]В тюрьму Машу[/b]"),
+    ("club/revote_between_two.yaml", 1, "Борис", "Голосую за [b]Анну[/b]"),
+    ("cards/veche-tie-by-overt-name.yaml", 1, "Вася", "[b]Голосую за Машу[/b] [b]казнь[/b]"),
+])
+def test_the_count_of_every_rule_set_has_no_space_before_its_colon_nor_a_numbered_empty_line(
+        scenario, phases, voter, vote, tmp_path):
+    """«Негодяй 4 :» and a numbered «1. Пока никто не голосовал.» (issue 29, item 6), in the forum's,
+    the club's and the cards' Veche count (the Show's ballots are its own page)."""
+    game, _gm, users = _played(SCENARIOS / scenario, tmp_path, phases)
+    url = reverse("games:votes_live", args=[game.pk])
+    html = client_for(None).get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Пока никто не голосовал." in html and "<ol" not in html
+    post_submit(thread=game.game_thread, author=users[voter], body=vote,
+                now=game.current_phase.opened_at + timedelta(minutes=1))
+    cache.clear()
+    html = client_for(None).get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    assert "<ol" in html and " :" not in text and voter in text, text
