@@ -190,7 +190,9 @@ class Seat(models.Model):
 
     def get_status_display(self) -> str:
         # The statuses are the engines' (each rule set adds its own), so they have no choices here.
-        return seat_status_label(self.status)
+        # «убит»/«убита» agrees with the player when the page has the user at hand (no query for it).
+        gender = self.user.grammatical_gender if Seat.user.is_cached(self) else ""
+        return seat_status_label(self.status, gender)
 
     # What the player asked for at signup (the overt role wish of the card rule set), for the GM.
     application = models.TextField(_("application"), blank=True)

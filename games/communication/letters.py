@@ -19,10 +19,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Phase, Post, Seat, Thread
+from games.selectors.genders import seat_genders
 from games.rulesets import registry
 from games.services import ActionRefused, notifications
 from games.services.posts import post_create, post_edit
-from games.wording import event_text
+from games.wording import event_text, speaking_of
 
 CONFIRMATION_LINES = 30  # a confirmation post takes at most this many lines, then a new one starts
 
@@ -84,7 +85,8 @@ def private_results_post(*, game: Game, phase: Phase, events, now: datetime) -> 
             chats[thread.faction] = thread
     lines: dict[int, list[str]] = {}
     targets: dict[int, tuple[Thread, set[int]]] = {}  # thread pk -> (thread, the user ids told)
-    with translation.override(settings.LANGUAGE_CODE):
+    # in the site's language; a sentence about a player agrees with the seat's user (as stored)
+    with translation.override(settings.LANGUAGE_CODE), speaking_of(seat_genders(seats.values())):
         for event in events:
             if event.kind in apart:
                 continue

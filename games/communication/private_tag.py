@@ -3,14 +3,12 @@ kept apart from the public HTML, and shown per viewer through games.permissions.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime
 from html import unescape as html_unescape
 
 from django.template.loader import render_to_string
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -21,7 +19,6 @@ from games.selectors.communication import private_mode
 from games.selectors.votes import seats_matcher
 from games.services import ActionRefused, notifications
 from games.text import bbcode
-from games.text.names import inflect_name
 from games.wording import agreed, suggestion_text
 
 PLACEHOLDER_RE = re.compile(r'<div class="bb-private"[^>]*>[^<]*</div>')
@@ -129,21 +126,6 @@ def private_store(*, post: Post, pending: list[PendingPrivate], now: datetime) -
     notifications.notify_private_messages(post=post, pending=pending, now=now)
 
 
-@functools.lru_cache(maxsize=4096)
-def _label_name(name: str, language: str) -> str:
-    return inflect_name(name, "gent") if language.split("-")[0] == "ru" else name
-
-
-def private_label_name(name: str) -> str:
-    """The recipient's name as the label "Private message to X" needs it in the active language:
-    the Russian translation puts it after «для», so it goes in the genitive («Личное сообщение
-    для Красной Шапочки», inflected by games.text.names like the vote button); English keeps the
-    name as written. Memoised per process (pymorphy3 is slow and names are few)."""
-    if not name:
-        return name
-    return _label_name(name, translation.get_language() or "")
-
-
 def _placeholders_rewrite(html: str, message_at) -> str:
     """Each placeholder of `html` rendered through games/_private.html: the label, and the text
     when `message_at(index)` returns (row, shown=True)."""
@@ -155,7 +137,7 @@ def _placeholders_rewrite(html: str, message_at) -> str:
         name = row.recipient.user.display_name if row is not None else (
             html_unescape(recipient.group(1)) if recipient else "")
         return render_to_string("games/_private.html", {
-            "recipient": private_label_name(name),
+            "recipient": name,  # in the case the label governs: games/_private.html
             "html": row.html if row is not None and shown else None,
         }).strip()
 

@@ -16,11 +16,11 @@ from django.db.models import Max, Min, Value
 from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games import permissions
 from games.selectors import charts
-from games.wording import event_text, faction_label, role_label, seat_status_label, wording_of
+from games.wording import agreed, event_text, faction_label, role_label, seat_status_label, wording_of
 from games.selectors.holders import SeatHolders, count_as_cast
 from games.models import (
     AnonymousMessage,
@@ -56,6 +56,12 @@ STATUS_LABELS = {
     "killed": gettext_lazy("killed"),
     "executed": gettext_lazy("voted out"),
     "removed": gettext_lazy("removed from the game"),
+}
+# A fate that agrees with the player («изгнан»/«изгнана голосованием»; the plain msgid a noun).
+AGREEING_FATES = {
+    "killed": (pgettext_lazy("masculine", "killed"), pgettext_lazy("feminine", "killed")),
+    "executed": (pgettext_lazy("masculine", "voted out"), pgettext_lazy("feminine", "voted out")),
+    "removed": (pgettext_lazy("masculine", "removed from the game"), pgettext_lazy("feminine", "removed from the game")),
 }
 
 GM_ACTION_LABELS = {
@@ -239,8 +245,13 @@ def _fates(seats: list[Seat], events: list[EventRow]) -> dict[int, tuple[str, bo
         if seat.status == "active":
             fates[seat.pk] = (str(STATUS_LABELS["active"]), False)
             continue
-        # a status of a rule set's own (the Show's «enslaved») in the shared words, never its code
-        status = str(STATUS_LABELS.get(seat.status) or seat_status_label(seat.status))
+        # a status of a rule set's own (the Show's «enslaved») in the shared words, never its code;
+        # «изгнана голосованием» for a woman (the seat's player, games.wording.agreed)
+        gender = seat.user.grammatical_gender if Seat.user.is_cached(seat) else ""
+        if seat.status in AGREEING_FATES:
+            status = str(agreed(gender, STATUS_LABELS[seat.status], *AGREEING_FATES[seat.status]))
+        else:
+            status = str(STATUS_LABELS.get(seat.status) or seat_status_label(seat.status, gender))
         phase = left_in.get(seat.pk)
         fates[seat.pk] = (_("%(status)s in %(phase)s") % {"status": status, "phase": phase_label(phase).lower()}
                           if phase is not None else status, True)

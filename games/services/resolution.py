@@ -179,7 +179,8 @@ def state_apply_now(*, game: Game, phase: Phase, state, events, now: datetime, h
     store_events(game=game, phase=phase, events=events, now=now)
     public = [e for e in events if e.audience == "public"]
     if public:
-        with translation.override(settings.LANGUAGE_CODE):  # posts are written in the site's language
+        # posts are written in the site's language, agreeing with the players' genders
+        with translation.override(settings.LANGUAGE_CODE), speaking_of(roster_genders(game)):
             lines = [event_text(game.ruleset, e.kind, dict(e.data)) for e in public]
             body = "\n".join(([str(heading)] if heading else []) + [line for line in lines if line])
         post_create(thread=game.game_thread, author=game.gm, now=now, body=body)

@@ -16,12 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import confirm, permissions
-from games.wording import event_text, faction_goal, faction_label, role_help, role_label
+from games.wording import event_text, faction_goal, faction_label, role_help, role_label, speaking_of
 from games.forms import CommunicationForm, GameCreateForm
 from games.views.access import login_first
 from games.models import AnonymousMessage, Game, Order, Seat
 from games.selectors.archive import audience_label, gm_log_rows
 from games.selectors.commitment import commitment_reveal
+from games.selectors.genders import seat_genders
 from games.selectors.holders import SeatHolders
 from games.selectors.moderation import inactivity_table
 from games.selectors.play import (
@@ -166,12 +167,11 @@ def _preview(game: Game, phase, state, seats_by_id, *, ballots=None, orders=None
     result = phase_preview(phase=phase, ballots=ballots, orders=orders)
     if result is None:
         return None
-    return {
-        "outcome": dict(result.resolution.outcome),
-        "events": [{"audience": e.audience, "audience_label": audience_label(e.audience, seats_by_id),
-                    "text": event_text(game.ruleset, e.kind, dict(e.data))}
-                   for e in result.resolution.events],
-    }
+    with speaking_of(seat_genders(seats_by_id.values())):  # agreeing as the stored events will
+        events = [{"audience": e.audience, "audience_label": audience_label(e.audience, seats_by_id),
+                   "text": event_text(game.ruleset, e.kind, dict(e.data))}
+                  for e in result.resolution.events]
+    return {"outcome": dict(result.resolution.outcome), "events": events}
 
 
 def _close_question(phase, preview: dict | None) -> str:
@@ -258,6 +258,8 @@ def role_page(request: HttpRequest, pk: int) -> HttpResponse:
     viewer, pov_seat = permissions.viewer_for(request, game)
     permissions.check_see_role_page(viewer, game)
     seat = permissions.seat_of(viewer, game)
+    if seat is not None and seat.user_id == getattr(viewer, "pk", None):
+        seat.user = viewer  # at hand, no query: the status agrees with the player («убита»)
     if seat is None:  # a GM without a seat: the dashboard is his page
         return redirect("games:gm_dashboard", pk=game.pk)
     state = game_state(game)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from functools import lru_cache
 from contextvars import ContextVar
 
 from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.text.names import guess_gender, inflect_name, inflect_phrase
 
@@ -27,6 +29,15 @@ SEAT_STATUSES = {
     "active": _("in play"), "killed": _("killed"), "jailed": _("in jail"),
     "dead": _("dead"), "removed": _("removed"), "left": _("left the game"),
     "executed": _("executed"), "enslaved": _("enslaved"),
+}
+# The statuses whose Russian agrees with the player («убит», «убита»): their masculine and
+# feminine forms; the plain msgid is the neutral one (a noun: «гибель», «казнь»).
+AGREEING_STATUSES = {
+    "killed": (pgettext_lazy("masculine", "killed"), pgettext_lazy("feminine", "killed")),
+    "dead": (pgettext_lazy("masculine", "dead"), pgettext_lazy("feminine", "dead")),
+    "removed": (pgettext_lazy("masculine", "removed"), pgettext_lazy("feminine", "removed")),
+    "left": (pgettext_lazy("masculine", "left the game"), pgettext_lazy("feminine", "left the game")),
+    "executed": (pgettext_lazy("masculine", "executed"), pgettext_lazy("feminine", "executed")),
 }
 
 # Why an order was refused or came to nothing: the codes the site's order ledger gives itself
@@ -81,7 +92,10 @@ def vote_reason_text(code: str) -> str:
     return str(VOTE_REASONS.get(code, code))
 
 
-def seat_status_label(status: str) -> str:
+def seat_status_label(status: str, gender: str = "") -> str:
+    """A seat's status in words, agreeing with the player's gender ("m", "f", "" unknown)."""
+    if status in AGREEING_STATUSES:
+        return str(agreed(gender, SEAT_STATUSES[status], *AGREEING_STATUSES[status]))
     return str(SEAT_STATUSES.get(status, status))
 
 
@@ -101,7 +115,13 @@ def name_case(name, case: str) -> str:
     as written otherwise, and for a name pymorphy3 does not know (SleepWalker, Фроло)."""
     text = str(name if name is not None else "?")
     language = translation.get_language() or ""
-    return inflect_name(text, case) if language.startswith("ru") else text
+    return _inflected_name(text, case) if language.startswith("ru") else text
+
+
+@lru_cache(maxsize=8192)
+def _inflected_name(name: str, case: str) -> str:
+    """inflect_name, memoised: pymorphy3 is slow and a page names the same few players often."""
+    return inflect_name(name, case)
 
 
 def phrase_case(phrase, case: str) -> str:
@@ -114,8 +134,9 @@ def phrase_case(phrase, case: str) -> str:
 
 def names_joined(names, case: str = "nomn") -> str:
     """Names joined the Russian way, each in `case`: «Васей и Кикиморой», «Вася, Петя и Маша»
-    ("Вася and Кикимора" in English)."""
-    names = [name_case(n, case) for n in names]
+    ("Вася and Кикимора" in English). In the nominative each is as written (a name may carry its
+    detail: «Вася (Гик)»)."""
+    names = [str(n if n is not None else "?") if case == "nomn" else name_case(n, case) for n in names]
     if len(names) <= 1:
         return names[0] if names else "—"
     return str(_("%(names)s and %(last)s")) % {"names": ", ".join(names[:-1]), "last": names[-1]}
@@ -166,7 +187,13 @@ def gender_of(name) -> str:
     roster = _ROSTER_GENDERS.get()
     if roster is not None and text in roster:
         return roster[text] or ""
-    return guess_gender(text)
+    return _guessed_gender(text)
+
+
+@lru_cache(maxsize=8192)
+def _guessed_gender(name: str) -> str:
+    """guess_gender, memoised (pymorphy3 is slow)."""
+    return guess_gender(name)
 
 
 def agreed(gender: str, neutral, masculine, feminine) -> str:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.engine.events import PUBLIC
-from games.wording.common import agreed, gender_of, name_in
+from games.wording.common import agreed, gender_of, name_in, names_joined
 from games.wording.lookup import action_label, faction_label, order_reason_text, role_label, wording_of
 
 
@@ -38,12 +38,14 @@ def _event_text(ruleset: str, kind: str, data: dict) -> str:
         return _("Check: %(name)s is %(role)s.") % {"name": name_in(data, "target_name", "name"),
                                                       "role": role_label(ruleset, data.get("role", ""))}
     if kind == "executed":
-        return wording.with_role(data, _("%(name)s is voted out.") % {"name": name})
+        return wording.with_role(data, agreed(gender_of(name), _("%(name)s is voted out."),
+                                              pgettext("masculine", "%(name)s is voted out."),
+                                              pgettext("feminine", "%(name)s is voted out.")) % {"name": name})
     if kind == "role":
         return _("Your role: %(role)s.") % {"role": role_label(ruleset, data.get("role", ""))}
     if kind == "team":
         members = data.get("names") or [m.get("name") for m in data.get("members", []) if isinstance(m, dict)]
-        return _("Your team: %(names)s.") % {"names": ", ".join(str(m) for m in members if m)}
+        return _("Your team: %(names)s.") % {"names": names_joined([m for m in members if m])}
     if kind == "tie_break":
         return _("The vote was tied; %(how)s decided: %(name)s.") % {
             "how": _("the GM") if data.get("by") == "gm" else _("the lot"), "name": name}

@@ -74,7 +74,7 @@ def test_archive_shows_every_kind_of_record(finished_game):
     lounge = game.private_threads.get(kind=Thread.Kind.LOUNGE)
     assert f'href="{lounge.get_absolute_url()}"' in content
     # Every event, the secret ones with their audience: a seat, a team, the GM.
-    assert "Проверка: Маша — честный житель." in content and "Ваша команда: Глаша, Паша." in content
+    assert "Проверка: Маша — честный житель." in content and "Ваша команда: Глаша и Паша." in content
     assert "Вася проверка Маша" in content  # the GM's order report
     # The final counts of each day (the vote count partial) and the winner.
     assert content.count('class="vote-count') == 3
@@ -275,7 +275,7 @@ def test_replay_lists_public_events_then_secret_ones(finished_game):
     content = client_for(None).get(_urls(game)["replay"]).content.decode()
     day1 = content[content.index(f'id="phase-{game.phases.get(number=1).pk}"'):content.index(f'id="phase-{game.phases.get(number=2).pk}"')]
     public, secret = day1.split('class="events replay-secret"')
-    assert "Посажен в тюрьму: Саша (жулик)." in public and "Проверка: Маша — честный житель." not in public
+    assert "Отправляется в тюрьму: Саша (жулик)." in public and "Проверка: Маша — честный житель." not in public
     assert "Проверка: Маша — честный житель." in secret and "Вася проверка Маша" in secret
 
 

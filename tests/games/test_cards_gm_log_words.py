@@ -98,7 +98,7 @@ def test_the_cards_gm_log_words_every_gm_effect_and_decision_without_a_raw_value
     card_gm_tie_break_set(phase=game.current_phase, gm=gm, seat_pk=None)
     with translation.override("ru"):
         lines = _log_lines(gm_log_rows(gm, game))
-    effect_lines = [line for line in lines if line.startswith("применил")]
+    effect_lines = [line for line in lines if line.startswith("эффект карты вручную")]
     assert len(effect_lines) == len(_gm_effects(target, viewer))
     for line in lines:
         assert not _raw(line), line

@@ -89,7 +89,7 @@ def test_the_turned_snakelet_reads_the_reptiloids_events_from_then_on(tmp_path):
     assert [m["name"] for m in told.data["members"]] == ["Аня", "Зина"]
     assert told in permissions.filter_visible_events(anya.user, game, GameEvent.objects.all())
     assert told not in permissions.filter_visible_events(borya.user, game, GameEvent.objects.all())
-    line = "Рептилоиды знают друг друга: Аня, Зина."
+    line = "Рептилоиды знают друг друга: Аня и Зина."
     assert line in client_for(anya.user).get(reverse("games:role", args=[game.pk])).content.decode()
     assert line not in client_for(borya.user).get(reverse("games:role", args=[game.pk])).content.decode()
     # and his night choice was the Reptiloids' (the scenario's night 1: Боря enslaved by him)

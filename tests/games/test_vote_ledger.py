@@ -139,7 +139,7 @@ def test_gm_correction_replaces_a_posts_reading_and_is_shown(day, running_game, 
     vote_correct(post=post, gm=gm, kind="none")
     assert vote_count(phase=day).wagons == []
     history = client_for(gm).get(reverse("games:votes", args=[running_game.pk])).content.decode()
-    assert "имя разорвано" in history and "исправил Ведущий" in history
+    assert "имя разорвано" in history and "исправление: Ведущий" in history
 
 
 def test_only_the_gm_corrects_votes(day, running_game, town_player, mafia_player):

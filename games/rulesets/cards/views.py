@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import confirm, permissions
 from games.selectors.archive import audience_label
+from games.selectors.genders import seat_genders
 from games.rulesets.cards.selectors import (
     card_info,
     card_row,
@@ -44,7 +45,7 @@ from games.rulesets.cards.selectors import (
     secret_role_rows,
 )
 from games.selectors.state import game_state
-from games.wording import event_text, role_label, vote_weight_text
+from games.wording import event_text, role_label, speaking_of, vote_weight_text
 from games.models import Game, Order, Seat
 from games.services import ActionRefused, gm_writes
 from games.services.gm_writes import COUNT, THREADS
@@ -621,10 +622,13 @@ def gm_cards(request: HttpRequest, pk: int) -> HttpResponse:
     if phase is not None and phase.is_open and game.status == Game.Status.RUNNING:
         preview = phase_preview(phase=phase)
         if preview is not None:
+            genders = seat_genders(seats_by_id.values())
             for e in preview.resolution.events:
                 data = dict(e.data)
+                with speaking_of(genders):  # agreeing as the stored events will
+                    text = event_text(game.ruleset, e.kind, data)
                 preview_events.append({"kind": e.kind, "audience": e.audience, "audience_label": audience_label(e.audience, seats_by_id),
-                                       "text": event_text(game.ruleset, e.kind, data)})
+                                       "text": text})
                 if e.kind == "play":
                     data["reason_text"] = card_reason_text(data["reason"]) if data.get("reason") else ""
                     data["result_label"] = play_result_label(data.get("result"))

@@ -681,8 +681,8 @@ def _cards_text(kind: str, data: dict) -> str | None:
     name = name_in(data, "name", "target_name")
     if kind == "game_started":
         players = data.get("players") or []
-        overt = ", ".join(f"{p.get('name')} ({p.get('overt')})" if p.get("overt") else str(p.get("name"))
-                          for p in players)
+        overt = names_joined([f"{p.get('name')} ({p.get('overt')})" if p.get("overt") else p.get("name")
+                              for p in players])
         return _("The game has started: %(n)d players. Classes: %(players)s.") % {"n": len(players), "players": overt}
     if kind == "role":
         text = _("Your secret role: %(role)s (%(faction)s); colours: %(colours)s.") % {
@@ -692,8 +692,8 @@ def _cards_text(kind: str, data: dict) -> str | None:
             text += " " + _("You choose your two colours when you build your deck.")
         return text
     if kind == "team":
-        return _("The mafia: %(members)s.") % {"members": ", ".join(
-            f"{m.get('name')} ({_role_label(m.get('role', ''))})" for m in data.get("members") or ())}
+        return _("The mafia: %(members)s.") % {"members": names_joined([
+            f"{m.get('name')} ({_role_label(m.get('role', ''))})" for m in data.get("members") or ()])}
     if kind == "deck_refused":
         return _("The deck of %(name)s breaks the deck rules: %(reasons)s.") % {
             "name": name, "reasons": "; ".join(deck_refusal_texts(data.get("refusals") or ()))}
@@ -758,7 +758,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
         return agreed(gender_of(name), _("The lead was tied between %(names)s; %(rule)s, %(name)s is chosen."),
                       pgettext("masculine", "The lead was tied between %(names)s; %(rule)s, %(name)s is chosen."),
                       pgettext("feminine", "The lead was tied between %(names)s; %(rule)s, %(name)s is chosen.")) % {
-            "names": ", ".join(f"{p.get('name')} ({p.get('overt') or '—'})" for p in data.get("leaders") or ()),
+            "names": names_joined([f"{p.get('name')} ({p.get('overt') or '—'})" for p in data.get("leaders") or ()]),
             "rule": rule, "name": name}
     if kind == "executed":
         return _("%(name)s is executed by the Veche: %(n)s damage.") % {"name": name, "n": data.get("damage", 6)}
@@ -787,7 +787,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
             "name": name, "role": _role_label(data.get("role", ""))}
     if kind == "avenger_dice":
         return _("The Avengers %(names)s died together; the dice picks %(name)s.") % {
-            "names": ", ".join(str(a.get("name")) for a in data.get("avengers") or ()), "name": name}
+            "names": names_joined([a.get("name") for a in data.get("avengers") or ()]), "name": name}
     if kind == "avenger_team_won":
         return _("The whole town has died: the team of the Avenger %(name)s wins (%(winner)s).") % {
             "name": name, "winner": faction_label(data.get("winner") or "none")}
@@ -801,7 +801,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
                       pgettext("feminine", "The joker %(name)s named the roles wrongly and leaves the game; every Ace vanishes (%(n)s).")) % {
             "name": name, "n": data.get("aces_vanished", 0)}
     if kind == "game_over":
-        winners = ", ".join(str(w.get("name")) for w in data.get("winners") or ())
+        winners = names_joined([w.get("name") for w in data.get("winners") or ()]) if data.get("winners") else ""
         text = _("The game is over. Winner: %(winner)s.") % {"winner": faction_label(data.get("winner") or "none")}
         if winners:
             text += " " + _("Winners: %(names)s.") % {"names": winners}
@@ -824,7 +824,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
             "by": data.get("by_name", "?"), "card": data.get("card"), "target": data.get("target_name") or "—",
             "note": data.get("note", "")}
     if kind == "phase_summary":
-        dead = ", ".join(str(d.get("name")) for d in data.get("dead") or ())
+        dead = names_joined([d.get("name") for d in data.get("dead") or ()]) if data.get("dead") else ""
         names = data.get("names") or {}
         return _("Phase summary: damage %(damage)s; armour %(armour)s; deaths: %(dead)s.") % {
             "damage": _by_seat(data.get("damage"), names), "armour": _by_seat(data.get("armour"), names),
@@ -837,7 +837,7 @@ def _cards_text(kind: str, data: dict) -> str | None:
     if kind == "deck_rebuilt":
         return _("%(name)s rebuilt his deck: %(cards)s.") % {"name": name, "cards": _cards(data.get("deck"))}
     if kind == "joker_guess":
-        wrong = ", ".join(str(w.get("name")) for w in data.get("wrong") or ())
+        wrong = names_joined([w.get("name") for w in data.get("wrong") or ()]) if data.get("wrong") else ""
         return (agreed(gender_of(name), _("The joker %(name)s named the roles: wrong for %(wrong)s."),
                        pgettext("masculine", "The joker %(name)s named the roles: wrong for %(wrong)s."),
                        pgettext("feminine", "The joker %(name)s named the roles: wrong for %(wrong)s.")) % {
@@ -1046,7 +1046,7 @@ ABILITY_RESULT_TEXTS.update({
     "hero_armour": lambda data: _("%(name)s gets %(n)s armour") % {"name": data.get("target_name", "?"),
                                                                      "n": data.get("n", 3)},
     "hero_guess": lambda data: _("you named %(name)s as %(role)s; a right guess marks him, and you are not told "
-                                 "whether it was") % {"name": data.get("target_name", "?"),
+                                 "whether it was") % {"name": name_case(data.get("target_name", "?"), "accs"),
                                                        "role": _role_label(str(data.get("role", "")))},
     "joker_hr": lambda data: _("the secret role of %(name)s: %(role)s") % {
         "name": data.get("target_name", "?"), "role": _role_label(str(data.get("role", "")))},
@@ -1067,7 +1067,8 @@ def _part2_d_text(kind: str, data: dict) -> str | None:
         return agreed(gender_of(name), _("The hero %(name)s named %(target)s as %(role)s: %(right)s."),
                       pgettext("masculine", "The hero %(name)s named %(target)s as %(role)s: %(right)s."),
                       pgettext("feminine", "The hero %(name)s named %(target)s as %(role)s: %(right)s.")) % {
-            "name": name, "target": data.get("target_name", "?"), "role": _role_label(str(data.get("role", ""))),
+            "name": name, "target": name_case(data.get("target_name", "?"), "accs"),
+            "role": _role_label(str(data.get("role", ""))),
             "right": _("right, %(target)s is marked") % {"target": data.get("target_name", "?")}
             if data.get("right") else _("wrong")}
     if kind == "assassinated":

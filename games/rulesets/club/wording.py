@@ -6,10 +6,10 @@ translation, games.text and games.wording only (docs/architecture.md, "Wording")
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.text.orders import ActionWords, OrderVocabulary
-from games.wording import RulesetWording, faction_label, name_in, names_joined
+from games.wording import RulesetWording, agreed, faction_label, gender_of, name_in, names_joined
 
 # Club (seed 003): one order per player and phase. A note is the night's check with the note left
 # («Записку можно оставить только сразу после проверки»), so "записка про X" is a check of X too.
@@ -183,7 +183,9 @@ class ClubWording(RulesetWording):
             return _("Check: %(name)s is %(colour)s.") % {"name": name_in(data, "target_name", "name"),
                                                             "colour": str(COLOURS.get(data["color"], data["color"]))}
         if kind == "removed":
-            return self.with_role(data, _("%(name)s is removed for fouls.") % {"name": name})
+            return self.with_role(data, agreed(gender_of(name), _("%(name)s is removed for fouls."),
+                                               pgettext("masculine", "%(name)s is removed for fouls."),
+                                               pgettext("feminine", "%(name)s is removed for fouls.")) % {"name": name})
         if kind == "revote":
             return _("Tie: a re-vote between %(names)s.") % {  # «между Васей и Кикиморой»
                 "names": names_joined([p.get("name") for p in data.get("leaders", [])], "ablt")}
@@ -203,7 +205,7 @@ class ClubWording(RulesetWording):
                                                                    "winner": faction_label(data.get("winner", ""))}
         if kind == "newcomers":
             return _("Newcomers with immunity on day 1 and night 1: %(names)s.") % {
-                "names": ", ".join(str(p.get("name")) for p in data.get("players", []))}
+                "names": names_joined([p.get("name") for p in data.get("players", [])])}
         return self._gm_event_text(kind, data)
 
     def _gm_event_text(self, kind: str, data: dict) -> str | None:

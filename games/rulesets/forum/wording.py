@@ -5,10 +5,10 @@ translation, the engine and games.wording only (docs/architecture.md, "Wording")
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.text.orders import FORUM_VOCABULARY
-from games.wording import RulesetWording, name_in
+from games.wording import RulesetWording, agreed, gender_of, name_in
 
 
 class ForumWording(RulesetWording):
@@ -67,9 +67,13 @@ class ForumWording(RulesetWording):
     def event_text(self, kind: str, data: dict) -> str | None:
         name = name_in(data, "name", "target_name", "seat_name")
         if kind == "jailed":
-            return self.with_role(data, _("%(name)s is jailed.") % {"name": name})
+            return self.with_role(data, agreed(gender_of(name), _("%(name)s is jailed."),
+                                               pgettext("masculine", "%(name)s is jailed."),
+                                               pgettext("feminine", "%(name)s is jailed.")) % {"name": name})
         if kind == "wounded":
-            return _("%(name)s was shot but survived, wounded.") % {"name": name}
+            return agreed(gender_of(name), _("%(name)s was shot but survived, wounded."),
+                          pgettext("masculine", "%(name)s was shot but survived, wounded."),
+                          pgettext("feminine", "%(name)s was shot but survived, wounded.")) % {"name": name}
         if kind == "granted_check":
             return _("You were checked by the recruiter: next turn you may make one check of your own.")
         if kind == "shot_by_lot":

@@ -48,7 +48,7 @@ from games.rulesets.show.wording import (
     time_left,
     you_are_text,
 )
-from games.wording import phrase_case
+from games.wording import names_joined, phrase_case
 from games.selectors.state import game_state
 
 
@@ -388,7 +388,7 @@ def stage_votes(*, game: Game, user) -> dict[str, Any]:
         block = stages.setdefault(phase.pk, {"phase": phase, "stage": stage_name(phase.kind, phase.number),
                                              "ballots": [], "tally": [], "outcome": []})
         if event.kind == "revote_result":
-            block["outcome"].append(_("Enslaved: %(names)s.") % {"names": ", ".join(data.get("enslaved") or ())}
+            block["outcome"].append(_("Enslaved: %(names)s.") % {"names": names_joined(data.get("enslaved") or ())}
                                     if data.get("enslaved") else _("Nobody lost the freedom."))
         if event.kind in ("day_votes", "revote_result"):
             ballots = data.get("ballots") or {}

@@ -205,10 +205,8 @@ def _name_of(item) -> str:
 
 
 def _names(items) -> str:
-    out = []
-    for item in items or ():
-        out.append(str(item.get("name") if isinstance(item, dict) else item))
-    return ", ".join(out) if out else "—"
+    """Heroes joined the Russian way («Вася, Петя и Маша»), «—» for none."""
+    return names_joined([_name_of(item) for item in items or ()])
 
 
 def privilege_names(items) -> str:

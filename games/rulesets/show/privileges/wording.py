@@ -1,7 +1,7 @@
 """The site's own words of the show's privileges (part 3; the privileges' names, reasons and
 event texts are wording.py's): what each privilege does on its holder's panel, the site's refusal
 codes, and part 3's change to two of part 1's event texts (wording.py asks site_event_text first).
-Imports Django's translation only (docs/architecture.md, "Wording")."""
+Imports Django's translation and games.wording only (docs/architecture.md, "Wording")."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from games.wording import names_joined
 
 # What each privilege does, for its holder's panel (the seed's «Привилегии», shortened).
 PRIVILEGE_HELP = {
@@ -39,7 +41,8 @@ SITE_PRIVILEGE_REASONS = {
 
 
 def _names(items) -> str:
-    return ", ".join(str(i.get("name") if isinstance(i, dict) else i) for i in items or ()) or "—"
+    """Heroes joined the Russian way («Вася, Петя и Маша»), «—» for none."""
+    return names_joined([i.get("name") if isinstance(i, dict) else i for i in items or ()])
 
 
 def site_event_text(kind: str, d: dict[str, Any]) -> str | None:
