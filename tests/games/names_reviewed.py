@@ -49,7 +49,7 @@ OTHER_KEYS = frozenset(
     "kind known label left length limit loser lounge low m majority max mb measure min minutes n needed note now "
     "number outcome owners page pages parts peace phase place post pot privilege privileges q reason reasons result "
     "right role rule seated seconds site site_name size slave sleeve sleeve_card stage status task team text title "
-    "total until url value values weight what when why winner word zone".split())
+    "total until url value values ways weight what when why winner word zone".split())
 
 REVIEWED: dict[str, dict[str, str]] = {
     "This name looks the same as another player's name, «%(name)s»; choose another.": {'name': N},
