@@ -458,6 +458,9 @@ def _session_user_id(request) -> int | None:
         return None
 
 
+session_user_id = _session_user_id  # the session's user id without loading the user (views.access.kept_viewer)
+
+
 def _kept_key(name: str) -> str:
     return f"pagecache:value:{_digest(name)}"
 

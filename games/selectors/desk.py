@@ -137,17 +137,13 @@ def _duty_rows(user, now: datetime, seats: list[Seat]) -> list[DutyRow]:
     return rows
 
 
-def count_summary(game: Game, phase: Phase) -> dict:
-    """The public live count of a voting phase in a small cacheable form: the majority and, per
-    target seat id, the weight, the votes short of a majority and the voters (name, post
-    number). Cached per ledger version, so a desk costs no query per game while nobody votes."""
-    return count_summaries([(game, phase)])[phase.pk]
-
-
 def count_summaries(pairs: list[tuple[Game, Phase]]) -> dict[int, dict]:
-    """count_summary of several games' voting phases, by phase id: the kept ones in one round trip
-    to the cache, the others counted from every phase's ballots and every game's seats read at
-    once (issue 30: a desk of 20 games costs the same queries as a desk of one)."""
+    """The public live count of each of several games' voting phases in a small cacheable form,
+    by phase id: the majority and, per target seat id, the weight, the votes short of a majority
+    and the voters (name, post number). Cached per ledger version, so a desk costs no query for
+    them while nobody votes: the kept ones in one round trip to the cache, the others counted from
+    every phase's ballots and every game's seats read at once (issue 30: a desk of 20 games costs
+    the same queries as a desk of one)."""
     if not pairs:
         return {}
     versions = cache.get_many([version_key(phase.pk) for _game, phase in pairs])

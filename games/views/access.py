@@ -37,6 +37,8 @@ def kept_viewer(*, game: bool = False):
     def decorate(view):
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
+            if pagecache.session_user_id(request) is None:
+                return view(request, *args, **kwargs)  # the anonymous: no user, no bell to keep
             stamps = pagecache.read_page_stamps(request, game_id=kwargs.get("pk") if game else None)
             pagecache.kept_user(request, stamps)
             request.page_stamps = stamps
