@@ -11,7 +11,7 @@ import functools
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -164,8 +164,11 @@ def _open_to_all() -> Q:
     return ~Q(kind__in=Thread.PRIVATE_KINDS) | Q(game__status=Game.Status.FINISHED)
 
 
-def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
-    """can_see_thread as a query, for every list of threads."""
+def filter_visible_threads(user, threads: QuerySet[Thread], *, unfinished_seats: list | None = None) -> QuerySet[Thread]:
+    """can_see_thread as a query, for every list of threads. `unfinished_seats`: the user's seats
+    in every game that is not finished (running or signing up; each with its game), when the
+    caller has read them (the desk): a finished game's threads are everyone's, so they are all
+    the seats this rule reads."""
     if user.is_authenticated and user.is_staff:
         return threads
     visible = _open_to_all()
@@ -173,7 +176,11 @@ def filter_visible_threads(user, threads: QuerySet[Thread]) -> QuerySet[Thread]:
         return threads.filter(visible)
     visible |= Q(game__gm=user) | Q(game__co_gms=user) | Q(kind=Thread.Kind.GM_CHAT, seat__user=user)
     visible |= Q(kind=Thread.Kind.ROOM, members__user=user)
-    seats = list(Seat.objects.filter(user=user).select_related("game").only("game__ruleset", "game__status", "faction", "role", "status"))
+    if unfinished_seats is not None:
+        seats = [s for s in unfinished_seats if s.game.status != Game.Status.FINISHED]
+    else:
+        seats = list(Seat.objects.filter(user=user).exclude(game__status=Game.Status.FINISHED).select_related("game")
+                     .only("game__ruleset", "game__status", "faction", "role", "status"))
     for seat in seats:
         if seat.faction and _knows_team(seat.game, seat.role, seat):
             visible |= Q(kind=Thread.Kind.FACTION, game_id=seat.game_id, faction=seat.faction)
@@ -190,6 +197,28 @@ def hidden_threads(user) -> QuerySet[Thread]:
     site through the visibility rule (issue 30; docs/search.md)."""
     sealed = Thread.objects.exclude(_open_to_all())
     return sealed.exclude(pk__in=filter_visible_threads(user, sealed).values("pk"))
+
+
+def filter_visible_game_threads(user, game: Game, threads: QuerySet[Thread]) -> QuerySet[Thread]:
+    """filter_visible_threads for the private threads of one game (its archive): the same rule
+    (can_see_thread), from the viewer's seat in this game alone instead of his seats in every
+    game. A room's membership is a subquery, so that the caller may join the members itself."""
+    threads = threads.filter(game=game)
+    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+        return threads
+    visible = ~Q(kind__in=Thread.PRIVATE_KINDS)
+    if not user.is_authenticated:
+        return threads.filter(visible)
+    seat = seat_of(user, game)
+    if seat is not None:
+        visible |= Q(kind=Thread.Kind.GM_CHAT, seat=seat)
+        visible |= Q(kind=Thread.Kind.ROOM) & Exists(
+            Thread.members.through.objects.filter(thread_id=OuterRef("pk"), seat_id=seat.pk))
+        if seat.faction and _knows_team(game, seat.role, seat):
+            visible |= Q(kind=Thread.Kind.FACTION, faction=seat.faction)
+    if lounge_reader(game, seat):
+        visible |= Q(kind=Thread.Kind.LOUNGE)
+    return threads.filter(visible)
 
 
 def filter_visible_posts(user, thread: Thread, posts: QuerySet[Post]) -> QuerySet[Post]:
@@ -248,6 +277,9 @@ def is_game_master(user, game: Game) -> bool:
         return True
     cache = game.__dict__.setdefault("_co_gm_ids", None)
     if cache is None:
+        known = game.__dict__.get(f"_co_gm_{user.pk}")  # remember_co_gm: this viewer's answer alone
+        if known is not None:
+            return known
         cache = game._co_gm_ids = set(game.co_gms.values_list("pk", flat=True))
     return user.pk in cache
 
@@ -281,6 +313,12 @@ def seats_with_users(user, game: Game) -> list:
         seats = list(game.seats.select_related("user").order_by("number"))
     remember_seats(user, game, seats)
     return seats
+
+
+def remembered_seats(game: Game) -> list | None:
+    """Every seat of the game with its user, in seat order, when this game instance has read them
+    (seats_with_users, remember_seats), else None: for a page's other readers (a rule set's panels)."""
+    return game.__dict__.get("_seats_with_users")
 
 
 def forget_game_of(thread: Thread) -> None:
@@ -333,6 +371,19 @@ def _staff_sql(_vendor: str) -> str:
     return (f"SELECT {quote('user_id')}, 0 FROM {quote(co_gms)} WHERE {quote('game_id')} = %s "
             f"UNION ALL SELECT {quote('user_id')}, 1 FROM {quote(bans)} WHERE {quote('game_id')} = %s "
             f"AND {quote('user_id')} = %s")
+
+
+def remember_co_gm(game: Game, user, is_co_gm: bool) -> None:
+    """Fill the per-instance cache is_game_master reads for one viewer: whether `user` is a co-GM
+    of the game, from a read the page made anyway (games.selectors.play.game_for_page's facts)."""
+    if user.is_authenticated:
+        game.__dict__[f"_co_gm_{user.pk}"] = bool(is_co_gm)
+
+
+def remember_co_gms(game: Game, co_gm_ids) -> None:
+    """Fill the per-instance cache is_game_master reads with all of the game's co-GMs' user ids,
+    from a read the page made anyway (or knows to be empty: games.selectors.play.game_for_page)."""
+    game.__dict__["_co_gm_ids"] = set(co_gm_ids)
 
 
 def remember_viewer(user, game: Game, *, seat, co_gm_ids, banned: bool | None = None) -> None:
@@ -422,9 +473,6 @@ def filter_posts_shown_as(posts: QuerySet[Post], person) -> QuerySet[Post]:
     """The posts shown as written by `person` (a profile's recent posts, a search by author): a
     post signed with another name counts as that one's, for every viewer (its true author is
     never found through it)."""
-    # as filter_visible_threads does: Q only for this query
-    from django.db.models import Q
-
     return posts.filter(Q(shown_author__isnull=True, author=person) | Q(shown_author=person))
 
 
@@ -471,10 +519,16 @@ def check_see_full_status(user, game: Game, seat) -> None:
         raise Http404
 
 
+def sees_every_order(user, game: Game) -> bool:
+    """Whether every order of the game is the viewer's to read (filter_visible_orders filters
+    nothing out): the GMs', and everybody's once the game is over."""
+    return game.status == Game.Status.FINISHED or is_game_master(user, game)
+
+
 def filter_visible_orders(user, game: Game, orders: QuerySet) -> QuerySet:
     """Orders are seen by their author and the GMs while the game runs; by all afterwards."""
     orders = orders.filter(phase__game=game)
-    if game.status == Game.Status.FINISHED or is_game_master(user, game):
+    if sees_every_order(user, game):
         return orders
     seat = seat_of(user, game)
     return orders.filter(actor=seat) if seat is not None else orders.none()
@@ -482,7 +536,6 @@ def filter_visible_orders(user, game: Game, orders: QuerySet) -> QuerySet:
 
 def filter_visible_private_messages(user, game: Game, messages: QuerySet) -> QuerySet:
     """A [private] message's text: its recipient, its sender and the GMs; everyone after the game."""
-    from django.db.models import Q
 
     messages = messages.filter(post__thread__game_as_game_thread=game)
     if can_read_private_texts(user, game):

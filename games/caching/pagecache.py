@@ -422,8 +422,9 @@ def _remember(memo: dict, key, value) -> None:
 @dataclass
 class Stamps:
     """The counters a thread page depends on, read before the data they stamp, and the kept reads
-    fetched with them (`read_stamps`: one round trip to the cache)."""
-    thread_id: int
+    fetched with them (`read_stamps`: one round trip to the cache). A page that is not a thread's
+    (`read_page_stamps`) has no thread: `thread_id` None."""
+    thread_id: int | None
     values: dict[str, int] = field(default_factory=dict)
     game_id: int | None = None
     game_known: bool = False  # False: the thread's game was not known when the counters were read
@@ -457,6 +458,9 @@ def _session_user_id(request) -> int | None:
         return None
 
 
+session_user_id = _session_user_id  # the session's user id without loading the user (views.access.kept_viewer)
+
+
 def _kept_key(name: str) -> str:
     return f"pagecache:value:{_digest(name)}"
 
@@ -476,13 +480,47 @@ def read_stamps(request, thread_id: int, *, prefetch: tuple[str, ...] = (), fetc
     stamps.user_id = _session_user_id(request)
     if stamps.user_id is not None:
         keys += [user_key(stamps.user_id), MARKS_KEY, marks_key(stamps.user_id)]
+    kept = _prefetched(stamps, prefetch)
+    if stamps.user_id is not None:
+        kept.append(_kept_key(f"read-mark:{thread_id}:{stamps.user_id}"))
+    return _fetch_stamps(stamps, keys, kept, fetch)
+
+
+def read_page_stamps(request, *, game_id: int | None = None, prefetch: tuple[str, ...] = ()) -> Stamps:
+    """read_stamps for a page that is not a thread's (the desk, a game's GM dashboard, archive and
+    replay; issue 30): the counters of the site, of the game `game_id` and its vote ledger, and of
+    the session's user, in one round trip with the session's kept user (`kept_user`), his kept
+    bell (`unread:{user}`, the thread page's own) and the kept reads named in `prefetch`."""
+    stamps = Stamps(thread_id=None, game_id=game_id, game_known=True)
+    keys = [SITE_KEY]
+    if game_id:
+        keys += [game_key(game_id), votes_key(game_id)]
+    stamps.user_id = _session_user_id(request)
+    if stamps.user_id is not None:
+        keys.append(user_key(stamps.user_id))
+    return _fetch_stamps(stamps, keys, _prefetched(stamps, (*prefetch, BELL_READ)), ())
+
+
+# The bell's count of unread notifications, kept under the site's and the user's counters (a
+# notification is written inside `writing(users=...)`, his row's changes move the site's).
+BELL_READ = "unread:{user}"
+
+
+def _prefetched(stamps: Stamps, prefetch: tuple[str, ...]) -> list[str]:
+    """The cache keys of the kept reads `prefetch` names ("{game}", "{user}", "{thread}" filled in;
+    a name whose id is not known is left out) and of the session's kept user."""
     kept = []
     for name in prefetch:
-        if ("{game}" in name and not stamps.game_id) or ("{user}" in name and stamps.user_id is None):
+        if ("{game}" in name and not stamps.game_id) or ("{user}" in name and stamps.user_id is None) \
+                or ("{thread}" in name and stamps.thread_id is None):
             continue
-        kept.append(_kept_key(name.format(game=stamps.game_id, user=stamps.user_id, thread=thread_id)))
+        kept.append(_kept_key(name.format(game=stamps.game_id, user=stamps.user_id, thread=stamps.thread_id)))
     if stamps.user_id is not None:
-        kept += [_kept_key(f"user:{stamps.user_id}"), _kept_key(f"read-mark:{thread_id}:{stamps.user_id}")]
+        kept.append(_kept_key(f"user:{stamps.user_id}"))
+    return kept
+
+
+def _fetch_stamps(stamps: Stamps, keys: list[str], kept: list[str], fetch) -> Stamps:
     found = cache.get_many(keys + kept + list(fetch))
     stamps.kept = {key: found[key] for key in kept if key in found}
     stamps.fetched = {key: found.get(key) for key in fetch}
@@ -517,8 +555,11 @@ _MISSING = object()
 
 
 def _scope_keys(stamps: Stamps, scopes: tuple[str, ...]) -> list[str] | None:
-    keys = {"site": SITE_KEY, "thread": thread_key(stamps.thread_id), "posts": posts_key(stamps.thread_id),
+    thread = stamps.thread_id
+    keys = {"site": SITE_KEY, "thread": thread_key(thread) if thread is not None else None,
+            "posts": posts_key(thread) if thread is not None else None,
             "game": game_key(stamps.game_id) if stamps.game_id else None,
+            "votes": votes_key(stamps.game_id) if stamps.game_id else None,
             "user": user_key(stamps.user_id) if stamps.user_id is not None else None,
             "marks": MARKS_KEY if stamps.user_id is not None else None,
             "own marks": marks_key(stamps.user_id) if stamps.user_id is not None else None}
@@ -529,7 +570,7 @@ def _scope_keys(stamps: Stamps, scopes: tuple[str, ...]) -> list[str] | None:
 def kept_value(name: str, stamps: Stamps, scopes: tuple[str, ...], compute):
     """A page's read that only a write its counters see can change, kept with their values as
     read before the data (`stamps`): `scopes` names them ("site", "thread", "posts", "game",
-    "user", "marks", "own marks"); a counter the stamps lack means no keeping (computed every
+    "votes", "user", "marks", "own marks"); a counter the stamps lack means no keeping (computed every
     time). `name` says what is read and for whom (ids); the entry is kept under the name and
     holds the counters' values it was read under: used only while they are the current ones
     (read again after any write those counters see, never served stale). Fetched with the

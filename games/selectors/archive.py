@@ -12,7 +12,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Max, Min, Value
+from django.db.models import Case, CharField, F, IntegerField, Max, Min, OuterRef, Subquery, TextField, Value, When
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -36,11 +38,11 @@ from games.models import (
     Thread,
 )
 from games.selectors.commitment import commitment_reveal
-from games.selectors.orders import action_label, order_action_text, order_reason_text
+from games.selectors.orders import action_label, order_action_text, order_reason_text, remember_phase_ledgers
 from games.selectors.votes import (
     CountView,
     effective_ballots_by_phase,
-    seats_in_order,
+    parse_measure,
     vote_count,
     vote_weights_for,
     voters_and_targets,
@@ -218,17 +220,97 @@ class Archive:
 
 
 # --- Gathering ---------------------------------------------------------------------------------
-def _seats(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("user").order_by("number"))
+def _seats(user, game: Game) -> list[Seat]:
+    """Every seat with its user, in seat order: read once per game instance (the checks of
+    games.permissions, the count and the chart read the same list)."""
+    return permissions.seats_with_users(user, game)
 
 
-def _event_rows(user, game: Game, seats_by_id: dict[int, Seat], holders: SeatHolders | None = None) -> list[EventRow]:
-    events = permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase"))
+def game_phases(game: Game) -> list[Phase]:
+    """The game's phases in order, read once per game instance (the archive's blocks, the GM log's
+    phase names, the GM dashboard's rollback question)."""
+    phases = game.__dict__.get("_phases_in_order")
+    if phases is None:
+        phases = game.__dict__["_phases_in_order"] = list(game.phases.order_by("opened_at", "pk"))
+    return phases
+
+
+# The GM actions whose data names a user by id under "user" (games.services: a ban, a co-GM added
+# or removed); game_log joins his name to the line.
+GM_LOG_USER_ACTIONS = ("ban", "co_gm_add", "co_gm_remove")
+_EVENT_FIELDS = ("id", "game_id", "phase_id", "kind", "audience", "data", "text", "created_at")
+_ACTION_FIELDS = ("id", "game_id", "user_id", "action", "data", "created_at")
+
+
+def game_log(user, game: Game, phases_by_id: dict[int, Phase] | None = None) -> tuple[list[GameEvent], list[GMAction]]:
+    """The game's events and its GM log as `user` may read them, each oldest first, in one round
+    trip (issue 30): games.permissions filters each table (filter_visible_events,
+    filter_visible_gm_actions), and a UNION ALL reads both in one shape. Each event's phase is
+    taken from `phases_by_id` when given; each action's user is his id and display name (all the
+    log shows of him)."""
+    # The users' model, imported where the log's users are read, as _gm_log does (no module of
+    # games.selectors imports accounts at load).
+    from accounts.models import User
+
+    def empty(**columns):
+        out = {"log_source": Value(0, output_field=IntegerField()), "log_phase": Value(None, output_field=IntegerField()),
+               "log_kind": Value("", output_field=CharField()), "log_audience": Value("", output_field=CharField()),
+               "log_text": Value("", output_field=TextField()), "log_user": Value(None, output_field=IntegerField()),
+               "log_user_name": Value(None, output_field=CharField()),
+               "log_named": Value(None, output_field=CharField())}
+        out.update(columns)
+        return out
+
+    # The user a line names by id (GM_LOG_USER_ACTIONS: the banned user, the co-GM added or
+    # removed, often no seat of the game), his name joined to the line.
+    named_id = Case(When(action__in=GM_LOG_USER_ACTIONS, then=Cast(KT("data__user"), IntegerField())), default=None)
+    events = permissions.filter_visible_events(user, game, GameEvent.objects.all()).order_by().annotate(**empty())
+    actions = (permissions.filter_visible_gm_actions(user, game, GMAction.objects.all()).order_by()
+               .annotate(log_named_id=named_id)
+               .annotate(**empty(log_source=Value(1, output_field=IntegerField()),
+                                 log_named=Subquery(User.objects.filter(pk=OuterRef("log_named_id"))
+                                                    .values("display_name")[:1]))))
+    events = events.values_list("log_source", "pk", "phase_id", "kind", "audience", "data", "text", "created_at",
+                                "log_user", "log_user_name", "log_named")
+    actions = actions.values_list("log_source", "pk", "log_phase", "action", "log_audience", "data", "log_text",
+                                  "created_at", "user_id", "user__display_name", "log_named")
+    read_events, read_actions = [], []
+    db = GameEvent.objects.db
+    for (source, pk, phase_id, kind, audience, data, text, created_at, user_id, user_name,
+         named) in events.union(actions, all=True):
+        if source == 0:
+            event = GameEvent.from_db(db, _EVENT_FIELDS, (pk, game.pk, phase_id, kind, audience, data, text, created_at))
+            if phases_by_id is not None:
+                event.phase = phases_by_id.get(phase_id)
+            read_events.append(event)
+        else:
+            action = GMAction.from_db(db, _ACTION_FIELDS, (pk, game.pk, user_id, kind, data, created_at))
+            action.user = User.from_db(db, ("id", "display_name"), (user_id, user_name)) if user_id else None
+            action.named_user_name = named  # the name of the user its data names (GM_LOG_USER_ACTIONS), or None
+            read_actions.append(action)
+    read_events.sort(key=lambda e: (e.created_at, e.pk))
+    read_actions.sort(key=lambda a: (a.created_at, a.pk))
+    if permissions.event_audiences(user, game) is None:  # every event of the game: for the page's other readers
+        game.__dict__["_all_events"] = read_events
+    return read_events, read_actions
+
+
+def all_events(game: Game) -> list[GameEvent] | None:
+    """Every event of the game, oldest first, when the page read them all (game_log, for a viewer
+    who may read every one: a rule set's GM panel finds its own there), else None."""
+    return game.__dict__.get("_all_events")
+
+
+def _event_rows(user, game: Game, seats_by_id: dict[int, Seat], holders: SeatHolders | None = None,
+                events: list[GameEvent] | None = None) -> list[EventRow]:
+    if events is None:
+        events = list(permissions.filter_visible_events(user, game, GameEvent.objects.select_related("phase"))
+                      .order_by("created_at", "pk"))
     return [
         EventRow(event=e, text=e.text or event_text(game.ruleset, e.kind, e.data),
                  audience=audience_label(e.audience, seats_by_id, holders, e.created_at), secret=e.audience != "public",
                  retracted=bool((e.data or {}).get("retracted")))
-        for e in events.order_by("created_at", "pk")
+        for e in events
     ]
 
 
@@ -258,9 +340,9 @@ def _fates(seats: list[Seat], events: list[EventRow]) -> dict[int, tuple[str, bo
     return fates
 
 
-def _seat_rows(user, game: Game, seats: list[Seat], events: list[EventRow]) -> list[SeatRow]:
+def _seat_rows(user, game: Game, seats: list[Seat], events: list[EventRow], holders: SeatHolders) -> list[SeatRow]:
     replacements = defaultdict(list)
-    for r in Replacement.objects.filter(seat__game=game).select_related("old_user", "new_user", "created_by"):
+    for r in holders.replacements:
         replacements[r.seat_id].append(r)
     fates = _fates(seats, events)
     rows = []
@@ -275,11 +357,16 @@ def _seat_rows(user, game: Game, seats: list[Seat], events: list[EventRow]) -> l
 
 def _orders(user, game: Game, holders: SeatHolders | None = None) -> list[Order]:
     """The orders the viewer may see, each seat named as it was when the order was recorded (an
-    order of day 1 is its sender's, even if someone else holds the seat now)."""
-    orders = permissions.filter_visible_orders(
-        user, game, Order.objects.select_related("actor__user", "target__user", "source_seat__user", "recorded_by"))
-    rows = list(orders.order_by("recorded_at", "pk"))
+    order of day 1 is its sender's, even if someone else holds the seat now). The seats are
+    the holders' (every seat of the game, with its user), not joined again."""
     holders = holders if holders is not None else SeatHolders.for_game(game)
+    orders = permissions.filter_visible_orders(user, game, Order.objects.select_related("recorded_by"))
+    rows = list(orders.order_by("recorded_at", "pk"))
+    for order in rows:
+        for field, seat_id in (("actor", order.actor_id), ("target", order.target_id),
+                               ("source_seat", order.source_seat_id)):
+            if seat_id is not None and seat_id in holders.seats:
+                setattr(order, field, holders.seats[seat_id])
     for order in rows:
         if holders:  # first, so that every text below names the seats as they were
             order.actor = holders.seat_at(order.actor, order.recorded_at)
@@ -290,23 +377,38 @@ def _orders(user, game: Game, holders: SeatHolders | None = None) -> list[Order]
     return rows
 
 
-def gm_log_rows(user, game: Game, seats: list[Seat] | None = None) -> list[GMLogRow]:
+def gm_log_rows(user, game: Game, seats: list[Seat] | None = None, *, holders: SeatHolders | None = None,
+                actions: list[GMAction] | None = None) -> list[GMLogRow]:
     """The GM log in words, oldest first, as the viewer may read it (the GM dashboard's and the
-    archive's)."""
-    seats = seats if seats is not None else _seats(game)
-    return _gm_log(user, game, {s.pk: s for s in seats}, {p.pk: p for p in game.phases.all()},
-                   SeatHolders.for_game(game, seats))
+    archive's). `holders` and `actions` (game_log's): when the caller has read them."""
+    seats = seats if seats is not None else _seats(user, game)
+    return _gm_log(user, game, {s.pk: s for s in seats}, {p.pk: p for p in game_phases(game)},
+                   holders if holders is not None else SeatHolders.for_game(game, seats), actions=actions)
 
 
 def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[int, Phase],
-            holders: SeatHolders | None = None) -> list[GMLogRow]:
-    """Each seat a line names is named as it was when the GM acted."""
+            holders: SeatHolders | None = None, *, actions: list[GMAction] | None = None) -> list[GMLogRow]:
+    """Each seat a line names is named as it was when the GM acted. A user a line names (a
+    replaced player, a banned user, a co-GM) is named from the seats and replacements in hand,
+    and only the others are read."""
     from accounts.models import User
 
-    actions = list(permissions.filter_visible_gm_actions(user, game, GMAction.objects.select_related("user"))
-                   .order_by("created_at", "pk"))
+    if actions is None:
+        actions = list(permissions.filter_visible_gm_actions(user, game, GMAction.objects.select_related("user"))
+                       .order_by("created_at", "pk"))
     user_ids = {v for a in actions for k, v in (a.data or {}).items() if k in ("user", "old", "new") and isinstance(v, int)}
-    users = {u.pk: u.display_name for u in User.objects.filter(pk__in=user_ids)} if user_ids else {}
+    known = {s.user_id: s.user.display_name for s in seats_by_id.values()}
+    for r in holders.replacements if holders is not None else ():
+        known.update({r.old_user_id: r.old_user.display_name, r.new_user_id: r.new_user.display_name})
+    known[game.gm_id] = game.gm.display_name
+    for a in actions:  # the names game_log joined to the lines that name a user
+        named, value = getattr(a, "named_user_name", None), (a.data or {}).get("user")
+        if named is not None and isinstance(value, int):
+            known[value] = named
+    missing = user_ids - known.keys()
+    users = {u: known[u] for u in user_ids - missing}
+    if missing:
+        users.update(User.objects.filter(pk__in=missing).values_list("pk", "display_name"))
 
     def seat_name(value, when) -> str:
         seat = seats_by_id.get(value) if isinstance(value, int) else None
@@ -361,61 +463,141 @@ def _gm_log(user, game: Game, seats_by_id: dict[int, Seat], phases_by_id: dict[i
 def _phase_blocks(user, game: Game, events: list[EventRow], *, with_orders: bool, with_counts: bool,
                   holders: SeatHolders | None = None) -> tuple[list, list, list]:
     holders = holders if holders is not None else SeatHolders.for_game(game)
-    phases = list(game.phases.order_by("opened_at", "pk"))
+    phases = game_phases(game)
     blocks = {p.pk: PhaseBlock(phase=p, label=phase_label(p), voided=p.voided_at is not None) for p in phases}
     loose = []
     for row in events:
         block = blocks.get(row.event.phase_id)
         (block.events if block else loose).append(row)
-    if with_orders:
-        for order in _orders(user, game, holders):
-            blocks[order.phase_id].orders.append(order)
+    orders = _orders(user, game, holders) if with_orders else None
+    for order in orders or ():
+        blocks[order.phase_id].orders.append(order)
     if with_counts:
         # Every day's ballots and the table in one query each, however long the game (issue 30).
         days = [phase for phase in phases if phase.kind in voting_kinds(game)]
-        ballots = effective_ballots_by_phase(days)
-        seats = seats_in_order(game) if days else []
+        # After a replacement a count names each voter as he was when he posted: the posts'
+        # times come with the ballots (holders.count_as_cast).
+        times = {} if holders else None
+        ballots = effective_ballots_by_phase(days, times=times)
+        seats = sorted(holders.seats.values(), key=lambda s: s.number)
+        if days and parse_measure(game) is not None:
+            # A count with measures (cards' Veche) reads each day's order ledger: every day's at once,
+            # from the orders in hand when they are all of them (permissions.sees_every_order).
+            remember_phase_ledgers(days, orders if orders is not None and permissions.sees_every_order(user, game)
+                                   else None)
         for phase in days:
             phase.game = game
             blocks[phase.pk].count = count_as_cast(vote_count(phase=phase, seats=seats, ballots=ballots[phase.pk]),
-                                                   game=game, holders=holders)
+                                                   game=game, holders=holders, times=times)
     ordered = [blocks[p.pk] for p in phases]
     return [b for b in ordered if not b.voided], [b for b in ordered if b.voided], loose
 
 
+def _in_hand(message, seats: dict[int, Seat], phases: dict[int, Phase]):
+    """A message's sender, recipient and phase from the rows in hand (not joined again)."""
+    for field, pk in (("sender", message.sender_id), ("recipient", message.recipient_id)):
+        if pk in seats:
+            setattr(message, field, seats[pk])
+    message.phase = phases.get(message.phase_id) if message.phase_id is not None else None
+    return message
+
+
+_PRIVATE_FIELDS = ("id", "post_id", "index", "sender_id", "recipient_id", "phase_id", "html", "created_at")
+_ANONYMOUS_FIELDS = ("id", "game_id", "kind", "sender_id", "recipient_id", "phase_id", "text", "status", "created_at")
+
+
+def game_messages(user, game: Game) -> tuple[list[PrivateMessage], list[AnonymousMessage]]:
+    """The game's [private] messages (in post order) and its anonymous and card messages (oldest
+    first) as `user` may read them, in one round trip (issue 30): games.permissions filters each
+    table (filter_visible_private_messages, filter_visible_anonymous), and a UNION ALL reads both in
+    one shape. A private message's post is its id, thread and number (its link); the seats and
+    phases are the caller's to attach (`_in_hand`)."""
+    def shape(queryset, source: int, **columns):
+        empty = {"msg_post": Value(None, output_field=IntegerField()), "msg_index": Value(None, output_field=IntegerField()),
+                 "msg_number": Value(None, output_field=IntegerField()), "msg_thread": Value(None, output_field=IntegerField()),
+                 "msg_kind": Value("", output_field=CharField()), "msg_status": Value("", output_field=CharField()),
+                 "msg_text": Value("", output_field=TextField())}
+        empty.update(columns)
+        return (queryset.order_by().annotate(msg_source=Value(source, output_field=IntegerField()), **empty)
+                .values_list("msg_source", "pk", "sender_id", "recipient_id", "phase_id", "created_at", "msg_text",
+                             "msg_kind", "msg_status", "msg_post", "msg_index", "msg_number", "msg_thread"))
+
+    private = shape(permissions.filter_visible_private_messages(user, game, PrivateMessage.objects.all()), 0,
+                    msg_text=F("html"), msg_post=F("post_id"), msg_index=F("index"), msg_number=F("post__number"),
+                    msg_thread=F("post__thread_id"))
+    anonymous = shape(permissions.filter_visible_anonymous(user, game, AnonymousMessage.objects.all()), 1,
+                      msg_text=F("text"), msg_kind=F("kind"), msg_status=F("status"))
+    db = PrivateMessage.objects.db
+    read_private, read_anonymous = [], []
+    for (source, pk, sender, recipient, phase, created_at, text, kind, status, post, index, number,
+         thread) in private.union(anonymous, all=True):
+        if source == 0:
+            message = PrivateMessage.from_db(db, _PRIVATE_FIELDS, (pk, post, index, sender, recipient, phase, text,
+                                                                   created_at))
+            message.post = Post.from_db(db, ("id", "thread_id", "number"), (post, thread, number))
+            read_private.append(message)
+        else:
+            read_anonymous.append(AnonymousMessage.from_db(db, _ANONYMOUS_FIELDS, (
+                pk, game.pk, kind, sender, recipient, phase, text, status, created_at)))
+    read_private.sort(key=lambda m: (m.post.number, m.index))
+    read_anonymous.sort(key=lambda m: (m.created_at, m.pk))
+    return read_private, read_anonymous
+
+
+def _private_threads(user, game: Game, seats: dict[int, Seat], phases: dict[int, Phase]) -> list[Thread]:
+    """The game's private threads the viewer may see (games.permissions), each with its members:
+    one query, a room's row once per member (its seats and phases are in hand)."""
+    rows = (permissions.filter_visible_game_threads(user, game, game.private_threads.all())
+            .annotate(member_id=F("members")).order_by("kind", "pk"))
+    threads: dict[int, Thread] = {}
+    for row in rows:
+        thread = threads.get(row.pk)
+        if thread is None:
+            thread = threads[row.pk] = row
+            thread.member_seats = []
+            for field, pk, found in (("seat", row.seat_id, seats), ("opened_by", row.opened_by_id, phases),
+                                     ("closes_with", row.closes_with_id, phases)):
+                if pk is not None and pk in found:
+                    setattr(thread, field, found[pk])
+        if row.member_id is not None and row.member_id in seats:
+            thread.member_seats.append(seats[row.member_id])
+    for thread in threads.values():
+        thread.member_seats.sort(key=lambda s: s.number)
+    return list(threads.values())
+
+
 def game_archive(user, game: Game) -> Archive:
-    """Everything the archive page shows. The caller has checked permissions.check_see_archive."""
-    seats = _seats(game)
+    """Everything the archive page shows. The caller has checked permissions.check_see_archive.
+    Flat in the game's length and the site's size (issue 30): the seats, replacements, phases,
+    events with the GM log, orders, ballots, private and anonymous messages and private threads,
+    one query each."""
+    seats = _seats(user, game)
     seats_by_id = {s.pk: s for s in seats}
     holders = SeatHolders.for_game(game, seats)
-    events = _event_rows(user, game, seats_by_id, holders)
+    phases_by_id = {p.pk: p for p in game_phases(game)}
+    events_read, actions = game_log(user, game, phases_by_id)
+    events = _event_rows(user, game, seats_by_id, holders, events_read)
     live, voided, loose = _phase_blocks(user, game, events, with_orders=True, with_counts=True, holders=holders)
-    phases_by_id = {b.phase.pk: b.phase for b in live + voided}
-    private = list(permissions.filter_visible_private_messages(
-        user, game, PrivateMessage.objects.select_related("sender__user", "recipient__user", "post", "phase"))
-        .order_by("post__number", "index"))
-    anonymous = list(permissions.filter_visible_anonymous(
-        user, game, AnonymousMessage.objects.select_related("sender__user", "recipient__user", "phase", "decided_by"))
-        .order_by("created_at", "pk"))
+    private, anonymous = game_messages(user, game)
+    private = [_in_hand(m, seats_by_id, phases_by_id) for m in private]
+    anonymous = [_in_hand(m, seats_by_id, phases_by_id) for m in anonymous]
     for message in [*private, *anonymous]:  # each named as it was when it was sent
         message.sender = holders.seat_at(message.sender, message.created_at)
         message.recipient = holders.seat_at(message.recipient, message.created_at)
-    threads = list(permissions.filter_visible_threads(user, game.private_threads.all())
-                   .select_related("seat__user", "opened_by", "closes_with").prefetch_related("members__user")
-                   .order_by("kind", "pk"))
+    threads = _private_threads(user, game, seats_by_id, phases_by_id)
     kind_order = {Thread.Kind.FACTION: 0, Thread.Kind.GM_CHAT: 1, Thread.Kind.LOUNGE: 2}
     return Archive(
         game=game,
         sealed=game.status != Game.Status.FINISHED,
         winner_label=faction_label(game.winner) if game.winner else "",
-        seats=_seat_rows(user, game, seats, events),
+        seats=_seat_rows(user, game, seats, events, holders),
         phases=live, voided=voided, loose_events=loose,
         private_messages=private,
         anonymous=anonymous,
         rooms=[t for t in threads if t.kind == Thread.Kind.ROOM],
         threads=sorted((t for t in threads if t.kind != Thread.Kind.ROOM), key=lambda t: (kind_order.get(t.kind, 9), t.pk)),
-        gm_log=_gm_log(user, game, seats_by_id, phases_by_id, holders),
-        commitment=commitment_reveal(game, seats),
+        gm_log=_gm_log(user, game, seats_by_id, phases_by_id, holders, actions=actions),
+        commitment=commitment_reveal(game, seats, holders.replacements),
     )
 
 
@@ -501,9 +683,14 @@ class Replay:
 def game_replay(user, game: Game) -> Replay:
     """The replay page: each phase in order with its events (public, then secret) and, for each
     day, the chart of its wagons. The caller has checked permissions.check_see_archive."""
-    seats = _seats(game)
+    seats = _seats(user, game)
     holders = SeatHolders.for_game(game, seats)
-    events = _event_rows(user, game, {s.pk: s for s in seats}, holders)
+    phases_by_id = {p.pk: p for p in game_phases(game)}
+    events = _event_rows(user, game, {s.pk: s for s in seats}, holders,
+                         list(permissions.filter_visible_events(user, game, GameEvent.objects.all())
+                              .order_by("created_at", "pk")))
+    for row in events:
+        row.event.phase = phases_by_id.get(row.event.phase_id)
     live, voided, loose = _phase_blocks(user, game, events, with_orders=False, with_counts=True, holders=holders)
     days = [block for block in live + voided if block.count is not None]
     ranges = post_ranges(game, [block.phase for block in days])

@@ -38,12 +38,15 @@ def revealed_roles(game: Game, seats: list[Seat]) -> list[dict]:
     return rows
 
 
-def as_dealt(seats: list[Seat]) -> list[Seat]:
+def as_dealt(seats: list[Seat], replacements: list[Replacement] | None = None) -> list[Seat]:
     """The seats with the players they were dealt to: a replacement changes a seat's player, but
     the commitment hashed the names at the deal. Seats keep that name (Seat.dealt_name); for
-    games dealt before it was kept, the first replaced player of each seat stands in."""
+    games dealt before it was kept, the first replaced player of each seat stands in.
+    `replacements`: the seats' replacements (old users selected), when the caller has read them."""
+    if replacements is None:
+        replacements = Replacement.objects.filter(seat__in=seats).select_related("old_user")
     first_player = {}
-    for r in Replacement.objects.filter(seat__in=seats).select_related("old_user").order_by("created_at", "pk"):
+    for r in sorted(replacements, key=lambda r: (r.created_at, r.pk)):
         first_player.setdefault(r.seat_id, r.old_user)
     dealt = []
     for seat in seats:
@@ -72,15 +75,16 @@ def role_changes(game: Game, seats: list[Seat]) -> list[RoleChange]:
             for s in sorted(seats, key=lambda s: s.number) if s.dealt_role and s.role != s.dealt_role]
 
 
-def commitment_reveal(game: Game, seats: list[Seat]) -> dict | None:
+def commitment_reveal(game: Game, seats: list[Seat], replacements: list[Replacement] | None = None) -> dict | None:
     """The role commitment checked: the revealed list and salt hashed by the site (the page hashes
     the same text again in the browser), and the roles changed since the deal. Sealed (no salt
-    shown) while the game runs; None for a game never dealt."""
+    shown) while the game runs; None for a game never dealt. `replacements`: every replacement of
+    the game, when the caller has read them (games.selectors.holders.SeatHolders.replacements)."""
     if not game.commitment:
         return None
     if game.status != Game.Status.FINISHED:
         return {"sealed": True, "commitment": game.commitment}
-    dealt = as_dealt(seats)
+    dealt = as_dealt(seats, replacements)
     payload = commitment_payload(game, dealt)
     digest = hashlib.sha256(payload.encode("utf-8")).hexdigest()
     return {"sealed": False, "commitment": game.commitment, "payload": payload, "digest": digest,

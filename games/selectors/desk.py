@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.core.cache import cache
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
@@ -18,7 +18,15 @@ from django.utils.translation import gettext as _
 
 from games import permissions
 from games.selectors.duties import Duty, duties_of
-from games.selectors.votes import count_version, vote_count, voting_kinds
+from games.selectors.orders import remember_phase_ledgers
+from games.selectors.votes import (
+    count_version,
+    effective_ballots_by_phase,
+    parse_measure,
+    version_key,
+    vote_count,
+    voting_kinds,
+)
 from games.wording import role_label
 from games.models import AnonymousMessage, Absence, Game, Phase, Post, Seat, Thread, ThreadReadMark
 
@@ -109,6 +117,8 @@ class Desk:
     hosting: list[HostedRow] = field(default_factory=list)
     unread: list[UnreadRow] = field(default_factory=list)
     absences: list[Absence] = field(default_factory=list)
+    # His seats in every game not finished (running or signing up), what the unread threads' visibility reads.
+    unfinished_seats: list[Seat] | None = None
 
 
 # --- Sections -----------------------------------------------------------------------------------
@@ -127,16 +137,39 @@ def _duty_rows(user, now: datetime, seats: list[Seat]) -> list[DutyRow]:
     return rows
 
 
-def count_summary(game: Game, phase: Phase) -> dict:
-    """The public live count of a voting phase in a small cacheable form: the majority and, per
-    target seat id, the weight, the votes short of a majority and the voters (name, post
-    number). Cached per ledger version, so a desk costs no query per game while nobody votes."""
-    key = f"desk:count:{phase.pk}:{count_version(phase.pk)}"
-    data = cache.get(key)
-    if data is None:
+def count_summaries(pairs: list[tuple[Game, Phase]]) -> dict[int, dict]:
+    """The public live count of each of several games' voting phases in a small cacheable form,
+    by phase id: the majority and, per target seat id, the weight, the votes short of a majority
+    and the voters (name, post number). Cached per ledger version, so a desk costs no query for
+    them while nobody votes: the kept ones in one round trip to the cache, the others counted from
+    every phase's ballots and every game's seats read at once (issue 30: a desk of 20 games costs
+    the same queries as a desk of one)."""
+    if not pairs:
+        return {}
+    versions = cache.get_many([version_key(phase.pk) for _game, phase in pairs])
+    keys = {}
+    for _game, phase in pairs:
+        version = versions.get(version_key(phase.pk))
+        if version is None:
+            version = count_version(phase.pk)  # starts the ledger's version, as the pages do
+        keys[phase.pk] = f"desk:count:{phase.pk}:{version}"
+    found = cache.get_many(list(keys.values()))
+    out = {phase.pk: found[keys[phase.pk]] for _game, phase in pairs if keys[phase.pk] in found}
+    missing = [(game, phase) for game, phase in pairs if phase.pk not in out]
+    if not missing:
+        return out
+    ballots = effective_ballots_by_phase([phase for _game, phase in missing])
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in Seat.objects.filter(game_id__in=[game.pk for game, _phase in missing]).select_related("user").order_by(
+            "game_id", "number"):
+        seats[seat.game_id].append(seat)
+    # A count with measures (cards' Veche) reads each day's order ledger: all of them at once.
+    remember_phase_ledgers([phase for game, phase in missing if parse_measure(game) is not None])
+    made = {}
+    for game, phase in missing:
         phase.game = game  # the game is at hand: vote_count need not fetch it again
-        count = vote_count(phase=phase)
-        data = {
+        count = vote_count(phase=phase, seats=seats[game.pk], ballots=ballots[phase.pk])
+        out[phase.pk] = made[keys[phase.pk]] = {
             "majority": None if count.plurality else count.majority,
             "top": count.leaders[0].weight if count.leaders else 0,
             "wagons": {
@@ -145,22 +178,29 @@ def count_summary(game: Game, phase: Phase) -> dict:
                 for wagon in count.wagons if wagon.target is not None
             },
         }
-        cache.set(key, data, timeout=COUNT_CACHE_SECONDS)
-    return data
+    cache.set_many(made, timeout=COUNT_CACHE_SECONDS)
+    return out
 
 
-def _voted_row(seat: Seat) -> VotedRow | None:
+def _voted_row(seat: Seat, summaries: dict[int, dict]) -> VotedRow | None:
     game, phase = seat.game, seat.game.current_phase
-    if (game.status != Game.Status.RUNNING or not permissions.in_play(game, seat) or phase is None or not phase.is_open
-            or phase.voided_at is not None or phase.kind not in voting_kinds(game)):
+    if not _counted(seat):
         return None
-    summary = count_summary(game, phase)
+    summary = summaries[phase.pk]
     wagon = summary["wagons"].get(seat.pk)
     if wagon is None:
         return VotedRow(game=game, phase=phase, weight=0, voters=[], majority=summary["majority"],
                         to_majority=summary["majority"] or 0, top=summary.get("top", 0))
     return VotedRow(game=game, phase=phase, weight=wagon["weight"], voters=[tuple(v) for v in wagon["voters"]],
                     majority=summary["majority"], to_majority=wagon["to_majority"], top=summary.get("top", 0))
+
+
+def _counted(seat: Seat) -> bool:
+    """Whether the desk shows the seat's place in its game's live count: an open, not voided
+    voting phase of a running game he plays in."""
+    game, phase = seat.game, seat.game.current_phase
+    return not (game.status != Game.Status.RUNNING or not permissions.in_play(game, seat) or phase is None
+                or not phase.is_open or phase.voided_at is not None or phase.kind not in voting_kinds(game))
 
 
 def _co_gm_ids(game_ids: list[int]) -> dict[int, set[int]]:
@@ -182,17 +222,23 @@ def _role_name(user, seat: Seat) -> str:
 def _my_games(user, desk: Desk) -> list[Seat]:
     """The playing, sign-up and finished sections; returns the seats in play in running games
     (what duties_of reads: the same rows, no second query)."""
+    # Whether each game has a co-GM, probed in the same query: the co-GMs are read only if any has.
+    any_co_gm = Exists(Game.co_gms.through.objects.filter(game_id=OuterRef("game_id")))
     active = list(
         Seat.objects.filter(user=user, game__status__in=(Game.Status.RUNNING, Game.Status.SIGNUPS))
-        .select_related("game", "game__current_phase", "game__gm", "game__game_thread").order_by("-game__created_at", "-game_id")
+        .select_related("game", "game__current_phase", "game__gm", "game__game_thread").annotate(any_co_gm=any_co_gm)
+        .order_by("-game__created_at", "-game_id")
     )
     finished = list(
-        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
-        .select_related("game").order_by(F("game__finished_at").desc(nulls_last=True), "-game_id")[:FINISHED_LIMIT]
+        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).select_related("game")
+        .annotate(any_co_gm=any_co_gm)
+        .order_by(F("game__finished_at").desc(nulls_last=True), "-game_id")[:FINISHED_LIMIT]
     )
-    co_gms = _co_gm_ids([s.game_id for s in active + finished])
+    with_co_gms = [s.game_id for s in active + finished if s.any_co_gm]
+    co_gms = _co_gm_ids(with_co_gms) if with_co_gms else {}
     for seat in active + finished:
         permissions.remember_viewer(user, seat.game, seat=seat, co_gm_ids=co_gms.get(seat.game_id, ()))
+    summaries = count_summaries([(seat.game, seat.game.current_phase) for seat in active if _counted(seat)])
     for seat in active:
         game = seat.game
         if game.status == Game.Status.SIGNUPS:
@@ -200,7 +246,7 @@ def _my_games(user, desk: Desk) -> list[Seat]:
             continue
         desk.playing.append(PlayingRow(game=game, seat=seat, phase=game.current_phase, in_play=permissions.in_play(game, seat),
                                        role_name=_role_name(user, seat)))
-        row = _voted_row(seat)
+        row = _voted_row(seat, summaries)
         if row is not None:
             desk.voted.append(row)
     for seat in finished:
@@ -209,28 +255,33 @@ def _my_games(user, desk: Desk) -> list[Seat]:
     far = desk.now + timedelta(days=3650)
     desk.voted.sort(key=lambda r: (-r.weight, r.phase.deadline_at or far))
     in_play = set(permissions.in_play_statuses())
+    desk.unfinished_seats = active
     return [s for s in active if s.game.status == Game.Status.RUNNING and s.status in in_play]
 
 
+def _count_of(queryset) -> Subquery:
+    """A correlated COUNT(*) of `queryset` (filtered on OuterRef("pk")), as an integer annotation."""
+    return Coalesce(Subquery(queryset.order_by().values("game_id").annotate(n=Count("pk")).values("n")[:1]), 0)
+
+
 def _hosting(user) -> list[HostedRow]:
+    """The games he hosts, each with its players, its anonymous messages waiting for him and its
+    players asking for a replacement: one query (issue 30)."""
     games = list(
-        Game.objects.filter(Q(gm=user) | Q(co_gms=user), status__in=(Game.Status.RUNNING, Game.Status.SIGNUPS))
-        .select_related("current_phase").annotate(players=Count("seats", distinct=True))
-        .order_by("-created_at", "-pk").distinct()
+        Game.objects.filter(Q(gm=user) | Q(pk__in=Game.co_gms.through.objects.filter(user=user).values("game_id")),
+                            status__in=(Game.Status.RUNNING, Game.Status.SIGNUPS))
+        .select_related("current_phase")
+        .annotate(players=_count_of(Seat.objects.filter(game_id=OuterRef("pk"))),
+                  anonymous_pending=_count_of(AnonymousMessage.objects.filter(
+                      game_id=OuterRef("pk"), status=AnonymousMessage.Status.PENDING,
+                      kind=AnonymousMessage.Kind.ANONYMOUS)),
+                  replacement_requests=_count_of(Seat.objects.filter(game_id=OuterRef("pk"),
+                                                                     replacement_requested_at__isnull=False)))
+        .order_by("-created_at", "-pk")
     )
-    ids = [g.pk for g in games]
-    anonymous = dict(
-        AnonymousMessage.objects.filter(game_id__in=ids, status=AnonymousMessage.Status.PENDING,
-                                        kind=AnonymousMessage.Kind.ANONYMOUS)
-        .order_by().values_list("game_id").annotate(n=Count("pk")).values_list("game_id", "n")
-    ) if ids else {}
-    replacements = dict(
-        Seat.objects.filter(game_id__in=ids, replacement_requested_at__isnull=False)
-        .order_by().values_list("game_id").annotate(n=Count("pk")).values_list("game_id", "n")
-    ) if ids else {}
     return [
-        HostedRow(game=g, phase=g.current_phase, players=g.players, anonymous_pending=anonymous.get(g.pk, 0),
-                  replacement_requests=replacements.get(g.pk, 0))
+        HostedRow(game=g, phase=g.current_phase, players=g.players, anonymous_pending=g.anonymous_pending,
+                  replacement_requests=g.replacement_requests)
         for g in games
     ]
 
@@ -246,10 +297,11 @@ def _thread_game(thread: Thread) -> Game | None:
     return None
 
 
-def followed_threads(user):
+def followed_threads(user, *, unfinished_seats: list[Seat] | None = None):
     """The threads a user follows: the game and discussion threads of every game he plays or
     hosts, the private threads of those games while they are not finished, and every thread he
-    posted in. Visibility is games.permissions' (private threads of another team never show)."""
+    posted in. Visibility is games.permissions' (private threads of another team never show);
+    `unfinished_seats`: his seats in every game not finished, when the caller has read them."""
     mine = Game.objects.filter(
         Q(pk__in=Seat.objects.filter(user=user).values("game_id")) | Q(gm=user)
         | Q(pk__in=Game.co_gms.through.objects.filter(user=user).values("game_id"))
@@ -259,13 +311,13 @@ def followed_threads(user):
         | Q(kind__in=Thread.PRIVATE_KINDS, game__in=mine.exclude(status=Game.Status.FINISHED).values("pk"))
         | Q(pk__in=Post.objects.filter(author=user).values("thread_id"))
     )
-    return permissions.filter_visible_threads(user, Thread.objects.filter(followed))
+    return permissions.filter_visible_threads(user, Thread.objects.filter(followed), unfinished_seats=unfinished_seats)
 
 
-def _unread(user) -> list[UnreadRow]:
+def _unread(user, unfinished_seats: list[Seat] | None = None) -> list[UnreadRow]:
     read = ThreadReadMark.objects.filter(user=user, thread=OuterRef("pk")).values("last_read_number")[:1]
     threads = (
-        followed_threads(user)
+        followed_threads(user, unfinished_seats=unfinished_seats)
         .annotate(read_up_to=Coalesce(Subquery(read), 0))
         .filter(post_count__gt=F("read_up_to"))
         .select_related("game", "game_as_game_thread", "game_as_discussion_thread")
@@ -288,6 +340,6 @@ def desk_for(user, *, now: datetime | None = None) -> Desk:
     running = _my_games(user, desk)
     desk.duties = _duty_rows(user, now, running)
     desk.hosting = _hosting(user)
-    desk.unread = _unread(user)
+    desk.unread = _unread(user, desk.unfinished_seats)
     desk.absences = _absences(user, desk.today)
     return desk

@@ -13,6 +13,7 @@ from games import permissions
 from games.models import Game, Order, Phase, Seat
 from games.engine.rulesets import get_ruleset
 from games.rulesets import registry
+from games.selectors.orders import phase_ledger, remember_phase_ledgers
 from games.selectors.state import game_state
 from games.selectors.votes import standing_votes_of, voters_and_targets, voting_kinds
 
@@ -59,9 +60,12 @@ def duties_of(user, *, now: datetime | None = None, seats: list[Seat] | None = N
         open_seats.append(seat)
     voting = [s for s in open_seats if s.game.current_phase.kind in voting_kinds(s.game)]
     voted = standing_votes_of([s.game.current_phase for s in voting], [s.pk for s in voting])
-    acted = set(Order.objects.filter(phase_id__in=[s.game.current_phase_id for s in open_seats],
-                                     actor_id__in=[s.pk for s in open_seats], valid=True)
-                .values_list("phase_id", "actor_id")) if open_seats else set()
+    # Every open phase's order ledger in one query, kept on each phase: his accepted orders, and
+    # a rule set's own count of whom the phase awaits (the Show's), read from it.
+    remember_phase_ledgers([s.game.current_phase for s in open_seats])
+    mine = {s.pk for s in open_seats}
+    acted = {(o.phase_id, o.actor_id) for s in open_seats for o in phase_ledger(s.game.current_phase)
+             if o.valid and o.actor_id in mine}
     duties: list[Duty] = []
     for seat in open_seats:
         game, phase = seat.game, seat.game.current_phase

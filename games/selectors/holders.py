@@ -21,6 +21,7 @@ from datetime import datetime
 from django.utils import translation
 
 from games.models import Game, Post, Replacement, Seat
+from games.selectors.play import has_any
 from games.text.names import inflect_name
 
 
@@ -44,14 +45,21 @@ class SeatHolders:
 
     def __init__(self, seats: Iterable[Seat], replacements: Iterable[Replacement]):
         self.seats = {s.pk: s for s in seats}
+        # Every replacement of the game, oldest first (the archive's roster and the commitment's
+        # deal read them from here: one query per page).
+        self.replacements: list[Replacement] = sorted(replacements, key=lambda r: (r.created_at, r.pk))
         self._swaps: dict[int, list[Replacement]] = defaultdict(list)
-        for r in sorted(replacements, key=lambda r: (r.created_at, r.pk)):
+        for r in self.replacements:
             self._swaps[r.seat_id].append(r)
 
     @classmethod
     def for_game(cls, game: Game, seats: Iterable[Seat] | None = None) -> SeatHolders:
+        """The game's holders: its seats (read unless given) and replacements (none read when the
+        page's game row says there are none: games.selectors.play.game_for_page's facts)."""
         seats = list(seats) if seats is not None else list(game.seats.select_related("user"))
-        replacements = Replacement.objects.filter(seat__game=game).select_related("old_user", "new_user")
+        if not has_any(game, "any_replacement"):
+            return cls(seats, [])
+        replacements = Replacement.objects.filter(seat__game=game).select_related("old_user", "new_user", "created_by")
         return cls(seats, list(replacements))
 
     def __bool__(self) -> bool:
@@ -147,7 +155,7 @@ def post_times(game: Game, numbers: Iterable[int]) -> dict[int, datetime]:
     return {n: t for n, t in rows.values_list("number", "created_at") if n in wanted_set}
 
 
-def count_as_cast(count, *, game: Game, holders: SeatHolders | None = None):
+def count_as_cast(count, *, game: Game, holders: SeatHolders | None = None, times: dict[int, datetime] | None = None):
     """A vote count (games.selectors.votes.CountView) with every seat named as it was then.
 
     The rule (docs/votes.md, "Replacements"): a count of the present — the open day with no
@@ -155,7 +163,9 @@ def count_as_cast(count, *, game: Game, holders: SeatHolders | None = None):
     its present player may change it (what GMs write in a count after a swap). A count of the
     past — a closed day, or "as of post #N" — names each voter as he was when he wrote the post
     that holds his vote, and the wagons and the non-voters as they were at the close (or at
-    post #N). Returns the count itself when nothing needs renaming."""
+    post #N). Returns the count itself when nothing needs renaming. `times`: post number -> when it
+    was written, for every post of the count's ballots, when the caller has read them (the
+    archive: with its ballots, every day's at once)."""
     from dataclasses import replace
 
     phase = count.phase
@@ -165,7 +175,8 @@ def count_as_cast(count, *, game: Game, holders: SeatHolders | None = None):
     if not holders:
         return count
     numbers = [n for w in count.wagons for _s, n in w.voters]
-    times = post_times(game, numbers + ([count.as_of] if count.as_of else []))
+    if times is None or (count.as_of and count.as_of not in times):
+        times = post_times(game, numbers + ([count.as_of] if count.as_of else []))
     moment = times.get(count.as_of) if count.as_of else phase.closed_at
     wagons = [
         replace(w, target=holders.seat_at(w.target, moment),

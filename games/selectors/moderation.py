@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
 from games.models import Absence, Game, Order, Post, Replacement, Report, Seat, VoteRecord
@@ -47,23 +47,32 @@ class Activity:
     absence: Absence | None
 
 
-def inactivity_table(*, game: Game) -> list[Activity]:
-    seats = list(game.seats.select_related("user").order_by("number"))
+def inactivity_table(*, game: Game, seats: list[Seat] | None = None, last_actions: dict[int, datetime] | None = None,
+                     absences: bool = True) -> list[Activity]:
+    """Each seat's posts in the game thread (in the open phase and in all, and the last one's
+    time), its last own order and its player's absence. `seats` (every seat, with its user) and
+    `last_actions` (seat id -> its last own accepted order's time,
+    games.selectors.play.dashboard_orders) when the page has read them; without `absences` (the
+    page knows none is current) they are not read."""
+    seats = list(game.seats.select_related("user").order_by("number")) if seats is None else seats
     phase = game.current_phase
-    posts = Post.objects.filter(thread=game.game_thread, is_deleted=False)
-    totals = {row["author_id"]: row for row in posts.values("author_id").annotate(n=Count("pk"), last=Max("created_at"))}
-    in_phase = {}
+    posts = Post.objects.filter(thread_id=game.game_thread_id, is_deleted=False)
+    # One pass over the thread's posts: every author's count and last post, and his count in the phase.
+    counts = {"n": Count("pk"), "last": Max("created_at")}
     if phase is not None:
-        in_phase = dict(posts.filter(created_at__gte=phase.opened_at).values_list("author_id").annotate(n=Count("pk")))
-    # «Last order»: the player's own last accepted one (issue 29): a refused order is no action,
-    # and the GM's override is the GM's.
-    actions = dict(Order.objects.filter(phase__game=game, valid=True).exclude(source=Order.Source.GM)
-                   .values_list("actor_id").annotate(last=Max("recorded_at")))
-    absences = absences_by_user([s.user_id for s in seats])
+        counts["in_phase"] = Count("pk", filter=Q(created_at__gte=phase.opened_at))
+    totals = {row["author_id"]: row for row in posts.order_by().values("author_id").annotate(**counts)}
+    if last_actions is None:
+        # «Last order»: the player's own last accepted one (issue 29): a refused order is no action,
+        # and the GM's override is the GM's.
+        last_actions = dict(Order.objects.filter(phase__game=game, valid=True).exclude(source=Order.Source.GM)
+                            .values_list("actor_id").annotate(last=Max("recorded_at")))
+    found = absences_by_user([s.user_id for s in seats]) if absences else {}
     return [
-        Activity(seat=s, posts_in_phase=in_phase.get(s.user_id, 0), posts_total=totals.get(s.user_id, {}).get("n", 0),
-                 last_post_at=totals.get(s.user_id, {}).get("last"), last_action_at=actions.get(s.pk),
-                 absence=absences.get(s.user_id))
+        Activity(seat=s, posts_in_phase=totals.get(s.user_id, {}).get("in_phase", 0),
+                 posts_total=totals.get(s.user_id, {}).get("n", 0),
+                 last_post_at=totals.get(s.user_id, {}).get("last"), last_action_at=last_actions.get(s.pk),
+                 absence=found.get(s.user_id))
         for s in seats
     ]
 

@@ -9,11 +9,38 @@ from games.models import Order, Phase
 from games.rulesets import registry
 
 
+def phase_ledger(phase: Phase) -> list[Order] | None:
+    """The phase's order ledger (its accepted and refused rows, in the order they were recorded)
+    when the page read it once for all its sections (remember_phase_ledgers), else None: the
+    reader then asks the database itself. Each reader filters the rows it wants (issue 30: the GM
+    dashboard's standing and refused orders, a rule set's inputs and panels read one query)."""
+    return phase.__dict__.get("_ledger_rows")
+
+
+def remember_phase_ledgers(phases, orders=None) -> None:
+    """Keep the order ledger of each of `phases` on its instance for phase_ledger: read in one
+    query, or taken from `orders` (every order row of those phases, when the caller has read them
+    all). For a page's reads only: a write to a phase's ledger after this is not seen through it."""
+    wanted = {p.pk: p for p in phases if p is not None and "_ledger_rows" not in p.__dict__}
+    if not wanted:
+        return
+    if orders is None:
+        orders = Order.objects.filter(phase_id__in=list(wanted))
+    rows: dict[int, list[Order]] = {pk: [] for pk in wanted}
+    for order in orders:
+        if order.phase_id in rows:
+            rows[order.phase_id].append(order)
+    for pk, phase in wanted.items():
+        phase.__dict__["_ledger_rows"] = sorted(rows[pk], key=lambda o: (o.recorded_at, o.pk))
+
+
 def standing_orders(phase: Phase) -> dict[int, Order]:
     """The last accepted order of each actor."""
     latest: dict[int, Order] = {}
-    for order in phase.orders.filter(valid=True).order_by("recorded_at", "pk"):
-        latest[order.actor_id] = order
+    rows = phase_ledger(phase)
+    for order in phase.orders.filter(valid=True).order_by("recorded_at", "pk") if rows is None else rows:
+        if order.valid:
+            latest[order.actor_id] = order
     return latest
 
 

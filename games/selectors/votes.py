@@ -255,8 +255,19 @@ class CountView:
 
 
 def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
-    """One ballot per post: its latest GM correction, else its own final reading."""
+    """One ballot per post: its latest GM correction, else its own final reading. The ballots a
+    page read already for this phase instance when it kept them (remember_ballots)."""
+    kept = phase.__dict__.get("_effective_ballots")
+    if kept is not None:
+        return kept
     return effective_ballots_by_phase([phase]).get(phase.pk, [])
+
+
+def remember_ballots(phase: Phase, ballots: list[votecount.Ballot]) -> None:
+    """Keep the phase's effective ballots a page has read (its count's) on the phase instance, for
+    the page's other readers (the GM dashboard's preview, a rule set's inputs: issue 30). For a
+    page's reads only: a vote recorded after this is not seen through it."""
+    phase.__dict__["_effective_ballots"] = ballots
 
 
 @contextmanager
@@ -282,21 +293,33 @@ def _rows(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
-def effective_ballots_by_phase(phases: list[Phase]) -> dict[int, list[votecount.Ballot]]:
-    """effective_ballots of several days in one query (the archive's counts: issue 30), by phase id."""
+def effective_ballots_by_phase(phases: list[Phase], *, times: dict | None = None) -> dict[int, list[votecount.Ballot]]:
+    """effective_ballots of several days in one query (the archive's counts: issue 30), by phase id.
+    `times`: a dict filled, in the same query, with each ballot's post number -> when the post was
+    written (what a count names its voters by after a replacement: holders.count_as_cast)."""
     if not phases:
         return {}
     with _no_gc_pauses():
-        return _effective_ballots_by_phase(phases)
+        return _effective_ballots_by_phase(phases, times)
 
 
-def _effective_ballots_by_phase(phases: list[Phase]) -> dict[int, list[votecount.Ballot]]:
+def _effective_ballots_by_phase(phases: list[Phase], times: dict | None = None) -> dict[int, list[votecount.Ballot]]:
+    columns = ("phase_id", "post_number", "voter_id", "kind", "target_id", "source")
     rows = _rows(
         VoteRecord.objects.filter(phase_id__in=[p.pk for p in phases], valid=True)
         .exclude(source=VoteRecord.Source.POST, is_final=False)
         .order_by("phase_id", "post_number", "pk")
-        .values_list("phase_id", "post_number", "voter_id", "kind", "target_id", "source")
+        .values_list(*columns, *(("post__created_at",) if times is not None else ()))
     )
+    if times is not None:
+        connection = connections[VoteRecord.objects.db]
+        for row in rows:
+            when = row[6]
+            if when is not None and (isinstance(when, str) or when.tzinfo is None):
+                # SQLite's naive value, which _rows reads without the ORM's converters
+                when = connection.ops.convert_datetimefield_value(when, None, connection)
+            times[row[1]] = when
+        rows = [row[:6] for row in rows]
     gm = VoteRecord.Source.GM
     if any(row[5] == gm for row in rows):
         # A GM line beats the post's own line; a later GM line beats an earlier one.

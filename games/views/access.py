@@ -1,4 +1,5 @@
-"""Who is sent to log in: the pages of a public game that only some signed-in users may see."""
+"""Who is sent to log in: the pages of a public game that only some signed-in users may see; and
+the kept reads of a page that is not a thread's (its viewer and his bell)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import functools
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404
 
+from games.caching import pagecache
 from games.models import Game
 
 
@@ -23,3 +25,23 @@ def login_first(view):
             return redirect_to_login(request.get_full_path())
         return view(request, *args, pk=pk, **kwargs)
     return wrapper
+
+
+def kept_viewer(*, game: bool = False):
+    """For a page that is not a thread's (the desk, a game's GM dashboard, archive and replay;
+    issue 30): its counters read first (pagecache.read_page_stamps; the game's too when `game`,
+    the view's `pk` being the game's), the session's user taken from the cache when kept there
+    (pagecache.kept_user, as the thread page does) and the stamps left on the request as
+    `request.page_stamps`, which the bell (games.context_processors) and the view's own kept
+    reads use. Outermost: before anything loads the user."""
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if pagecache.session_user_id(request) is None:
+                return view(request, *args, **kwargs)  # the anonymous: no user, no bell to keep
+            stamps = pagecache.read_page_stamps(request, game_id=kwargs.get("pk") if game else None)
+            pagecache.kept_user(request, stamps)
+            request.page_stamps = stamps
+            return view(request, *args, **kwargs)
+        return wrapper
+    return decorate

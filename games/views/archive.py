@@ -12,25 +12,31 @@ from django.views.decorators.http import require_GET
 
 from games import permissions
 from games.selectors.archive import game_archive, game_replay
+from games.selectors.play import co_gms_of, game_for_page
 from games.models import Game
 from games.services.export import game_export
+from games.views.access import kept_viewer
 
 
-def _game(request: HttpRequest, pk: int) -> Game:
-    game = get_object_or_404(Game.objects.select_related("gm", "game_thread", "discussion_thread", "current_phase"), pk=pk)
+def _game(request: HttpRequest, pk: int, *, facts: bool = False) -> Game:
+    game = game_for_page(pk, facts=True, viewer=request.user) if facts else get_object_or_404(
+        Game.objects.select_related("gm", "game_thread", "discussion_thread", "current_phase"), pk=pk)
     permissions.check_see_archive(request.user, game)
     return game
 
 
 @require_GET
+@kept_viewer(game=True)
 def archive(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game(request, pk)
-    return render(request, "games/archive.html", {"game": game, "archive": game_archive(request.user, game)})
+    game = _game(request, pk, facts=True)
+    return render(request, "games/archive.html", {"game": game, "archive": game_archive(request.user, game),
+                                                  "co_gms": co_gms_of(game)})
 
 
 @require_GET
+@kept_viewer(game=True)
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game(request, pk)
+    game = _game(request, pk, facts=True)
     return render(request, "games/replay.html", {"game": game, "replay": game_replay(request.user, game)})
 
 

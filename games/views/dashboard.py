@@ -6,8 +6,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.selectors.desk import desk_for
+from games.views.access import kept_viewer
 
 
+@kept_viewer()
 @login_required
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:

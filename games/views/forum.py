@@ -45,6 +45,7 @@ from games.services.votes import vote_after_edit, vote_buttons, vote_preview, vo
 from games.services.threads import thread_create, thread_mark_read, thread_schedule_lock, thread_set_locked
 from games.text import bbcode
 from games.text.votes import SYNTAX_NATIVE
+from games.views.access import kept_viewer
 from games.views.votes import current_count_html
 from games.wording import faction_label, role_label
 
@@ -1060,6 +1061,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@kept_viewer()  # the session's user and the bell from the cache (issue 30)
 def game_list(request: HttpRequest) -> HttpResponse:
     """Every game, filtered by status (tabs), rule set and title, sorted, 25 to a page. A GET
     form that works without JavaScript; htmx swaps only the list region when it has it."""

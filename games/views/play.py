@@ -18,9 +18,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import confirm, permissions
 from games.wording import event_text, faction_goal, faction_label, role_help, role_label, speaking_of
 from games.forms import CommunicationForm, GameCreateForm
-from games.views.access import login_first
-from games.models import AnonymousMessage, Game, Order, Seat
-from games.selectors.archive import audience_label, gm_log_rows
+from games.views.access import kept_viewer, login_first
+from games.models import AnonymousMessage, Game, Order, Phase, Seat
+from games.selectors.archive import audience_label, game_log, game_phases, gm_log_rows
 from games.selectors.commitment import commitment_reveal
 from games.selectors.genders import seat_genders
 from games.selectors.holders import SeatHolders
@@ -28,7 +28,9 @@ from games.selectors.moderation import inactivity_table
 from games.selectors.play import (
     anonymous_pending,
     anonymous_sent,
+    dashboard_orders,
     game_for_page,
+    has_any,
     refused_orders,
     rollback_phase,
     seat_choice,
@@ -47,7 +49,7 @@ from games.services.games import game_create, game_set_communication
 from games.services.lifecycle import game_set_co_gm, game_signup, game_start, game_withdraw
 from games.services.moderation import game_ban, resolution_rollback, seat_modkill, seat_replace
 from games.selectors.orders import action_label, order_action_text, order_reason_text, standing_orders
-from games.selectors.votes import syntax_examples, vote_count, vote_target_ids, voting_kinds
+from games.selectors.votes import remember_ballots, syntax_examples, vote_count, vote_target_ids, voting_kinds
 from games.services.orders import order_override, order_submit, order_targets, takes_text_orders
 from games.services.phases import phase_event_add, phase_set_deadline, phase_set_tie_break
 from games.services.resolution import phase_close, phase_preview
@@ -245,8 +247,9 @@ def _gm_question(game: Game, phase, action: str, post) -> str:
     return confirm.question(action, **values)
 
 
-def _event_rows(user, game: Game):
-    rows = [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)} for e in visible_events(user, game)]
+def _event_rows(user, game: Game, events: list | None = None):
+    rows = [{"event": e, "text": e.text or event_text(game.ruleset, e.kind, e.data)}
+            for e in (visible_events(user, game) if events is None else events)]
     return [row for row in rows if row["text"]]  # a fact with no words of its own (a night's summary) is no line
 
 
@@ -337,16 +340,29 @@ def order_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@kept_viewer(game=True)
 @login_first
 def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game(pk)
+    # Flat in the game's length and the site's size (issue 30): each section's rows read once
+    # and shared (the seats, the open phase's ledger and ballots, the phases, the events with the
+    # GM log), the sections most games have none of (replacements, co-GMs, anonymous messages,
+    # absences) probed in the game's own query.
+    game = _game(pk, facts=True, viewer=request.user)
     permissions.check_gm(request.user, game)
     phase = game.current_phase
     if phase is not None:
         phase.game = game  # at hand: the count, the preview and the ledger read it
-    seats = list(game.seats.select_related("user").order_by("number"))
+    seats = permissions.seats_with_users(request.user, game)
     seats_by_id = {s.pk: s for s in seats}
-    count = vote_count(phase=phase) if phase is not None and phase.kind in voting_kinds(game) else None
+    last_actions = dashboard_orders(game, phase, seats)  # the phase's ledger, kept on it for every section
+    count = vote_count(phase=phase, seats=seats) if phase is not None and phase.kind in voting_kinds(game) else None
+    if count is not None:
+        remember_ballots(phase, count.ballots)
+    elif phase is not None and phase.kind != Phase.Kind.DAY:
+        # No ballot is ever recorded in it: a post's votes are read only in a voting phase
+        # (voting_phase), and a GM's correction goes to its post's day (vote_correct). A rule set
+        # that reads the standing votes of every phase (cards' night) reads none.
+        remember_ballots(phase, [])
     orders = standing_orders(phase) if phase is not None else {}
     state = game_state(game)
     seat_columns = registry.site(game.ruleset).gm_seat_columns  # the rule set's extra columns (cards: «Класс»)
@@ -362,22 +378,26 @@ def gm_dashboard(request: HttpRequest, pk: int) -> HttpResponse:
     # The preview resolves the same ledger the count and the table have read (issue 30: read once).
     preview = _preview(game, phase, state, seats_by_id, ballots=count.ballots if count is not None else None,
                        orders=orders if phase is not None else None)
-    rolled_back = rollback_phase(game)
+    phases = game_phases(game)
+    rolled_back = rollback_phase(game, phases)
     refused = refused_orders(phase)
     for order in refused:
         order.reason_text = order_reason_text(order.reason)
+    events, actions = game_log(request.user, game, {p.pk: p for p in phases})
+    holders = SeatHolders.for_game(game, seats)
     return render(request, "games/gm.html", {
-        "anonymous_pending": anonymous_pending(game),
+        "anonymous_pending": anonymous_pending(game) if has_any(game, "any_pending_anonymous") else [],
         "style": table_style(game), "takes_source": _takes_source(game),
-        "activity": inactivity_table(game=game),
+        "activity": inactivity_table(game=game, seats=seats, last_actions=last_actions,
+                                     absences=has_any(game, "any_absence")),
         "game": game, "phase": phase, "rows": rows, "count": count, "preview": preview, "refused": refused,
         "close_question": _close_question(phase, preview),
         "rollback_phase_label": rolled_back.label if rolled_back is not None else "—",
         "winner_label": faction_label(game.winner) if game.winner else "",
-        "log": list(reversed(gm_log_rows(request.user, game, seats)))[:50],
+        "log": list(reversed(gm_log_rows(request.user, game, seats, holders=holders, actions=actions)))[:50],
         "events": [{**row, "audience_label": audience_label(row["event"].audience, seats_by_id)}
-                   for row in _event_rows(request.user, game)[-50:]], "all_actions": [(a, action_label(a)) for a in
-                                                                          role_actions(game)],
+                   for row in _event_rows(request.user, game, events)[-50:]], "all_actions": [(a, action_label(a)) for a in
+                                                                                    role_actions(game)],
         "seats": seats, "seat_columns": seat_columns, "core_override": _core_override(game),
         # The vote options, as on the game page (issue 29: the GM sets «##vote only» here too).
         "syntax_choices": syntax_examples(game),

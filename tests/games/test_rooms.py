@@ -2,14 +2,17 @@
 opens and when it closes."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from games.models import RoomProposal, Thread
+from games import permissions
+from games.models import Game, RoomProposal, Seat, Thread
 from games.services import ActionRefused
 from games.services.posting import post_submit
+from games.services.lifecycle import game_set_co_gm
 from games.services.resolution import phase_close
 from tests.conftest import client_for, make_user
-from tests.games.test_lifecycle import user_named
+from tests.games.test_lifecycle import seat_named, user_named
 
 
 @pytest.fixture
@@ -106,3 +109,32 @@ def test_comment_field_goes_through_the_reply_form(rooms_game):
     client.post(reverse("games:thread_reply", args=[rooms_game.game_thread.pk]),
                 {"body": "Привет", "comment": "комната: Фроло, Негодяй"})
     assert RoomProposal.objects.count() == 1
+
+
+@pytest.mark.parametrize("finished", [False, True], ids=["running", "finished"])
+def test_one_game_s_thread_filter_agrees_with_can_see_thread_for_every_viewer(rooms_game, finished):
+    """permissions.filter_visible_game_threads (the archive's list of a game's private threads,
+    issue 30: from the viewer's seat in this game alone) keeps exactly the threads can_see_thread
+    lets each viewer read, as filter_visible_threads does: every player (in a room or not, in the
+    team or not, fallen: the lounge), the GM, a co-GM, a spectator, a site moderator, the anonymous."""
+    propose(rooms_game, "Вася", "комната: Красная Шапочка, Маленький Джон")
+    propose(rooms_game, "Красная Шапочка", "комната: Вася и Маленький Джон")
+    propose(rooms_game, "Маленький Джон", "Комната — Васю, Красную Шапочку")
+    close(rooms_game)
+    Seat.objects.filter(pk=seat_named(rooms_game, "Фроло").pk).update(status="killed", is_alive=False)
+    co_gm = make_user("Соведущий")
+    game_set_co_gm(game=rooms_game, by=rooms_game.gm, name=co_gm.display_name, add=True)
+    if finished:
+        Game.objects.filter(pk=rooms_game.pk).update(status=Game.Status.FINISHED)
+    viewers = [None, make_user("Зритель"), make_user("Модератор", staff=True), rooms_game.gm, co_gm,
+               *(s.user for s in rooms_game.seats.select_related("user"))]
+    assert Thread.objects.filter(game=rooms_game, kind="room").exists()
+    for user in viewers:
+        user = user or AnonymousUser()
+        game = Game.objects.get(pk=rooms_game.pk)  # a fresh instance: nothing remembered between viewers
+        threads = game.private_threads.all()
+        readable = {t.pk for t in threads if permissions.can_see_thread(user, t)}
+        assert {t.pk for t in permissions.filter_visible_game_threads(user, game, threads)} == readable, user
+        assert {t.pk for t in permissions.filter_visible_threads(user, Thread.objects.filter(game=game))} == readable, user
+        if not finished and user.is_authenticated and not user.is_staff and user != rooms_game.gm and user != co_gm:
+            assert readable != {t.pk for t in threads}, user  # a real filter: nobody but the GMs reads them all

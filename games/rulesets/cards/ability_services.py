@@ -30,6 +30,7 @@ from games.rulesets.cards.engine.abilities import NOW, owns
 from games.rulesets.cards.engine.roles import overt_role
 from games.rulesets.cards.engine.ruleset import CARDS
 from games.rulesets.cards.wording import ability_label, ability_option_label, ability_result_text, card_reason_text
+from games.selectors.orders import phase_ledger
 from games.selectors.state import game_state
 from games.services import ActionRefused
 from games.services.resolution import phase_seed, state_apply_now
@@ -154,7 +155,9 @@ def abilities_standing(phase: Phase) -> list[dict]:
     """The phase-end abilities of a phase for the close (`extra["abilities"]`): every valid row
     that did not act at once, in the order they were made (the engine keeps the last of the same
     ability by the same player)."""
-    rows = phase.orders.filter(action=ABILITY, valid=True).order_by("recorded_at", "pk")
+    kept = phase_ledger(phase)  # the page's read of the phase's ledger (the GM dashboard's), if any
+    rows = phase.orders.filter(action=ABILITY, valid=True).order_by("recorded_at", "pk") if kept is None else \
+        [row for row in kept if row.action == ABILITY and row.valid]
     out = []
     for row in rows:
         detail = dict(row.detail or {})

@@ -39,6 +39,7 @@ from games.services import ActionRefused
 from games.communication.letters import order_confirmation_post
 from games.services.journal import gm_log
 from games.services.votes import count_version_bump
+from games.selectors.orders import phase_ledger
 from games.selectors.state import game_state
 from games.selectors.votes import standing_votes
 from games.rulesets.cards.wording import (
@@ -330,9 +331,14 @@ def _jsonable(value):
 def _standing_rows(phase: Phase, *, seat_pk: int | None = None) -> dict:
     """The standing inputs of a phase, by kind, from the ledger (the last valid row per actor and
     action, a play per actor and zone; a withdraw takes one back)."""
-    rows = phase.orders.filter(valid=True, action__in=CARD_ACTIONS).order_by("recorded_at", "pk")
-    if seat_pk is not None:
-        rows = rows.filter(actor_id=seat_pk)
+    kept = phase_ledger(phase)  # the page's read of the phase's ledger (the GM dashboard's, the archive's), if any
+    if kept is not None:
+        rows = [row for row in kept if row.valid and row.action in CARD_ACTIONS
+                and (seat_pk is None or row.actor_id == seat_pk)]
+    else:
+        rows = phase.orders.filter(valid=True, action__in=CARD_ACTIONS).order_by("recorded_at", "pk")
+        if seat_pk is not None:
+            rows = rows.filter(actor_id=seat_pk)
     standing: dict[str, dict] = {"decks": {}, "rebuilds": {}, "plays": {}, "discards": {}, "reorders": {},
                                  "measures": {}, "mafia_messages": {}, "joker_guess": {}, "prison_keep": {}}
     for row in rows:
@@ -380,7 +386,9 @@ def card_inputs_standing(*, phase: Phase) -> dict:
         # close all the same, so that its refusals are reported to him (`deck_refused`, each in
         # words) beside the random legal deck he is dealt (`deck_auto`).
         refused: dict[int, Any] = {}
-        for row in phase.orders.filter(action="deck", valid=False, reason="bad_deck").order_by("recorded_at", "pk"):
+        kept = phase_ledger(phase)
+        for row in phase.orders.filter(action="deck", valid=False, reason="bad_deck").order_by("recorded_at", "pk") \
+                if kept is None else [r for r in kept if r.action == "deck" and not r.valid and r.reason == "bad_deck"]:
             detail = dict(row.detail or {})
             cards = detail.get("cards")
             refused[row.actor_id] = {"cards": cards, "colours": detail.get("colours")} if detail.get("colours") \

@@ -48,11 +48,16 @@ from games.rulesets.show.wording import (
     time_left,
     you_are_text,
 )
+from games.selectors.archive import all_events
+from games.selectors.orders import phase_ledger
 from games.wording import names_joined, phrase_case
 from games.selectors.state import game_state
 
 
 def _names(game: Game) -> dict[int, str]:
+    kept = permissions.remembered_seats(game)  # the page's roster, when it read it (the GM dashboard)
+    if kept is not None:
+        return {s.pk: s.dealt_name for s in kept}
     return dict(game.seats.values_list("pk", "dealt_name"))
 
 
@@ -287,7 +292,9 @@ def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
     inputs = ledger_inputs(phase) if phase.closed_at is None else None
     waiting = SHOW.waiting_for(state, inputs) if inputs is not None else ()
     optional = SHOW.open_optional(state, inputs) if inputs is not None else ()
-    lot = GameEvent.objects.filter(game=game, kind="judge_lot").order_by("-pk").first()
+    events = all_events(game)  # the page's read of every event (the GM dashboard's log), if any
+    lot = GameEvent.objects.filter(game=game, kind="judge_lot").order_by("-pk").first() if events is None else \
+        max((e for e in events if e.kind == "judge_lot"), key=lambda e: e.pk, default=None)
     # issue 28, item 6: the slaves' trial's task, which the GM may change until its first answer, and
     # the tasks to come (the next morning's first)
     trial = SHOW.running_task(state)
@@ -333,12 +340,17 @@ def gm_replace_rows(*, game: Game, user) -> list[dict[str, Any]] | None:
     inputs = ledger_inputs(phase)
     names = _names(game)
     rows = []
-    for seat in game.seats.order_by("number"):
+    ledger = phase_ledger(phase)  # the page's read of the stage's ledger (the GM dashboard's), if any
+    seats = permissions.remembered_seats(game)
+    for seat in game.seats.order_by("number") if seats is None else seats:
         offers = gm_replace_menu(state, seat.pk, phase, inputs)
         main = [a for a in GM_REPLACEABLE if a in offers]
         if not main:
             continue
-        mine = list(Order.objects.filter(phase=phase, actor_id=seat.pk).order_by("-recorded_at", "-pk")[:40])
+        if ledger is None:
+            mine = list(Order.objects.filter(phase=phase, actor_id=seat.pk).order_by("-recorded_at", "-pk")[:40])
+        else:
+            mine = [r for r in reversed(ledger) if r.actor_id == seat.pk][:40]
         standing = _standing_choices(mine)
         detail_now = next((dict(r.detail or {}) for r in mine if r.valid and r.action in NIGHT_CHOICES), {})
 

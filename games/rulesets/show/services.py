@@ -16,6 +16,7 @@ ballot stays hidden until the stage's close publishes them all.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -37,6 +38,7 @@ from games.rulesets.show.engine.privileges import adjust_transfers
 from games.rulesets.show.engine.facts import in_coma
 from games.rulesets.show.engine.privilege_keys import EXCLUDE, EXTRA_VOTE, STEAL
 from games.rulesets.show.engine.roles import ENSLAVE, RELIEVE, SAVE, SUSPECT
+from games.rulesets.show.coins.books import game_books
 from games.rulesets.show.coins.ledger import post_transfers
 from games.rulesets.show.engine.stages import (
     DAY,
@@ -54,6 +56,7 @@ from games.rulesets.show.engine.stages import (
 )
 from games.rulesets.show.privileges.ledger import PRIVILEGE_ROWS, privilege_inputs, privilege_row_text
 from games.rulesets.show.wording import ACTION_LABELS, DETAIL_LABELS, WORDING
+from games.selectors.orders import phase_ledger
 from games.selectors.state import game_state, stored_state
 from games.text import bbcode
 from games.services import ActionRefused
@@ -83,12 +86,28 @@ class ShowResult:
 
 # --- Reading the ledger ---------------------------------------------------------------------------
 def _rows(phase: Phase):
+    kept = phase_ledger(phase)  # the page's read of the stage's ledger (the GM dashboard's), if any
+    if kept is not None:
+        return [row for row in kept if row.valid]
     return list(phase.orders.filter(valid=True).order_by("recorded_at", "pk"))
 
 
-def ledger_inputs(phase: Phase) -> PhaseInputs:
+def ledger_inputs(phase: Phase, *, fees: bool = True) -> PhaseInputs:
     """The stage's PhaseInputs: the standing ballot, choice and request of each hero, the media posts
-    made, and everyone who did anything (the close wakes them)."""
+    made, and everyone who did anything (the close wakes them). On a page that keeps the stage's
+    ledger (games.selectors.orders.phase_ledger: the GM dashboard's preview and panels read it
+    three times), read once and a copy handed to each reader. Without `fees`, the observers' fees
+    (read from the coins ledger, what only the close charges) are left out: who the stage awaits
+    is the heroes' own rows (stage_awaited, for a desk of many shows, one query for all)."""
+    if phase_ledger(phase) is not None and fees:
+        kept = phase.__dict__.get("_show_ledger_inputs")
+        if kept is None:
+            kept = phase.__dict__["_show_ledger_inputs"] = _ledger_inputs(phase)
+        return copy.deepcopy(kept)
+    return _ledger_inputs(phase, fees=fees)
+
+
+def _ledger_inputs(phase: Phase, *, fees: bool = True) -> PhaseInputs:
     votes: dict[int, Any] = {}
     orders: dict[int, EngineOrder] = {}
     requests: dict[int, int] = {}
@@ -121,7 +140,7 @@ def ledger_inputs(phase: Phase) -> PhaseInputs:
         extra["knowledge"] = knowledge
     if done:
         extra["done"] = done
-    extra.update(_coins_inputs(phase, rows))
+    extra.update(_coins_inputs(phase, rows, observers=fees))
     extra.update(privilege_inputs(rows))  # part 3, the privileges' rows
     ratings = (phase.gm_decisions or {}).get("ratings")
     if ratings:
@@ -137,7 +156,7 @@ OBSERVER_FEE = "observer_fee"  # a ledger reason only: an observer has no seat f
 ACTION_ROWS = frozenset({VOTE, POST, PICK_ALLY}) | NIGHT_ACTIONS | JUDGE_ACTIONS
 
 
-def _coins_inputs(phase: Phase, rows: list[Order]) -> dict[str, Any]:
+def _coins_inputs(phase: Phase, rows: list[Order], *, observers: bool = True) -> dict[str, Any]:
     """Part 2's `extra` keys from the stage's rows: bets, raises, sympathies, ally picks, trial
     answers, grants (an answer's post mapped to its author here, never on the granter's row), the
     message fees already charged, and `acted_at` (seconds from the stage's open to the hero's
@@ -186,10 +205,17 @@ def _coins_inputs(phase: Phase, rows: list[Order]) -> dict[str, Any]:
                        ("trial_answers", answers), ("grants", grants), ("message_fees", fees), ("acted_at", acted_at)):
         if value:
             extra[key] = value
-    observers = sum(Entry.objects.filter(game_id=phase.game_id, stage=phase_stage_name(phase), reason=OBSERVER_FEE)
-                    .values_list("amount", flat=True))
-    if observers:
-        extra["observer_fees"] = observers
+    if not observers:
+        return extra
+    stage = phase_stage_name(phase)
+    if phase_ledger(phase) is not None:  # a page's read: the game's books, shared with the GM's card of the coins
+        paid = sum(amount for _debit, _credit, amount, reason, at in game_books(phase.game).lines
+                   if at == stage and reason == OBSERVER_FEE)
+    else:
+        paid = sum(Entry.objects.filter(game_id=phase.game_id, stage=stage, reason=OBSERVER_FEE)
+                   .values_list("amount", flat=True))
+    if paid:
+        extra["observer_fees"] = paid
     return extra
 
 
@@ -201,8 +227,7 @@ def ledger_row_text(order: Order) -> str | None:
     if order.action == POST:
         return str(ACTION_LABELS.get(detail.get("kind", ""), ""))
     if order.action in NIGHT_ACTIONS and any(detail.get(k) for k in DETAIL_KEYS):
-        names = dict(Seat.objects.filter(pk__in=[detail[k] for k in DETAIL_KEYS if detail.get(k)])
-                     .values_list("pk", "dealt_name"))
+        names = _dealt_names(order, [detail[k] for k in DETAIL_KEYS if detail.get(k)])
         return ", ".join(f"{DETAIL_LABELS[k]}: {names.get(detail[k], '?')}" for k in DETAIL_KEYS if detail.get(k))
     if order.action in (GRANT, MESSAGE_FEE):
         # A grant's row names the answer's number, never its (anonymous) author.
@@ -213,6 +238,18 @@ def ledger_row_text(order: Order) -> str | None:
     if order.action in PRIVILEGE_ROWS:
         return privilege_row_text(order)
     return None
+
+
+def _dealt_names(order: Order, seat_ids: list[int]) -> dict[int, str]:
+    """Seat id -> the hero's name for the seats a ledger row names: from the page's roster when the
+    row's actor came from it (its game's seats, games.permissions.remembered_seats: the archive
+    names every row's seats without a query each), else read."""
+    actor = Order._meta.get_field("actor").get_cached_value(order, default=None)
+    game = Seat._meta.get_field("game").get_cached_value(actor, default=None) if actor is not None else None
+    seats = permissions.remembered_seats(game) if game is not None else None
+    if seats is not None:
+        return {s.pk: s.dealt_name for s in seats if s.pk in seat_ids}
+    return dict(Seat.objects.filter(pk__in=seat_ids).values_list("pk", "dealt_name"))
 
 
 def phase_stage_name(phase: Phase) -> str:
@@ -263,7 +300,7 @@ def stage_awaited(*, game: Game, phase: Phase) -> frozenset[int]:
     what the stage owes, not any input (an opinion requested is not the day's vote)."""
     if phase.closed_at is not None or not game.state:
         return frozenset()
-    return frozenset(SHOW.waiting_for(game_state(game), ledger_inputs(phase)))
+    return frozenset(SHOW.waiting_for(game_state(game), ledger_inputs(phase, fees=False)))
 
 
 def stage_deadline(*, game: Game, now: datetime) -> datetime | None:

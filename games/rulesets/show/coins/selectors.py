@@ -26,6 +26,7 @@ from games.rulesets.show.engine.facts import in_coma
 from games.rulesets.show.engine.menu import may_raise
 from games.rulesets.show.engine.stages import ALLIES, DAY, DEFENCE, REVOTE
 from games.rulesets.show.services import BET, GRANT, GRANT_PASS, PICK_ALLY, RAISE, SYMPATHY, phase_stage_name
+from games.rulesets.show.coins.books import game_books
 from games.rulesets.show.coins.services import (
     SYMPATHY_MESSAGE_MAX,
     acting_fee,
@@ -350,10 +351,13 @@ def gm_books(*, game: Game, user) -> dict[str, Any] | None:
     games.permissions.can_see_show_books refuses."""
     if user is None or not permissions.can_see_show_books(user, game):
         return None
-    seats = list(game.seats.order_by("number").values_list("pk", "user_id", "dealt_name"))
+    kept = permissions.remembered_seats(game)
+    seats = [(s.pk, s.user_id, s.dealt_name) for s in kept] if kept is not None else \
+        list(game.seats.order_by("number").values_list("pk", "user_id", "dealt_name"))
     names = {pk: name for pk, _user, name in seats}
     prefix = f"game:{game.pk}:"
-    own = dict(Account.objects.filter(key__startswith=prefix).values_list("key", "balance"))
+    books = game_books(game)  # the accounts and the lines in one round trip, shared with the preview
+    own = {key: balance for key, balance in books.balances.items() if key.startswith(prefix)}
     escrows = []
     for key, balance in sorted(own.items()):
         name = key[len(prefix):]
@@ -362,8 +366,9 @@ def gm_books(*, game: Game, user) -> dict[str, Any] | None:
     by_user = {user_id: name for _pk, user_id, name in seats}
     nets = dict.fromkeys(by_user.values(), 0)
     keys = {user_key(user_id): name for user_id, name in by_user.items()}
-    lines = Entry.objects.filter(game=game).exclude(reason="fine").values_list("debit__key", "credit__key", "amount")
-    for debit, credit, amount in lines:
+    for debit, credit, amount, reason, _stage in books.lines:
+        if reason == "fine":
+            continue
         if debit in keys:
             nets[keys[debit]] -= amount
         if credit in keys:
