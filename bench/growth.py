@@ -197,15 +197,17 @@ def table(sizes: list[int], by_size: dict[int, dict[str, dict]]) -> tuple[str, d
             goal = f"<= {CLOSE_GOAL_MS / 1000:.0f} s at 10,000, <= linear"
             met = growth is not None and growth <= scale * 1.1 and (at_10k is None or at_10k <= CLOSE_GOAL_MS)
         elif name.startswith("recount"):
-            ms = by_size[large][name]["ms"]
+            # «the recount of a day of 1,000 / 10,000 / 100,000 votes — goal: at most linear, 100,000
+            # <= 300 ms»: the 300 ms at 100,000, linear over every size measured (1,000,000 too)
+            at_100k = by_size.get(100_000, {}).get(name, {}).get("ms")
             scale = large / small
-            goal = f"<= {RECOUNT_GOAL_MS:.0f} ms, <= linear"
-            met = growth is not None and growth <= scale * 1.1 and (large < 100_000 or ms <= RECOUNT_GOAL_MS)
+            goal = f"<= {RECOUNT_GOAL_MS:.0f} ms at 100,000, <= linear"
+            met = growth is not None and growth <= scale * 1.1 and (at_100k is None or at_100k <= RECOUNT_GOAL_MS)
         else:
             goal, met = f"p50 <= {SEARCH_GOAL_MS:.0f} ms", by_size[large][name]["ms"] <= SEARCH_GOAL_MS
         verdicts[name] = {"growth": round(growth, 2) if growth else None, "goal": goal, "met": met}
         lines.append(f"{name:42}" + "".join(f"{c:>22}" for c in cells)
-                     + f"{(f'{growth:.2f}' if growth else '-'):>13}  {goal} {'yes' if met else 'NO'}")
+                     + f"{(f'{growth:.2f}' if growth else '-'):>13}  {goal} {'-' if met is None else 'yes' if met else 'NO'}")
     return "\n".join(lines), verdicts
 
 

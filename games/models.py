@@ -164,6 +164,9 @@ class Game(models.Model):
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ["-created_at"]
+        # the games list's default order within a status («Завершённые», newest first): a page
+        # of it is read from the index, not by sorting every finished game (issue 30)
+        indexes = [models.Index(fields=["status", "-created_at", "-id"], name="games_game_list_idx")]
 
     def __str__(self) -> str:
         return self.title
@@ -230,7 +233,9 @@ class Seat(models.Model):
 
 
 class Post(models.Model):
-    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="posts", verbose_name=_("thread"))
+    # No index of its own: (thread, number) and (thread, created_at) below lead with it (issue 30).
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="posts", verbose_name=_("thread"),
+                               db_index=False)
     # Players cite posts by this number (#1, #2, ...); it never changes, deleted posts keep theirs.
     number = models.PositiveIntegerField(_("number"))
     author = models.ForeignKey(
@@ -272,7 +277,10 @@ class Post(models.Model):
         verbose_name_plural = _("posts")
         ordering = ["thread", "number"]
         constraints = [models.UniqueConstraint(fields=["thread", "number"], name="games_post_number_unique")]
-        indexes = [models.Index(fields=["thread", "author", "number"], name="games_post_iso_idx")]
+        indexes = [models.Index(fields=["thread", "author", "number"], name="games_post_iso_idx"),
+                   # a day's posts by time (the replay's and archive's post ranges: two index probes
+                   # a day, not a scan of the day's posts; issue 30)
+                   models.Index(fields=["thread", "created_at"], name="games_post_thread_time_idx")]
 
     def __str__(self) -> str:
         return f"{self.thread} #{self.number}"
