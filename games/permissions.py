@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.backends import MODERATORS_GROUP
+from config.prepared import PreparedQuery
 from games.engine.rulesets import RULESETS, get_ruleset
 from games.engine.rulesets.base import site_style
 from games.models import Game, GameBan, GameEvent, Post, Seat, Thread
@@ -310,7 +311,9 @@ def seats_with_users(user, game: Game) -> list:
     thread page that answers the post share the instance, so the roster is read once for both."""
     seats = game.__dict__.get("_seats_with_users")
     if seats is None:
-        seats = list(game.seats.select_related("user").order_by("number"))
+        seats = _SEATS_WITH_USERS.fetch(game.pk)
+        for seat in seats:
+            Seat.game.field.set_cached_value(seat, game)  # as game.seats gives them
     remember_seats(user, game, seats)
     return seats
 
@@ -319,6 +322,11 @@ def remembered_seats(game: Game) -> list | None:
     """Every seat of the game with its user, in seat order, when this game instance has read them
     (seats_with_users, remember_seats), else None: for a page's other readers (a rule set's panels)."""
     return game.__dict__.get("_seats_with_users")
+
+
+# game.seats.select_related("user").order_by("number"), compiled once per connection (config.prepared).
+_SEATS_WITH_USERS = PreparedQuery(lambda game_id: (
+    Seat._default_manager.filter(game_id=game_id).select_related("user").order_by("number")))
 
 
 def forget_game_of(thread: Thread) -> None:

@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.prepared import PreparedQuery
 from games import permissions, selectors
 from games.caching import pagecache
 from games.caching.live import thread_state_remember
@@ -117,6 +118,14 @@ def post_comment_clean(comment: str) -> str:
     return " ".join((comment or "").split())[:300]
 
 
+# The locking read of a game thread's game, with its thread, GM and current phase, compiled once per
+# connection (config.prepared: the ORM's compiling of this four-table read cost more than the
+# statement and its instances together). The game thread is one game's (a one-to-one relation).
+_GAME_FOR_POST = PreparedQuery(lambda thread_id: (
+    Game.objects.select_related("game_thread", "gm", "current_phase")
+    .select_for_update(no_key=True, of=("self", "game_thread")).filter(game_thread_id=thread_id)[:1]))
+
+
 def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
     """Inside the caller's transaction: the thread's row locked for numbering, or ActionRefused
     when `author` may not post there now (permissions.can_post)."""
@@ -134,8 +143,8 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
         # rows of `FOR ... OF games_game, games_thread` in that order. NO KEY UPDATE, as every
         # writer of a game takes it: rows that only reference the game (ledger lines, an anonymous
         # message) are not held up by it, while posts to the thread still queue one by one.
-        game = (Game.objects.select_related("game_thread", "gm", "current_phase")
-                .select_for_update(no_key=True, of=("self", "game_thread")).filter(game_thread_id=thread.pk).first())
+        # (The statement is compiled once per connection: _GAME_FOR_POST.)
+        game = next(iter(_GAME_FOR_POST.fetch(thread.pk)), None)
         if game is not None:
             locked = game.game_thread
             locked._game_cache = game  # what permissions.with_game's join gives (game_of costs nothing)
