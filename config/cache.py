@@ -60,6 +60,20 @@ class ReusingRedisCacheClient(RedisCacheClient):
             raise ValueError("Key '%s' not found." % key)
         return value
 
+    # The same for several keys in one round trip: a list of the new values, false (None) for a
+    # key that does not exist (left absent).
+    _INCR_EXISTING_MANY = ("local out = {} for i, key in ipairs(KEYS) do "
+                           "if redis.call('EXISTS', key) == 1 then out[i] = redis.call('INCRBY', key, ARGV[1]) "
+                           "else out[i] = false end end return out")
+
+    def incr_many(self, keys, delta):
+        client = self.get_client(None, write=True)
+        scripts = self.__dict__.setdefault("_incr_many_scripts", {})
+        script = scripts.get(id(client))
+        if script is None:
+            script = scripts[id(client)] = client.register_script(self._INCR_EXISTING_MANY)
+        return script(keys=list(keys), args=[delta], client=client)
+
 DELETE, INCR = "delete", "incr"
 MAX_PENDING = 10_000
 
@@ -162,6 +176,20 @@ class FailSoftRedisCache(RedisCache):
         made = [self.make_and_validate_key(key, version=version) for key in data]
         return self._run(lambda: super(FailSoftRedisCache, self).set_many(data, timeout, version), list(data), lost=made)
 
+    def incr_many(self, keys, delta=1, version=None) -> dict:
+        """Increment each of `keys` that exists, in one round trip (one script, atomic): {key: its
+        new value} for those; a missing key is left absent, and is not in the answer. An unreachable
+        Redis answers 0 for every key (as `incr` does) and the increments are replayed (once) when
+        it answers again. (The page cache's write counters: a post moves two or three at once.)"""
+        keys = list(keys)
+        made = [self.make_and_validate_key(key, version=version) for key in keys]
+
+        def call():
+            values = self._cache.incr_many(made, delta)
+            return {key: value for key, value in zip(keys, values) if value is not None}
+
+        return self._run(call, dict.fromkeys(keys, 0), lost=made, action=INCR)
+
     def delete_many(self, keys, version=None):
         keys = list(keys)
         made = [self.make_and_validate_key(key, version=version) for key in keys]
@@ -185,3 +213,13 @@ class SharedDiskCache(DjangoCache):
 
     def close(self, **kwargs):
         pass
+
+    def incr_many(self, keys, delta=1, version=None) -> dict:
+        """FailSoftRedisCache.incr_many's answer, one key at a time (each an SQLite transaction)."""
+        out = {}
+        for key in keys:
+            try:
+                out[key] = self.incr(key, delta, version)
+            except ValueError:  # a missing key is left absent
+                continue
+        return out

@@ -141,6 +141,21 @@ def _bump(key: str) -> None:
             pass
 
 
+def _bump_many(keys) -> None:
+    """Bump each counter once: in one round trip where the cache can (config.cache's `incr_many`:
+    a post moves two or three at once), a missing one started as `_bump` starts it."""
+    keys = list(dict.fromkeys(keys))
+    incr_many = getattr(cache, "incr_many", None)
+    if len(keys) < 2 or incr_many is None:
+        for key in keys:
+            _bump(key)
+        return
+    found = incr_many(keys)
+    for key in keys:
+        if key not in found:
+            _bump(key)
+
+
 def generations(keys) -> dict[str, int]:
     """The current value of each counter (a missing one is started)."""
     keys = list(keys)
@@ -350,39 +365,79 @@ def _ledger_table() -> str:
     return f'"{m.VoteRecord._meta.db_table}"'
 
 
-_bumpers: dict[str, object] = {}
+class CommitBumps:
+    """The counters one connection's transaction moved, bumped again when it commits: all of
+    them together (`_bump_many`, one round trip), from one on-commit callback registered by the
+    transaction's first write (a savepoint rolled back with it discards it; the next write
+    registers it again: an extra bump is never wrong, a missing one would be)."""
+
+    __slots__ = ("connection", "keys")
+
+    def __init__(self, connection):
+        self.connection = connection
+        self.keys: set[str] = set()
+
+    def registered(self) -> bool:
+        return any(entry[1] is self for entry in self.connection.run_on_commit)
+
+    def add(self, keys) -> None:
+        if not self.registered():
+            self.keys = set()  # what a transaction rolled back left here was never committed
+            transaction.on_commit(self, using=self.connection.alias)
+        self.keys.update(keys)
+
+    def __call__(self) -> None:
+        keys, self.keys = self.keys, set()
+        _bump_many(sorted(keys))
 
 
-def _bumper(key: str):
-    """One callable per counter, so that a transaction registers each counter's on-commit bump once."""
-    func = _bumpers.get(key)
-    if func is None:
-        if len(_bumpers) > 20_000:
-            _bumpers.clear()
-        func = _bumpers[key] = functools.partial(_bump, key)
-    return func
+# The statement-time bumps held by `bumps_held` (None: sent after each statement).
+_held: ContextVar[set | None] = ContextVar("pagecache_held", default=None)
 
 
-def _after_write(connection, keys) -> None:
-    for key in keys:
-        _bump(key)
+@contextmanager
+def bumps_held():
+    """Hold the statement-time bumps of the writes inside and send them together when the block
+    ends (one round trip for the posting path's post, count and read mark). Only around writes
+    with no read of the page cache between them in the same transaction: such a read would see
+    those writes under counters not moved yet. (Other processes cannot see them before the
+    commit, and the commit bumps again.) A block inside another joins it."""
+    if _held.get() is not None:
+        yield
+        return
+    held: set[str] = set()
+    token = _held.set(held)
+    try:
+        yield
+    finally:
+        _held.reset(token)
+        if held:
+            _bump_many(sorted(held))
+
+
+def _after_write(connection, keys, commit: CommitBumps) -> None:
+    held = _held.get()
+    if held is not None:
+        held.update(keys)
+    else:
+        _bump_many(keys)
     if not connection.in_atomic_block:
         return  # autocommit: the statement is committed already, and was bumped after it
-    for key in keys:
-        func = _bumper(key)
-        if not any(entry[1] is func for entry in connection.run_on_commit):
-            transaction.on_commit(func, using=connection.alias)
+    commit.add(keys)
 
 
 def _watcher(connection):
+    commit = CommitBumps(connection)
+
     def watch(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
         if isinstance(sql, str):
             keys = placement(sql)
             if keys:
-                _after_write(connection, keys)
+                _after_write(connection, keys, commit)
         return result
 
+    watch.commit_bumps = commit
     watch.pagecache = True
     return watch
 

@@ -164,8 +164,9 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
     numbered and written, the thread's count moved, and, on commit, the poll's state and the ISO
     picker's author list told."""
     number = thread.post_count + 1
-    # The page cache (games/caching/pagecache.py): these writes change this thread's pages alone.
-    with pagecache.writing(thread=thread.pk):
+    # The page cache (games/caching/pagecache.py): these writes change this thread's pages alone;
+    # nothing reads between them, so their counters' bumps go together (one round trip).
+    with pagecache.writing(thread=thread.pk), pagecache.bumps_held():
         post = Post.objects.create(
             thread=thread,
             number=number,
