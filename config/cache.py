@@ -66,13 +66,24 @@ class ReusingRedisCacheClient(RedisCacheClient):
                            "if redis.call('EXISTS', key) == 1 then out[i] = redis.call('INCRBY', key, ARGV[1]) "
                            "else out[i] = false end end return out")
 
-    def incr_many(self, keys, delta):
+    def incr_many(self, keys, delta, sets=()):
+        """One round trip: the script over `keys`, then SET (with its expiry) each of `sets`,
+        (full key, pickled value, seconds or None) triples, in a pipeline."""
         client = self.get_client(None, write=True)
         scripts = self.__dict__.setdefault("_incr_many_scripts", {})
         script = scripts.get(id(client))
         if script is None:
             script = scripts[id(client)] = client.register_script(self._INCR_EXISTING_MANY)
-        return script(keys=list(keys), args=[delta], client=client)
+        if not sets:
+            return script(keys=list(keys), args=[delta], client=client)
+        with client.pipeline(transaction=False) as pipe:
+            script(keys=list(keys), args=[delta], client=pipe)
+            for key, value, seconds in sets:
+                if seconds == 0:  # as Django's set: no time to live is no entry
+                    pipe.delete(key)
+                else:
+                    pipe.set(key, value, ex=seconds)
+            return pipe.execute()[0]
 
 DELETE, INCR = "delete", "incr"
 MAX_PENDING = 10_000
@@ -176,19 +187,27 @@ class FailSoftRedisCache(RedisCache):
         made = [self.make_and_validate_key(key, version=version) for key in data]
         return self._run(lambda: super(FailSoftRedisCache, self).set_many(data, timeout, version), list(data), lost=made)
 
-    def incr_many(self, keys, delta=1, version=None) -> dict:
+    def incr_many(self, keys, delta=1, version=None, *, sets=None) -> dict:
         """Increment each of `keys` that exists, in one round trip (one script, atomic): {key: its
         new value} for those; a missing key is left absent, and is not in the answer. An unreachable
         Redis answers 0 for every key (as `incr` does) and the increments are replayed (once) when
-        it answers again. (The page cache's write counters: a post moves two or three at once.)"""
+        it answers again. `sets`: {key: (value, timeout)} written in the same round trip (a post's
+        writes when it commits: its counters, the poll's state, the ISO picker's authors)."""
         keys = list(keys)
         made = [self.make_and_validate_key(key, version=version) for key in keys]
+        writes = [(self.make_and_validate_key(key, version=version), self._cache._serializer.dumps(value),
+                   self.get_backend_timeout(timeout)) for key, (value, timeout) in (sets or {}).items()]
+        failed = object()
 
         def call():
-            values = self._cache.incr_many(made, delta)
+            values = self._cache.incr_many(made, delta, writes)
             return {key: value for key, value in zip(keys, values) if value is not None}
 
-        return self._run(call, dict.fromkeys(keys, 0), lost=made, action=INCR)
+        found = self._run(call, failed, lost=made, action=INCR)
+        if found is failed:
+            self._remember([key for key, _value, _seconds in writes], DELETE)
+            return dict.fromkeys(keys, 0)
+        return found
 
     def delete_many(self, keys, version=None):
         keys = list(keys)
@@ -214,7 +233,7 @@ class SharedDiskCache(DjangoCache):
     def close(self, **kwargs):
         pass
 
-    def incr_many(self, keys, delta=1, version=None) -> dict:
+    def incr_many(self, keys, delta=1, version=None, *, sets=None) -> dict:
         """FailSoftRedisCache.incr_many's answer, one key at a time (each an SQLite transaction)."""
         out = {}
         for key in keys:
@@ -222,4 +241,6 @@ class SharedDiskCache(DjangoCache):
                 out[key] = self.incr(key, delta, version)
             except ValueError:  # a missing key is left absent
                 continue
+        for key, (value, timeout) in (sets or {}).items():
+            self.set(key, value, timeout, version)
         return out

@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.utils import timezone, translation
 
 from games import models as m
@@ -141,16 +141,19 @@ def _bump(key: str) -> None:
             pass
 
 
-def _bump_many(keys) -> None:
+def _bump_many(keys, sets: dict | None = None) -> None:
     """Bump each counter once: in one round trip where the cache can (config.cache's `incr_many`:
-    a post moves two or three at once), a missing one started as `_bump` starts it."""
+    a post moves two or three at once), a missing one started as `_bump` starts it. `sets`:
+    {key: (value, timeout)} written in the same round trip."""
     keys = list(dict.fromkeys(keys))
     incr_many = getattr(cache, "incr_many", None)
-    if len(keys) < 2 or incr_many is None:
+    if incr_many is None or (len(keys) < 2 and not sets):
         for key in keys:
             _bump(key)
+        for key, (value, timeout) in (sets or {}).items():
+            cache.set(key, value, timeout=timeout)
         return
-    found = incr_many(keys)
+    found = incr_many(keys, sets=sets) if sets else incr_many(keys)
     for key in keys:
         if key not in found:
             _bump(key)
@@ -366,29 +369,76 @@ def _ledger_table() -> str:
 
 
 class CommitBumps:
-    """The counters one connection's transaction moved, bumped again when it commits: all of
-    them together (`_bump_many`, one round trip), from one on-commit callback registered by the
-    transaction's first write (a savepoint rolled back with it discards it; the next write
-    registers it again: an extra bump is never wrong, a missing one would be)."""
+    """What one connection's transaction does to the cache when it commits: the counters it moved
+    bumped again, all together (`_bump_many`, one round trip), with the entries `set_on_commit`
+    writes then, from one on-commit callback registered by the transaction's first write (a
+    savepoint rolled back with it discards it; the next write registers it again: an extra bump
+    is never wrong, a missing one would be)."""
 
-    __slots__ = ("connection", "keys")
+    __slots__ = ("connection", "keys", "sets", "then")
 
     def __init__(self, connection):
         self.connection = connection
         self.keys: set[str] = set()
+        self.sets: dict[str, tuple] = {}
+        self.then: list = []
 
     def registered(self) -> bool:
         return any(entry[1] is self for entry in self.connection.run_on_commit)
 
-    def add(self, keys) -> None:
+    def _register(self) -> None:
         if not self.registered():
-            self.keys = set()  # what a transaction rolled back left here was never committed
+            # what a transaction rolled back left here was never committed
+            self.keys, self.sets, self.then = set(), {}, []
             transaction.on_commit(self, using=self.connection.alias)
+
+    def add(self, keys) -> None:
+        self._register()
         self.keys.update(keys)
 
+    def add_set(self, key: str, value, timeout, then) -> None:
+        self._register()
+        self.sets[key] = (value, timeout)
+        if then is not None:
+            self.then.append(then)
+
     def __call__(self) -> None:
-        keys, self.keys = self.keys, set()
-        _bump_many(sorted(keys))
+        keys, sets, then = self.keys, self.sets, self.then
+        self.keys, self.sets, self.then = set(), {}, []
+        _bump_many(sorted(keys), sets)
+        for func in then:
+            func()
+
+
+def _commit_bumps(connection) -> CommitBumps | None:
+    for wrapper in connection.execute_wrappers:
+        found = getattr(wrapper, "commit_bumps", None)
+        if found is not None:
+            return found
+    return None
+
+
+def set_on_commit(key: str, value, timeout, *, then=None, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Write a cache entry when the current transaction commits, then call `then` (the process's
+    own memory of it): in the round trip that bumps the transaction's counters again when no
+    savepoint is open (a post's: the poll's state, the ISO picker's authors); inside a savepoint,
+    which may be rolled back alone, as transaction.on_commit does (its callbacks go with it).
+    Outside a transaction: now."""
+    from django.db import connections
+
+    connection = connections[using]
+    commit = _commit_bumps(connection)
+    if (connection.in_atomic_block and commit is not None
+            and all(sid is None for sid in connection.savepoint_ids)):
+        commit.add_set(key, value, timeout, then)
+        return
+
+    def write():
+        cache.set(key, value, timeout=timeout)
+        if then is not None:
+            then()
+
+    transaction.on_commit(write, using=using)
 
 
 # The statement-time bumps held by `bumps_held` (None: sent after each statement).

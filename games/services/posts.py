@@ -7,7 +7,6 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -18,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from config.prepared import PreparedQuery
 from games import permissions, selectors
 from games.caching import pagecache
-from games.caching.live import thread_state_remember
+from games.caching.live import thread_state_remember_on_commit
 from games.models import Game, Post, PostRevision, Thread, ThreadReadMark
 from games.services import ActionRefused
 from games.text import bbcode
@@ -184,10 +183,10 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
         with connection.cursor() as cursor:
             cursor.execute(pagecache.count_update_sql(),
                            [1, connection.ops.adapt_datetimefield_value(now), thread.pk])
-    transaction.on_commit(partial(thread_state_remember, thread.pk, thread.kind, number))  # the poll (games/caching/live.py)
-    # The ISO picker's author list follows without rescanning the thread.
-    transaction.on_commit(partial(selectors.post_authors_extend, thread=thread, number=number,
-                                  author_id=(shown_author or author).pk))
+    # When the transaction commits, with its counters (one round trip): the poll's state
+    # (games/caching/live.py), and the ISO picker's author list, which follows without rescanning.
+    thread_state_remember_on_commit(thread.pk, thread.kind, number)
+    selectors.post_authors_extend_on_commit(thread=thread, number=number, author_id=(shown_author or author).pk)
     post.vote_confirmation = None  # what a vote in it counted as: the posting service's (posting.py)
     return post
 

@@ -708,9 +708,14 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
     # As a page view does (thread_detail): the counters first, with the kept thread row, game and
     # session's user fetched with them (one round trip, no query when they are kept). The posting
     # service reads the thread and its game again, locked, for everything it decides.
-    stamps = pagecache.read_stamps(request, pk, prefetch=_REPLY_READS)
+    # The thread's author list too (the ISO picker's), which the post extends when it commits
+    # without reading it again (selectors.post_authors_extend_on_commit).
+    authors_key = _authors_keys.get(pk)
+    stamps = pagecache.read_stamps(request, pk, prefetch=_REPLY_READS, fetch=(authors_key,) if authors_key else ())
     pagecache.kept_user(request, stamps)
     thread = _visible_thread_kept(request, pk, stamps, count=False)
+    if authors_key is not None:
+        selectors.post_authors_seen(thread=thread, key=authors_key, entry=stamps.fetched[authors_key])
     form = PostForm(request.POST, request.FILES)
     form.is_valid()
     body = form.cleaned_data.get("body", "")
