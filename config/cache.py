@@ -66,6 +66,21 @@ class ReusingRedisCacheClient(RedisCacheClient):
                            "if redis.call('EXISTS', key) == 1 then out[i] = redis.call('INCRBY', key, ARGV[1]) "
                            "else out[i] = false end end return out")
 
+    def set_each(self, sets):
+        """SET each of `sets`, (full key, pickled value, seconds or None) triples, in one pipeline."""
+        client = self.get_client(None, write=True)
+        with client.pipeline(transaction=False) as pipe:
+            self._queue_sets(pipe, sets)
+            pipe.execute()
+
+    @staticmethod
+    def _queue_sets(pipe, sets):
+        for key, value, seconds in sets:
+            if seconds == 0:  # as Django's set: no time to live is no entry
+                pipe.delete(key)
+            else:
+                pipe.set(key, value, ex=seconds)
+
     def incr_many(self, keys, delta, sets=()):
         """One round trip: the script over `keys`, then SET (with its expiry) each of `sets`,
         (full key, pickled value, seconds or None) triples, in a pipeline."""
@@ -78,11 +93,7 @@ class ReusingRedisCacheClient(RedisCacheClient):
             return script(keys=list(keys), args=[delta], client=client)
         with client.pipeline(transaction=False) as pipe:
             script(keys=list(keys), args=[delta], client=pipe)
-            for key, value, seconds in sets:
-                if seconds == 0:  # as Django's set: no time to live is no entry
-                    pipe.delete(key)
-                else:
-                    pipe.set(key, value, ex=seconds)
+            self._queue_sets(pipe, sets)
             return pipe.execute()[0]
 
 DELETE, INCR = "delete", "incr"
@@ -187,6 +198,14 @@ class FailSoftRedisCache(RedisCache):
         made = [self.make_and_validate_key(key, version=version) for key in data]
         return self._run(lambda: super(FailSoftRedisCache, self).set_many(data, timeout, version), list(data), lost=made)
 
+    def set_each(self, sets, version=None) -> None:
+        """`sets`: {key: (value, timeout)}, written in one round trip (set_many's, each with its own
+        timeout: a post's <li> kept for hours with its page's list kept for one)."""
+        writes = [(self.make_and_validate_key(key, version=version), self._cache._serializer.dumps(value),
+                   self.get_backend_timeout(timeout)) for key, (value, timeout) in sets.items()]
+        if writes:
+            self._run(lambda: self._cache.set_each(writes), None, lost=[key for key, _value, _seconds in writes])
+
     def incr_many(self, keys, delta=1, version=None, *, sets=None) -> dict:
         """Increment each of `keys` that exists, in one round trip (one script, atomic): {key: its
         new value} for those; a missing key is left absent, and is not in the answer. An unreachable
@@ -241,6 +260,10 @@ class SharedDiskCache(DjangoCache):
                 out[key] = self.incr(key, delta, version)
             except ValueError:  # a missing key is left absent
                 continue
-        for key, (value, timeout) in (sets or {}).items():
-            self.set(key, value, timeout, version)
+        self.set_each(sets or {}, version)
         return out
+
+    def set_each(self, sets, version=None) -> None:
+        """FailSoftRedisCache.set_each, one key at a time."""
+        for key, (value, timeout) in sets.items():
+            self.set(key, value, timeout, version)

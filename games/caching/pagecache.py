@@ -150,8 +150,8 @@ def _bump_many(keys, sets: dict | None = None) -> None:
     if incr_many is None or (len(keys) < 2 and not sets):
         for key in keys:
             _bump(key)
-        for key, (value, timeout) in (sets or {}).items():
-            cache.set(key, value, timeout=timeout)
+        if sets:
+            set_each(sets)
         return
     found = incr_many(keys, sets=sets) if sets else incr_many(keys)
     for key in keys:
@@ -781,16 +781,20 @@ def fragment_key(post, shared: str) -> str:
 _fragment_edges: dict[str, tuple[str, str]] = {}  # the list template's text around its posts
 
 
-def fragment_pieces(posts: list, context: dict, render) -> tuple[str, list[str], str] | None:
+def fragment_pieces(posts: list, context: dict, render, *, new: bool = False,
+                    defer: dict | None = None) -> tuple[str, list[str], str] | None:
     """The post list of `posts` (prepared for the template) cut into (the text before the posts,
     each post's <li>, the text after): each <li> from the cache when kept, the others rendered
     together by `render(context)` and kept. None when the list cannot be cut (no post, or a post
-    whose own text holds the marker): then it is rendered whole."""
+    whose own text holds the marker): then it is rendered whole. `new`: the posts were stored by
+    this request (the reply's post), so none has a kept <li> (its key holds its id): not looked
+    up. `defer`: the <li> made are put there ({key: (value, timeout)}) for the caller to write
+    with its own entries (`set_each`: one round trip) instead of being written now."""
     if not posts:
         return None
     shared = fragment_shared(context)
     keys = [fragment_key(post, shared) for post in posts]
-    found = cache.get_many(keys)
+    found = {} if new else cache.get_many(keys)
     version = _fragment_code_version()
     missing = [(key, post) for key, post in zip(keys, posts) if key not in found]
     if not missing and version not in _fragment_edges:
@@ -802,7 +806,10 @@ def fragment_pieces(posts: list, context: dict, render) -> tuple[str, list[str],
             return None
         _fragment_edges[version] = (pieces[0], pieces[-1])
         made = {key: piece for (key, _post), piece in zip(missing, pieces[1:-1])}
-        cache.set_many(made, timeout=FRAGMENT_SECONDS)
+        if defer is not None:
+            defer.update({key: (piece, FRAGMENT_SECONDS) for key, piece in made.items()})
+        else:
+            cache.set_many(made, timeout=FRAGMENT_SECONDS)
         found.update(made)
     head, tail = _fragment_edges[version]
     return head, [found[key] for key in keys], tail
@@ -866,8 +873,24 @@ def list_get(key: str) -> PostList | None:
     return cache.get(key)
 
 
-def list_set(key: str, value: PostList) -> None:
-    cache.set(key, value, timeout=LIST_SECONDS)
+def list_set(key: str, value: PostList, *, also: dict | None = None) -> None:
+    """Keep a post list; `also`: other entries ({key: (value, timeout)}, the <li> made for it:
+    `fragment_pieces(defer=)`) written in the same round trip."""
+    if also:
+        set_each({**also, key: (value, LIST_SECONDS)})
+    else:
+        cache.set(key, value, timeout=LIST_SECONDS)
+
+
+def set_each(items: dict) -> None:
+    """Write {key: (value, timeout)} in one round trip where the cache can (config.cache's
+    `set_each`), else one by one."""
+    writer = getattr(cache, "set_each", None)
+    if writer is not None:
+        writer(items)
+        return
+    for key, (value, timeout) in items.items():
+        cache.set(key, value, timeout=timeout)
 
 
 def meta_of(posts) -> list[tuple]:
@@ -1065,10 +1088,13 @@ def frame_inputs_seen(framing: FrameKey) -> dict | None:
 
 
 def frame_get(request, framing: FrameKey, stamps: Stamps, *, also: list[str] = ()) -> Frame | None:
-    """The kept frame, or None; `also`: other keys read in the same round trip (`Stamps.fetched`)."""
-    found = cache.get_many([framing.key, *also])
-    stamps.fetched.update({key: found.get(key) for key in also})
-    frame = found.get(framing.key)
+    """The kept frame, or None; `also`: other keys read in the same round trip (`Stamps.fetched`).
+    What the counters' read fetched already (`read_stamps(fetch=)`) is not read again."""
+    wanted = [key for key in (framing.key, *also) if key not in stamps.fetched]
+    if wanted:
+        found = cache.get_many(wanted)
+        stamps.fetched.update({key: found.get(key) for key in wanted})
+    frame = stamps.fetched.get(framing.key)
     if frame is not None:
         _remember(_frames_seen, framing.key, frame.inputs)
     if frame is None or time.time() >= frame.valid_until or frame.stamps != _frame_stamps(stamps, reply=framing.reply):

@@ -287,6 +287,15 @@ def post_authors_seen(*, thread: Thread, key: str, entry) -> None:
     _authors_seen_remember(thread.pk, key, entry)
 
 
+def post_author_ids_seen(*, thread: Thread) -> list[int] | None:
+    """post_author_ids from the entry this process last saw of the thread (`_authors_seen`: the
+    post it just stored extended it), or None when it has none covering the thread's post count."""
+    seen = _authors_seen.get(thread.pk)
+    if seen is None or seen[0] != _post_authors_key(thread) or seen[1][0] < thread.post_count:
+        return None
+    return seen[1][1]
+
+
 _AUTHORS_SECONDS = 24 * 3600
 # Per process, the last author list entry seen of each thread: (its key, the entry).
 _authors_seen: dict[int, tuple[str, tuple]] = {}

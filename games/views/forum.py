@@ -411,26 +411,31 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
     if entry is None and cached is not None and cached.parts is not None and cached.high < high:
         # Kept under the thread's posts counter: the posts up to cached.high are as they were
         # (any other write to them moves it); only the posts added since are read and rendered.
-        newer = ([fresh] if fresh is not None and fresh.number == high == cached.high + 1
-                 else selectors.thread_posts(user=user, thread=thread, low=cached.high, high=high))
+        as_stored = fresh is not None and fresh.number == high == cached.high + 1
+        newer = [fresh] if as_stored else selectors.thread_posts(user=user, thread=thread, low=cached.high, high=high)
         if newer and not any("bb-private" in p.html for p in newer):
-            parts = _post_list_parts(request, thread, game, newer, context, moderator=moderator, stamps=stamps)
+            # (The <li> made are written with the list: one round trip; the reply's new post has
+            # none kept yet, not looked up.)
+            made: dict = {}
+            parts = _post_list_parts(request, thread, game, newer, context, moderator=moderator, stamps=stamps,
+                                     new=as_stored, defer=made)
             if parts is not None:
                 entry = cached.extended(newer, parts, high)
-                pagecache.list_set(store_key, entry)
+                pagecache.list_set(store_key, entry, also=made)
     if entry is None:
         posts = selectors.thread_posts(user=user, thread=thread, low=page_data.low, high=high)
         marked = [p.pk for p in posts if "bb-private" in p.html]
-        parts = _post_list_parts(request, thread, game, posts, context, moderator=moderator, stamps=stamps)
+        made = {}
+        parts = _post_list_parts(request, thread, game, posts, context, moderator=moderator, stamps=stamps, defer=made)
         html = (parts[0] + "".join(parts[1]) + parts[2] if parts is not None
                 else _template_render("games/_post_list.html")({**context, "posts": posts}))
         entry = pagecache.PostList(html=html, meta=pagecache.meta_of(posts), private=bool(marked), marked=marked,
                                    high=high, parts=parts)
         if marked:
             pagecache.list_set(base_key, pagecache.PostList(html="", meta=[], private=True, marked=marked))
-            pagecache.list_set(key(_private_audience(request, game, marked)), entry)
+            pagecache.list_set(key(_private_audience(request, game, marked)), entry, also=made)
         else:
-            pagecache.list_set(base_key, entry)
+            pagecache.list_set(base_key, entry, also=made)
     posts = pagecache.posts_from_meta(entry.meta, thread)
     page_data.posts = posts
     return page_data, pagecache.personalize(entry.html, posts, request=request, user=user, just_posted=just_posted)
@@ -483,11 +488,12 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
 
 
 def _post_list_parts(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
-                     moderator: bool, stamps):
+                     moderator: bool, stamps, new: bool = False, defer: dict | None = None):
     """The post list of `posts` as (head, each post's <li>, tail), each <li> from its kept
-    fragment when there is one; None when it cannot be cut apart (pagecache.fragment_pieces)."""
+    fragment when there is one; None when it cannot be cut apart (pagecache.fragment_pieces, which
+    `new` and `defer` are passed to)."""
     _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps, truth=context.get("truth", True))
-    return pagecache.fragment_pieces(posts, context, _template_render("games/_post_list.html"))
+    return pagecache.fragment_pieces(posts, context, _template_render("games/_post_list.html"), new=new, defer=defer)
 
 
 def _valid_until(thread: Thread, user, posts) -> float | None:
@@ -753,7 +759,7 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if order_confirmation is not None:
             (messages.success if order_confirmation.accepted else messages.error)(request, order_confirmation.message)
         return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
-    response = _reply_region(request, thread, post, page=page, upload=upload, notices={
+    response = _reply_region(request, thread, post, page=page, upload=upload, before=stamps, notices={
         "vote_confirmation": confirmation, "order_confirmation": order_confirmation})
     response["HX-Push-Url"] = _thread_url(thread, page=page) + f"#p{post.number}"
     if confirmation is not None:
@@ -772,25 +778,36 @@ def _as_listed(post: Post, thread: Thread, *, upload) -> Post | None:
     return post
 
 
-def _reply_region(request: HttpRequest, thread: Thread, post: Post, *, page: int, upload, notices: dict) -> HttpResponse:
+def _reply_region(request: HttpRequest, thread: Thread, post: Post, *, page: int, upload, notices: dict,
+                  before=None) -> HttpResponse:
     """The thread region an htmx reply answers with: from the region's frame kept for this browser
     session's replies (pagecache.reply_candidate) when nothing it shows was written since, with
     the post list grown by the new post (read from what the posting service stored, not read back),
     else rendered and its frame kept. The counters are read after the post: what the post itself
-    wrote (a vote moves its game's) renders the frame again."""
-    authors_key = _authors_keys.get(thread.pk)
-    stamps = pagecache.read_stamps(request, thread.pk, prefetch=("replaced:{game}",),
-                                   fetch=(authors_key,) if authors_key else ())
+    wrote (a vote moves its game's) renders the frame again. `before`: the counters the reply read
+    before posting: the frame's key and its post list's are made from them and the author list
+    this process extended with the post, and fetched with the counters (one round trip); a post
+    moves none of the counters the list's key holds, and the frame's holds none."""
     fresh = _as_listed(post, thread, upload=upload)
     game = permissions.game_of(thread)
-    pagecache.complete_stamps(stamps, game)
-    framing = pagecache.frame_key(request, thread, stamps, author_ids=_author_ids(thread, stamps), reply=True)
+    framing, also = None, []
+    author_ids = selectors.post_author_ids_seen(thread=thread)
+    if before is not None and author_ids is not None and game is not None and before.game_id == game.pk:
+        framing = pagecache.frame_key(request, thread, before, author_ids=author_ids, reply=True)
+        if framing is not None:
+            also = _reply_list_keys(thread, game, before, page, framing)
     if framing is not None:
-        seen = pagecache.frame_inputs_seen(framing)
-        also = [_list_key(thread, game, stamps, selectors.thread_page_bounds(thread=thread, page=page),
-                          moderator=seen["moderator"], can_post=seen["can_post"], show_votes=seen["show_votes"],
-                          truth=seen.get("truth", True))] if seen else []
-        frame = pagecache.frame_get(request, framing, stamps, also=also)
+        stamps = pagecache.read_stamps(request, thread.pk, prefetch=("replaced:{game}",), fetch=(framing.key, *also))
+        pagecache.complete_stamps(stamps, game)
+        framing.stamps = stamps
+    else:
+        authors_key = _authors_keys.get(thread.pk)
+        stamps = pagecache.read_stamps(request, thread.pk, prefetch=("replaced:{game}",),
+                                       fetch=(authors_key,) if authors_key else ())
+        pagecache.complete_stamps(stamps, game)
+        framing = pagecache.frame_key(request, thread, stamps, author_ids=_author_ids(thread, stamps), reply=True)
+    if framing is not None:
+        frame = pagecache.frame_get(request, framing, stamps, also=_reply_list_keys(thread, game, stamps, page, framing))
         if frame is not None:
             return _thread_from_frame(request, thread, frame, page=page, stamps=stamps, reply=post, fresh=fresh,
                                       notices=notices)
@@ -800,6 +817,17 @@ def _reply_region(request: HttpRequest, thread: Thread, post: Post, *, page: int
                                "show_votes": context["vote_count_html"] is not None,
                                "truth": permissions.can_see_true_author(request.user, game)}
     return _render_thread(request, context, framing=framing)
+
+
+def _reply_list_keys(thread: Thread, game, stamps, page: int, framing) -> list[str]:
+    """The key of the post list the reply's frame was last seen with, under `stamps` (none when
+    this process has not seen the frame)."""
+    seen = pagecache.frame_inputs_seen(framing)
+    if not seen:
+        return []
+    return [_list_key(thread, game, stamps, selectors.thread_page_bounds(thread=thread, page=page),
+                      moderator=seen["moderator"], can_post=seen["can_post"], show_votes=seen["show_votes"],
+                      truth=seen.get("truth", True))]
 
 
 @require_POST
