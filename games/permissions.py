@@ -394,6 +394,28 @@ def remember_co_gms(game: Game, co_gm_ids) -> None:
     game.__dict__["_co_gm_ids"] = set(co_gm_ids)
 
 
+# The names of staff_annotations' values on a game instance.
+_HAS_CO_GMS, _AUTHOR_BANNED = "staff_has_co_gms", "staff_user_banned"
+
+
+def staff_annotations(user_id) -> dict:
+    """Annotations for a read of games (the posting path's locking read) that tell what
+    read_game_staff reads for `user_id`: whether the game has co-GMs (their ids are read only
+    then: most games have none) and whether that user is banned from it. remember_staff takes them."""
+    return {_HAS_CO_GMS: Exists(Game.co_gms.through.objects.filter(game_id=OuterRef("pk"))),
+            _AUTHOR_BANNED: Exists(GameBan.objects.filter(game_id=OuterRef("pk"), user_id=user_id))}
+
+
+def remember_staff(user, game: Game) -> None:
+    """Fill the caches of is_banned_from (for `user`, the id the annotations were made for) and,
+    when the game has no co-GM, of is_game_master from staff_annotations' values on `game`."""
+    has_co_gms, banned = game.__dict__.pop(_HAS_CO_GMS), game.__dict__.pop(_AUTHOR_BANNED)
+    if not has_co_gms:
+        game.__dict__["_co_gm_ids"] = set()
+    if user.is_authenticated:
+        game.__dict__[f"_banned_{user.pk}"] = bool(banned)
+
+
 def remember_viewer(user, game: Game, *, seat, co_gm_ids, banned: bool | None = None) -> None:
     """Fill the per-instance caches that seat_of and is_game_master read, from rows a page over
     many games fetched in bulk (the desk), so that asking about each game costs no query. `seat`

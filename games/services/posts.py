@@ -120,9 +120,12 @@ def post_comment_clean(comment: str) -> str:
 # The locking read of a game thread's game, with its thread, GM and current phase, compiled once per
 # connection (config.prepared: the ORM's compiling of this four-table read cost more than the
 # statement and its instances together). The game thread is one game's (a one-to-one relation).
-_GAME_FOR_POST = PreparedQuery(lambda thread_id: (
+# With it, what permissions.read_game_staff would read (permissions.staff_annotations): whether the
+# game has co-GMs (their ids are read only then) and whether the author is banned from it.
+_GAME_FOR_POST = PreparedQuery(lambda thread_id, author_id: (
     Game.objects.select_related("game_thread", "gm", "current_phase")
-    .select_for_update(no_key=True, of=("self", "game_thread")).filter(game_thread_id=thread_id)[:1]))
+    .select_for_update(no_key=True, of=("self", "game_thread")).filter(game_thread_id=thread_id)
+    .annotate(**permissions.staff_annotations(author_id))[:1]), params=2)
 
 
 def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
@@ -143,15 +146,17 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
         # writer of a game takes it: rows that only reference the game (ledger lines, an anonymous
         # message) are not held up by it, while posts to the thread still queue one by one.
         # (The statement is compiled once per connection: _GAME_FOR_POST.)
-        game = next(iter(_GAME_FOR_POST.fetch(thread.pk)), None)
+        game = next(iter(_GAME_FOR_POST.fetch(thread.pk, author.pk)), None)
         if game is not None:
             locked = game.game_thread
             locked._game_cache = game  # what permissions.with_game's join gives (game_of costs nothing)
+            permissions.remember_staff(author, game)
     if locked is None:
         locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
     if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
         permissions.seats_with_users(author, joined)
-        permissions.read_game_staff(author, joined)  # the co-GMs and the author's ban: one query
+        # The co-GMs and the author's ban, when the locking read did not tell them: one query.
+        permissions.read_game_staff(author, joined)
     verdict = permissions.can_post(author, locked, now=now)
     if not verdict:
         raise ActionRefused(verdict.reason, code="not_allowed")
