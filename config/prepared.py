@@ -115,3 +115,111 @@ class PreparedQuery:
                 setattr(obj, name, row[position])
             out.append(obj)
         return out
+
+
+@dataclass
+class _CompiledInsert:
+    sql: str
+    compiler: object
+    placeholders: object  # what assemble_as_sql gave for the rows compiled (the SQL depends on it)
+    returning: list
+    returning_params: tuple
+    converters: dict
+    cols: list
+
+
+class PreparedInsert:
+    """New instances of one model written as `QuerySet.bulk_create` writes them (`Model.save()` for
+    one new instance of a model no pre_save or post_save receiver listens to: nothing else differs),
+    with the INSERT ... RETURNING compiled once per connection and number of rows (issue 30 part 3:
+    the ORM's compiling of a post's INSERT cost as much as sending it). Per call, the values are
+    made as the ORM makes them (each field's pre_save and get_db_prep_save, the unsaved related
+    objects refused), placed as the compiled statement placed them (the placeholders compared: a
+    value the ORM would write in another form, an expression, goes through the ORM), and what the
+    database returns (the primary key) is set on the instances, converted as the ORM converts it.
+
+    `signals`: the model's save signals are honoured: with a receiver connected, each instance is
+    saved by `save(force_insert=True)`, so that nothing a receiver does is skipped."""
+
+    def __init__(self, model, *, signals: bool = True):
+        self.model = model
+        self.signals = signals
+        self._compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _fields(self):
+        meta = self.model._meta
+        return [field for field in meta.local_concrete_fields if field is not meta.auto_field and not field.generated]
+
+    def _by_the_orm(self, objs: list, using: str) -> list:
+        if self.signals:
+            for obj in objs:
+                obj.save(force_insert=True, using=using)
+            return objs
+        return self.model._base_manager.using(using).bulk_create(objs)
+
+    def insert(self, objs: list, *, using: str = DEFAULT_DB_ALIAS) -> list:
+        """Write `objs` (new instances, no primary key set); they come back saved, their primary keys set."""
+        from django.db.models import signals
+
+        meta = self.model._meta
+        if not objs:
+            return objs
+        connection = connections[using]
+        features = connection.features
+        if (meta.parents or meta.auto_field is None or any(obj.pk is not None for obj in objs)
+                or (self.signals and (signals.pre_save.has_listeners(self.model)
+                                      or signals.post_save.has_listeners(self.model)))
+                or not features.can_return_columns_from_insert
+                or (len(objs) > 1 and not features.can_return_rows_from_bulk_insert)):
+            return self._by_the_orm(objs, using)
+        for obj in objs:
+            obj._prepare_related_fields_for_save(operation_name="save" if self.signals else "bulk_create")
+        fields = self._fields()
+        by_rows = self._compiled.get(connection)
+        if by_rows is None:
+            by_rows = self._compiled[connection] = {}
+        compiled = by_rows.get(len(objs))
+        if compiled is None:
+            compiled = by_rows[len(objs)] = self._compile(connection, fields, objs)
+        compiler = compiled.compiler
+        value_rows = [[compiler.prepare_value(field, compiler.pre_save_val(field, obj)) for field in fields]
+                      for obj in objs]
+        if any(hasattr(value, "as_sql") for row in value_rows for value in row):
+            return self._by_the_orm(objs, using)
+        placeholders, param_rows = compiler.assemble_as_sql(fields, value_rows)
+        if placeholders != compiled.placeholders:  # not the statement compiled: the ORM writes it
+            return self._by_the_orm(objs, using)
+        params = [value for row in param_rows for value in row] + list(compiled.returning_params)
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            if len(objs) > 1:
+                rows = connection.ops.fetch_returned_insert_rows(cursor)
+            else:
+                rows = [connection.ops.fetch_returned_insert_columns(cursor, compiled.returning_params)]
+        if compiled.converters:
+            rows = list(compiler.apply_converters(rows, compiled.converters))
+        for obj, row in zip(objs, rows):
+            for field, value in zip(compiled.returning, row):
+                setattr(obj, field.attname, value)
+            obj._state.adding = False
+            obj._state.db = using
+        return objs
+
+    def _compile(self, connection, fields, objs) -> _CompiledInsert:
+        from django.db.models import sql
+
+        returning = list(self.model._meta.db_returning_fields)
+        query = sql.InsertQuery(self.model)
+        query.insert_values(fields, objs, raw=False)
+        compiler = query.get_compiler(connection=connection)
+        compiler.returning_fields = returning
+        statements = compiler.as_sql()
+        if len(statements) != 1:  # with RETURNING, every back end Django has writes one statement
+            raise NotImplementedError("a prepared insert is one statement")
+        value_rows = [[compiler.prepare_value(field, compiler.pre_save_val(field, obj)) for field in fields]
+                      for obj in objs]
+        placeholders, _params = compiler.assemble_as_sql(fields, value_rows)
+        cols = [field.get_col(self.model._meta.db_table) for field in returning]
+        return _CompiledInsert(sql=statements[0][0], compiler=compiler, placeholders=placeholders, returning=returning,
+                               returning_params=tuple(compiler.returning_params), converters=compiler.get_converters(cols),
+                               cols=cols)

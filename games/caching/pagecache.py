@@ -441,6 +441,20 @@ def set_on_commit(key: str, value, timeout, *, then=None, using: str = DEFAULT_D
     transaction.on_commit(write, using=using)
 
 
+def bump_on_commit(key: str, *, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Bump a counter (not a write's: another version kept in the cache, such as a day's count's)
+    when the current transaction commits, with its counters (one round trip); a missing one is
+    started from the clock and bumped (`_bump`). Outside a transaction: now."""
+    from django.db import connections
+
+    connection = connections[using]
+    commit = _commit_bumps(connection)
+    if not connection.in_atomic_block or commit is None:
+        transaction.on_commit(functools.partial(_bump, key), using=using)
+        return
+    commit.add((key,))
+
+
 # The statement-time bumps held by `bumps_held` (None: sent after each statement).
 _held: ContextVar[set | None] = ContextVar("pagecache_held", default=None)
 

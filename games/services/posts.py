@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, router, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.prepared import PreparedQuery
+from config.prepared import PreparedInsert, PreparedQuery
 from games import permissions, selectors
 from games.caching import pagecache
 from games.caching.live import thread_state_remember_on_commit
@@ -163,6 +163,11 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
     return locked
 
 
+# A post's INSERT, compiled once per connection (config.prepared: as save() writes it; its compiling
+# cost as much as the statement).
+_POST_INSERT = PreparedInsert(Post)
+
+
 def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: datetime, shown_author=None) -> Post:
     """Inside the caller's transaction, with `thread` locked (thread_lock_for_post): the post
     numbered and written, the thread's count moved, and, on commit, the poll's state and the ISO
@@ -171,7 +176,7 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
     # The page cache (games/caching/pagecache.py): these writes change this thread's pages alone;
     # nothing reads between them, so their counters' bumps go together (one round trip).
     with pagecache.writing(thread=thread.pk), pagecache.bumps_held():
-        post = Post.objects.create(
+        post = Post(
             thread=thread,
             number=number,
             author=author,
@@ -183,6 +188,7 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
             comment=comment,
             shown_author=shown_author,
         )
+        _POST_INSERT.insert([post], using=router.db_for_write(Post, instance=post))  # Post.objects.create's save
         # Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now),
         # its SQL sent as it is: the ORM's query building cost more than the statement.
         with connection.cursor() as cursor:
