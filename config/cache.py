@@ -113,6 +113,10 @@ class FailSoftRedisCache(RedisCache):
         self._down_until = 0.0
         self._pending: dict[str, str] = {}  # full key -> DELETE or INCR, in the order they failed
 
+    def validate_key(self, key):
+        """Redis takes any key, so Django's warning about keys memcached would refuse (a loop in
+        Python over every character of every key, a tenth of a millisecond a post) is not looked for."""
+
     # --- the breaker and the lost writes ---------------------------------------------------------
     def _run(self, call, default, *, lost=(), action=DELETE):
         """call() against Redis, or `default` if Redis cannot be reached; the keys `lost` were
