@@ -54,11 +54,13 @@ def main(argv=None) -> int:
 
 
 def _count_redis() -> list[int]:
-    """Count the commands sent to Redis (a pipeline counts once: one round trip)."""
+    """Count the commands sent to Redis (a pipeline counts once: one round trip; what a pipeline
+    sends before itself, redis-py's SCRIPT EXISTS for the scripts in it, counts too)."""
     import redis
 
     count = [0]
-    for cls, name in ((redis.Redis, "execute_command"), (redis.client.Pipeline, "execute")):
+    for cls, name in ((redis.Redis, "execute_command"), (redis.client.Pipeline, "execute"),
+                      (redis.client.Pipeline, "immediate_execute_command")):
         real = getattr(cls, name)
         if cls is redis.client.Pipeline:
             def wrapped(self, *a, _real=real, **k):

@@ -20,6 +20,7 @@ Two details make the degradation safe rather than merely quiet (docs/faults.md):
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -49,22 +50,39 @@ class ReusingRedisCacheClient(RedisCacheClient):
     # bumped several times by every post: issue 30 part 3).
     _INCR_EXISTING = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end return false"
 
-    def incr(self, key, delta):
-        client = self.get_client(key, write=True)
-        scripts = self.__dict__.setdefault("_incr_scripts", {})
-        script = scripts.get(id(client))
-        if script is None:
-            script = scripts[id(client)] = client.register_script(self._INCR_EXISTING)
-        value = script(keys=[key], args=[delta], client=client)
-        if value is None:
-            raise ValueError("Key '%s' not found." % key)
-        return value
-
     # The same for several keys in one round trip: a list of the new values, false (None) for a
     # key that does not exist (left absent).
     _INCR_EXISTING_MANY = ("local out = {} for i, key in ipairs(KEYS) do "
                            "if redis.call('EXISTS', key) == 1 then out[i] = redis.call('INCRBY', key, ARGV[1]) "
                            "else out[i] = false end end return out")
+
+    # The scripts are sent by their digest (EVALSHA) and loaded when Redis does not know them
+    # (NOSCRIPT: a restart, a SCRIPT FLUSH). Not through redis-py's Script objects: in a pipeline
+    # one asks SCRIPT EXISTS first, a round trip of its own every time.
+    _SHAS = {script: hashlib.sha1(script.encode()).hexdigest() for script in (_INCR_EXISTING, _INCR_EXISTING_MANY)}
+
+    def _run_script(self, client, script, keys, args, *, sets=()):
+        """The script's answer, in one round trip with the SETs of `sets` (set_each's triples)."""
+        from redis.exceptions import NoScriptError
+
+        for attempt in (1, 2):
+            try:
+                if not sets:
+                    return client.evalsha(self._SHAS[script], len(keys), *keys, *args)
+                with client.pipeline(transaction=False) as pipe:
+                    pipe.evalsha(self._SHAS[script], len(keys), *keys, *args)
+                    self._queue_sets(pipe, sets)
+                    return pipe.execute()[0]
+            except NoScriptError:
+                if attempt == 2:
+                    raise
+                client.script_load(script)  # then sent again (the SETs are written again: the same values)
+
+    def incr(self, key, delta):
+        value = self._run_script(self.get_client(key, write=True), self._INCR_EXISTING, [key], [delta])
+        if value is None:
+            raise ValueError("Key '%s' not found." % key)
+        return value
 
     def set_each(self, sets):
         """SET each of `sets`, (full key, pickled value, seconds or None) triples, in one pipeline."""
@@ -84,17 +102,8 @@ class ReusingRedisCacheClient(RedisCacheClient):
     def incr_many(self, keys, delta, sets=()):
         """One round trip: the script over `keys`, then SET (with its expiry) each of `sets`,
         (full key, pickled value, seconds or None) triples, in a pipeline."""
-        client = self.get_client(None, write=True)
-        scripts = self.__dict__.setdefault("_incr_many_scripts", {})
-        script = scripts.get(id(client))
-        if script is None:
-            script = scripts[id(client)] = client.register_script(self._INCR_EXISTING_MANY)
-        if not sets:
-            return script(keys=list(keys), args=[delta], client=client)
-        with client.pipeline(transaction=False) as pipe:
-            script(keys=list(keys), args=[delta], client=pipe)
-            self._queue_sets(pipe, sets)
-            return pipe.execute()[0]
+        return self._run_script(self.get_client(None, write=True), self._INCR_EXISTING_MANY, list(keys), [delta],
+                                sets=sets)
 
 DELETE, INCR = "delete", "incr"
 MAX_PENDING = 10_000
