@@ -11,7 +11,7 @@ import functools
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -327,6 +327,31 @@ def remembered_seats(game: Game) -> list | None:
 # game.seats.select_related("user").order_by("number"), compiled once per connection (config.prepared).
 _SEATS_WITH_USERS = PreparedQuery(lambda game_id: (
     Seat._default_manager.filter(game_id=game_id).select_related("user").order_by("number")))
+
+
+def read_roster(user, game: Game) -> None:
+    """What the checks of one user's post and its vote reading ask of the roster (issue 30 part
+    3): every seat as roster_rows has it, and `user`'s own seat (seat_of), its user being `user`:
+    one query without the other players' user rows, which seats_with_users reads for a page's vote
+    buttons (twelve users made into instances for the checks of one poster). Nothing if this game
+    instance knows them already."""
+    if "_roster_rows" in game.__dict__ and (not user.is_authenticated or f"_seat_of_{user.pk}" in game.__dict__):
+        return
+    seats = _ROSTER.fetch(game.pk)
+    for seat in seats:
+        Seat.game.field.set_cached_value(seat, game)
+    game._roster_rows = [(s.pk, s.user_id, s.is_alive, s.__dict__.pop(_ROSTER_NAME), s.aliases) for s in seats]
+    if user.is_authenticated:
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is not None:
+            Seat.user.field.set_cached_value(mine, user)
+        game.__dict__[f"_seat_of_{user.pk}"] = mine
+
+
+# The seats in order with their players' names (roster_rows'), compiled once per connection.
+_ROSTER_NAME = "roster_display_name"
+_ROSTER = PreparedQuery(lambda game_id: (
+    Seat._default_manager.filter(game_id=game_id).annotate(**{_ROSTER_NAME: F("user__display_name")}).order_by("number")))
 
 
 def forget_game_of(thread: Thread) -> None:

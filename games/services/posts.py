@@ -154,7 +154,7 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
     if locked is None:
         locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
     if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
-        permissions.seats_with_users(author, joined)
+        permissions.read_roster(author, joined)
         # The co-GMs and the author's ban, when the locking read did not tell them: one query.
         permissions.read_game_staff(author, joined)
     verdict = permissions.can_post(author, locked, now=now)

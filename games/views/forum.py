@@ -318,15 +318,19 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     }
 
 
-def _remember_game_reads(user, game: Game, stamps) -> None:
+def _remember_game_reads(user, game: Game, stamps, *, seats: bool = True) -> None:
     """The game's roster (every seat with its user), its co-GMs and the viewer's game ban, kept
     under the game's and the site's counters (seats, co-GMs and game bans are the game's rows,
     names and site bans the users': every write to them moves one of the two), handed to
     games.permissions' per-instance caches: the checks and the vote buttons of a page rendered
-    again after a post read them from there, no query."""
+    again after a post read them from there, no query. Without `seats` (a page from its frame,
+    which shows no vote button), what the viewer's checks ask is enough: the posting path read it."""
 
     if "_seats_with_users" in game.__dict__:
-        return  # this request read them already (the posting path): those are the ones to use
+        return  # this request read them already: those are the ones to use
+    if not seats and all(name in game.__dict__ for name in (
+            "_roster_rows", "_co_gm_ids", f"_seat_of_{user.pk}", f"_banned_{user.pk}")):
+        return  # the posting path read the roster rows, the poster's seat, the co-GMs and his ban
 
     def read() -> tuple[list, list[int]]:
         seats = list(game.seats.select_related("user").order_by("number"))
@@ -598,7 +602,7 @@ def _thread_from_frame(request: HttpRequest, thread: Thread, frame, *, page: int
     user = request.user
     game = permissions.game_of(thread)
     if game is not None and user.is_authenticated:
-        _remember_game_reads(user, game, stamps)  # the roster and co-GMs the post list's links ask of
+        _remember_game_reads(user, game, stamps, seats=False)  # the roster and co-GMs the post list's links ask of
     inputs = frame.inputs
     just_posted = reply.number if reply is not None else None
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=[], moderator=inputs["moderator"],
