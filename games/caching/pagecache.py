@@ -460,12 +460,22 @@ _held: ContextVar[set | None] = ContextVar("pagecache_held", default=None)
 
 
 @contextmanager
-def bumps_held():
-    """Hold the statement-time bumps of the writes inside and send them together when the block
-    ends (one round trip for the posting path's post, count and read mark). Only around writes
-    with no read of the page cache between them in the same transaction: such a read would see
-    those writes under counters not moved yet. (Other processes cannot see them before the
-    commit, and the commit bumps again.) A block inside another joins it."""
+def bumps_held(*, using: str = DEFAULT_DB_ALIAS):
+    """Hold the statement-time bumps of the writes inside. Only around writes after which nothing
+    reads the page cache until their transaction commits (the posting path: a service, and no
+    service reads the page cache, only views do): such a read would see them under counters not
+    moved yet.
+
+    The statement-time bump is for a reader in the writing transaction itself (other processes
+    cannot see the writes before the commit, and the commit bumps every counter again: the
+    window between a commit and its bump is the same with or without it). So when the block's
+    transaction is one that commits when its outermost block ends (no savepoint open, which
+    could be rolled back alone), the held bumps are simply left to the commit's (CommitBumps:
+    one round trip for the transaction, none while its rows are locked); otherwise (a savepoint,
+    a test's transaction that never commits, autocommit) they are sent together when the block
+    ends. A block inside another joins it."""
+    from django.db import connections
+
     if _held.get() is not None:
         yield
         return
@@ -475,7 +485,12 @@ def bumps_held():
         yield
     finally:
         _held.reset(token)
-        if held:
+        connection = connections[using]
+        left_to_commit = (connection.in_atomic_block and connection.commit_on_exit
+                          and all(sid is None for sid in connection.savepoint_ids)
+                          and (commit := _commit_bumps(connection)) is not None and commit.registered()
+                          and held <= commit.keys)
+        if held and not left_to_commit:
             _bump_many(sorted(held))
 
 
