@@ -751,11 +751,31 @@ def kept_user(request, stamps: Stamps) -> None:
         if user is None:
             return
         cache.set(key, (now, backend_path, user), timeout=VALUE_SECONDS)
-    if user.pk == stamps.user_id and constant_time_compare(session_hash, user.get_session_auth_hash()):
+    if user.pk == stamps.user_id and constant_time_compare(session_hash, _session_auth_hash(user)):
         request._cached_user = user  # what django.contrib.auth.middleware.get_user returns from now on
         # The user himself rather than the lazy object the auth middleware put there: every read
         # of an attribute through it costs two calls, and a reply reads the user's hundreds of times.
         request.user = user
+
+
+# Per process, the session hash of each password hash seen: a keyed digest of it (Django's
+# get_session_auth_hash, a function of the password's hash and the secret key alone).
+_auth_hashes: dict[tuple[str, str], str] = {}
+
+
+def _session_auth_hash(user) -> str:
+    # Django's user model base, imported where the request's user is checked (as kept_user's helpers).
+    from django.contrib.auth.base_user import AbstractBaseUser
+
+    if type(user).get_session_auth_hash is not AbstractBaseUser.get_session_auth_hash:
+        return user.get_session_auth_hash()  # a model's own: not known to depend on the password alone
+    key = (user.password, type(user).__qualname__)
+    found = _auth_hashes.get(key)
+    if found is None:
+        if len(_auth_hashes) > _MEMO_MAX:
+            _auth_hashes.clear()
+        found = _auth_hashes[key] = user.get_session_auth_hash()
+    return found
 
 
 # --- Layer 0: each post's <li> ------------------------------------------------------------------

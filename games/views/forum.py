@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import get_script_prefix, reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.html import format_html
@@ -84,7 +84,7 @@ def _thread_url(thread: Thread, *, page: int | None = None, iso: list[int] | Non
     for author_id in iso or []:
         params.append(("iso", author_id))
     query = f"?{urlencode(params)}" if params else ""
-    return f"{thread.get_absolute_url()}{query}{'#' + anchor if anchor else ''}"
+    return f"{_reverse('games:thread', thread.pk)}{query}{'#' + anchor if anchor else ''}"
 
 
 def _visible_thread(request: HttpRequest, pk: int) -> Thread:
@@ -356,6 +356,18 @@ def _url_prefix(name: str, *args) -> str:
     return _url_prefix_of(get_script_prefix(), name, args)
 
 
+def _reverse(name: str, *args) -> str:
+    """reverse(name, args=args), memoised per process, script prefix and URLconf (the URL patterns do
+    not change while it runs): a reply asked for the thread's URL, its poll's and its unread link's
+    each time, a reverse each."""
+    return _reverse_of(get_script_prefix(), get_urlconf(), name, args)
+
+
+@functools.lru_cache(maxsize=16384)
+def _reverse_of(_script_prefix: str, _urlconf, name: str, args: tuple) -> str:
+    return reverse(name, args=list(args))
+
+
 @functools.lru_cache(maxsize=8192)
 def _url_prefix_of(_script_prefix: str, name: str, args: tuple) -> str:
     url = reverse(name, args=[*args, 0])
@@ -388,7 +400,7 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
         "can_post": can_post, "csrf_token": pagecache.CSRF_SENTINEL,
         "thread_url": _url_prefix("games:post", thread.pk), "post_url": _url_prefix("games:post_edit"),
         "profile_url": _url_prefix("accounts:profile"),
-        "votes_url": reverse("games:votes", args=[game.pk]) if show_votes else "",
+        "votes_url": _reverse("games:votes", game.pk) if show_votes else "",
     }
     # A post signed with another name (Post.shown_author) shows its true author only to some viewers:
     # those are a class of their own for the cached lists (permissions.can_see_true_author).
@@ -525,7 +537,7 @@ def _pagination_html(thread: Thread, page, iso: list[int]) -> str:
     # The template loader is Django's, loaded when a page renders (as the other views' helpers do).
     from django.template.loader import get_template
 
-    key = (thread.get_absolute_url(), page.page, page.pages, tuple(iso), translation.get_language() or "")
+    key = (_reverse("games:thread", thread.pk), page.page, page.pages, tuple(iso), translation.get_language() or "")
     html = _paginations.get(key)
     if html is None:
         links = [(n, _thread_url(thread, page=n, iso=iso)) if n else (None, None) for n in page.page_range()]
@@ -562,10 +574,10 @@ def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int]
     poll = format_html(
         '<div id="thread-poll" class="thread-poll" data-after="{}" aria-live="polite" hx-get="{}?after={}" '
         'hx-trigger="every {}s" hx-swap="innerHTML"></div>', poll_after,
-        reverse("games:thread_poll", args=[thread.pk]), poll_after, settings.MAFIA_THREAD_POLL_SECONDS,
+        _reverse("games:thread_poll", thread.pk), poll_after, settings.MAFIA_THREAD_POLL_SECONDS,
     ) if poll_after is not None else ""
     unread = selectors.unread_from_mark(read_up_to, thread) if request.user.is_authenticated else None
-    unread_link = format_html('<a href="{}">{}</a>', reverse("games:thread_unread", args=[thread.pk]),
+    unread_link = format_html('<a href="{}">{}</a>', _reverse("games:thread_unread", thread.pk),
                               _("First unread")) if unread else ""
     return {"pagination_html": mark_safe(pagination), "poll_html": poll, "unread_link_html": unread_link,  # noqa: S308 - a template's output
             "post_list_html": mark_safe(post_list_html),  # noqa: S308 - rendered by games/_post_list.html
