@@ -10,10 +10,12 @@ decoding, ...), `Model.from_db` (the init signals included) and select_related's
 iterating the queryset does. Nothing is written through it, so no save, no signal and no
 validation is skipped: it is a read, made as the ORM makes it, without the ORM's query building.
 
-Its shape must not depend on the values: a queryset whose parameters are equalities (`pk=`,
-`game_id=`), not `__in` lists or values the ORM turns into SQL of another form (None becomes
-`IS NULL`). `build` makes the queryset from marker values (one per parameter), which must come
-out as parameters of the compiled SQL, each exactly once; it is checked when compiled.
+Its shape must not depend on the values: a queryset whose parameters are equalities on integer
+keys (`pk=`, `game_id=`), not `__in` lists or values the ORM turns into SQL of another form (None
+becomes `IS NULL`). `build` makes the queryset from marker values (one per parameter, negative
+integers: a field that takes no negative value, a PositiveIntegerField, has the ORM drop the
+condition, so it cannot be a parameter), which must come out as parameters of the compiled SQL,
+each exactly once; it is checked when compiled (ValueError).
 
 The compiled statement is kept per connection object (per process, per thread: Django gives each
 thread its own), so a statement compiled on PostgreSQL is never sent to another database. A

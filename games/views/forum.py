@@ -328,9 +328,12 @@ def _remember_game_reads(user, game: Game, stamps, *, seats: bool = True) -> Non
 
     if "_seats_with_users" in game.__dict__:
         return  # this request read them already: those are the ones to use
-    if not seats and all(name in game.__dict__ for name in (
-            "_roster_rows", "_co_gm_ids", f"_seat_of_{user.pk}", f"_banned_{user.pk}")):
-        return  # the posting path read the roster rows, the poster's seat, the co-GMs and his ban
+    if all(name in game.__dict__ for name in ("_roster_rows", "_co_gm_ids", f"_seat_of_{user.pk}", f"_banned_{user.pk}")):
+        # The posting path read the roster rows, the poster's seat, the co-GMs and his ban, fresh:
+        # only a page's vote buttons want more, every seat with its user (one query).
+        if seats:
+            permissions.seats_with_users(user, game)
+        return
 
     def read() -> tuple[list, list[int]]:
         seats = list(game.seats.select_related("user").order_by("number"))
