@@ -17,14 +17,15 @@ integers: a field that takes no negative value, a PositiveIntegerField, has the 
 condition, so it cannot be a parameter), which must come out as parameters of the compiled SQL,
 each exactly once; it is checked when compiled (ValueError).
 
-The compiled statement is kept per connection object (per process, per thread: Django gives each
-thread its own), so a statement compiled on PostgreSQL is never sent to another database. A
-locking read (select_for_update) is refused outside a transaction, as the ORM refuses it.
+The compiled statement is kept on the connection object (per process, per thread: Django gives
+each thread its own), so a statement compiled on PostgreSQL is never sent to another database, and
+it goes with the connection object (what is compiled refers to it: kept in a table of this
+module, it would keep every thread's connection object alive). A locking read (select_for_update)
+is refused outside a transaction, as the ORM refuses it.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,6 +36,14 @@ from django.db.transaction import TransactionManagementError
 # Marker values a `build` is called with: integers no primary key takes (negative) but within a
 # 32-bit column's range, so the ORM keeps them as parameters.
 MARKERS = tuple(-2_000_000_000 - n for n in range(8))
+
+
+def _kept(connection) -> dict:
+    """What is compiled for this connection object, kept on it."""
+    kept = connection.__dict__.get("_prepared_statements")
+    if kept is None:
+        kept = connection.__dict__["_prepared_statements"] = {}
+    return kept
 
 
 @dataclass
@@ -61,7 +70,6 @@ class PreparedQuery:
             raise ValueError(f"a prepared query takes 1 to {len(MARKERS)} parameters")
         self._build = build
         self._arity = params
-        self._compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def _compile(self, connection) -> _Compiled:
         markers = MARKERS[:self._arity]
@@ -94,9 +102,10 @@ class PreparedQuery:
         if len(values) != self._arity:
             raise TypeError(f"this prepared query takes {self._arity} values, not {len(values)}")
         connection = connections[using]
-        compiled = self._compiled.get(connection)
+        kept = _kept(connection)
+        compiled = kept.get(self)
         if compiled is None:  # the ORM's compiling refuses a locking read outside a transaction
-            compiled = self._compiled[connection] = self._compile(connection)
+            compiled = kept[self] = self._compile(connection)
         elif compiled.locking and connection.get_autocommit():
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = list(compiled.params)
@@ -146,7 +155,6 @@ class PreparedInsert:
     def __init__(self, model, *, signals: bool = True):
         self.model = model
         self.signals = signals
-        self._compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def _fields(self):
         meta = self.model._meta
@@ -177,12 +185,10 @@ class PreparedInsert:
         for obj in objs:
             obj._prepare_related_fields_for_save(operation_name="save" if self.signals else "bulk_create")
         fields = self._fields()
-        by_rows = self._compiled.get(connection)
-        if by_rows is None:
-            by_rows = self._compiled[connection] = {}
-        compiled = by_rows.get(len(objs))
+        kept = _kept(connection)
+        compiled = kept.get((self, len(objs)))
         if compiled is None:
-            compiled = by_rows[len(objs)] = self._compile(connection, fields, objs)
+            compiled = kept[(self, len(objs))] = self._compile(connection, fields, objs)
         compiler = compiled.compiler
         value_rows = [[compiler.prepare_value(field, compiler.pre_save_val(field, obj)) for field in fields]
                       for obj in objs]

@@ -36,7 +36,10 @@ lookup, the session, the counters with the kept reads, the frame with its list, 
 from GamesConfig.ready) watches the SQL each process sends. Each INSERT, UPDATE or DELETE bumps
 counters in the cache, right after the statement and again when its transaction commits (the
 first for the writing connection itself and for tests, which never commit; the second so that a
-page rendered from the data before the commit is never kept under the new counter). Which
+page rendered from the data before the commit is never kept under the new counter). A
+transaction's commit bumps go together, in one round trip, with the entries written when it
+commits (`CommitBumps`, `set_on_commit`); a block after which nothing reads the page cache until
+the commit leaves its statement-time bumps to that round trip (`bumps_held`). Which
 counters depends on the table written and on what the code around it declared (`writing`):
 
 - `thread:<pk>`: the posts, revisions and private messages of that thread and its own row,
@@ -375,21 +378,23 @@ class CommitBumps:
     savepoint rolled back with it discards it; the next write registers it again: an extra bump
     is never wrong, a missing one would be)."""
 
-    __slots__ = ("connection", "keys", "sets", "then")
+    __slots__ = ("connection", "keys", "sets", "then", "spent")
 
     def __init__(self, connection):
         self.connection = connection
         self.keys: set[str] = set()
         self.sets: dict[str, tuple] = {}
         self.then: list = []
+        self.spent = False  # called since registered (a test's on-commit capture leaves it listed)
 
     def registered(self) -> bool:
-        return any(entry[1] is self for entry in self.connection.run_on_commit)
+        return not self.spent and any(entry[1] is self for entry in self.connection.run_on_commit)
 
     def _register(self) -> None:
         if not self.registered():
             # what a transaction rolled back left here was never committed
             self.keys, self.sets, self.then = set(), {}, []
+            self.spent = False
             transaction.on_commit(self, using=self.connection.alias)
 
     def add(self, keys) -> None:
@@ -405,6 +410,7 @@ class CommitBumps:
     def __call__(self) -> None:
         keys, sets, then = self.keys, self.sets, self.then
         self.keys, self.sets, self.then = set(), {}, []
+        self.spent = True
         _bump_many(sorted(keys), sets)
         for func in then:
             func()
@@ -443,16 +449,18 @@ def set_on_commit(key: str, value, timeout, *, then=None, using: str = DEFAULT_D
 
 def bump_on_commit(key: str, *, using: str = DEFAULT_DB_ALIAS) -> None:
     """Bump a counter (not a write's: another version kept in the cache, such as a day's count's)
-    when the current transaction commits, with its counters (one round trip); a missing one is
-    started from the clock and bumped (`_bump`). Outside a transaction: now."""
+    when the current transaction commits: with its counters (one round trip) when no savepoint is
+    open, as set_on_commit; else as transaction.on_commit does. A missing counter is started from
+    the clock and bumped (`_bump`). Outside a transaction: now."""
     from django.db import connections
 
     connection = connections[using]
     commit = _commit_bumps(connection)
-    if not connection.in_atomic_block or commit is None:
-        transaction.on_commit(functools.partial(_bump, key), using=using)
+    if (connection.in_atomic_block and commit is not None
+            and all(sid is None for sid in connection.savepoint_ids)):
+        commit.add((key,))
         return
-    commit.add((key,))
+    transaction.on_commit(functools.partial(_bump, key), using=using)
 
 
 # The statement-time bumps held by `bumps_held` (None: sent after each statement).
