@@ -383,8 +383,9 @@ def is_banned_from(user, game: Game) -> bool:
 def read_game_staff(user, game: Game) -> None:
     """The game's co-GMs and whether `user` is banned from it, in one query instead of two, into
     the per-instance caches is_game_master and is_banned_from read (the posting path asks both)."""
-    if "_co_gm_ids" in game.__dict__ and (not user.is_authenticated or f"_banned_{user.pk}" in game.__dict__):
-        return
+    if game.__dict__.get("_co_gm_ids") is not None and (not user.is_authenticated
+                                                         or f"_banned_{user.pk}" in game.__dict__):
+        return  # (is_game_master leaves None there when it asked about one viewer alone)
     from django.db import connection
 
     with connection.cursor() as cursor:

@@ -328,7 +328,8 @@ def _remember_game_reads(user, game: Game, stamps, *, seats: bool = True) -> Non
 
     if "_seats_with_users" in game.__dict__:
         return  # this request read them already: those are the ones to use
-    if all(name in game.__dict__ for name in ("_roster_rows", "_co_gm_ids", f"_seat_of_{user.pk}", f"_banned_{user.pk}")):
+    if (game.__dict__.get("_co_gm_ids") is not None
+            and all(name in game.__dict__ for name in ("_roster_rows", f"_seat_of_{user.pk}", f"_banned_{user.pk}"))):
         # The posting path read the roster rows, the poster's seat, the co-GMs and his ban, fresh:
         # only a page's vote buttons want more, every seat with its user (one query).
         if seats:
