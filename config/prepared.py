@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import signals, sql
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
@@ -169,8 +170,6 @@ class PreparedInsert:
 
     def insert(self, objs: list, *, using: str = DEFAULT_DB_ALIAS) -> list:
         """Write `objs` (new instances, no primary key set); they come back saved, their primary keys set."""
-        from django.db.models import signals
-
         meta = self.model._meta
         if not objs:
             return objs
@@ -214,8 +213,6 @@ class PreparedInsert:
         return objs
 
     def _compile(self, connection, fields, objs) -> _CompiledInsert:
-        from django.db.models import sql
-
         returning = list(self.model._meta.db_returning_fields)
         query = sql.InsertQuery(self.model)
         query.insert_values(fields, objs, raw=False)

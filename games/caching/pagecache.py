@@ -75,7 +75,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
-from django.db import DEFAULT_DB_ALIAS, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone, translation
 
 from games import models as m
@@ -430,8 +430,6 @@ def set_on_commit(key: str, value, timeout, *, then=None, using: str = DEFAULT_D
     savepoint is open (a post's: the poll's state, the ISO picker's authors); inside a savepoint,
     which may be rolled back alone, as transaction.on_commit does (its callbacks go with it).
     Outside a transaction: now."""
-    from django.db import connections
-
     connection = connections[using]
     commit = _commit_bumps(connection)
     if (connection.in_atomic_block and commit is not None
@@ -452,8 +450,6 @@ def bump_on_commit(key: str, *, using: str = DEFAULT_DB_ALIAS) -> None:
     when the current transaction commits: with its counters (one round trip) when no savepoint is
     open, as set_on_commit; else as transaction.on_commit does. A missing counter is started from
     the clock and bumped (`_bump`). Outside a transaction: now."""
-    from django.db import connections
-
     connection = connections[using]
     commit = _commit_bumps(connection)
     if (connection.in_atomic_block and commit is not None
@@ -482,8 +478,6 @@ def bumps_held(*, using: str = DEFAULT_DB_ALIAS):
     one round trip for the transaction, none while its rows are locked); otherwise (a savepoint,
     a test's transaction that never commits, autocommit) they are sent together when the block
     ends. A block inside another joins it."""
-    from django.db import connections
-
     if _held.get() is not None:
         yield
         return

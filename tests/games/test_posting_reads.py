@@ -16,7 +16,9 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models import Q
 from django.db.models.signals import post_save
+from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
@@ -26,6 +28,7 @@ from games.caching import pagecache
 from games.models import Game, GameBan, Phase, Post, Thread, VoteRecord
 from games.services import ActionRefused
 from games.services.lifecycle import game_set_co_gm
+from games.services.moderation import seat_modkill
 from games.services.posting import post_submit
 from games.services.posts import _GAME_FOR_POST, thread_lock_for_post
 from tests.conftest import make_user
@@ -69,8 +72,6 @@ def test_the_prepared_locking_read_gives_the_orms_instances_for_every_game(start
 
 
 def test_a_prepared_query_is_compiled_once_per_connection(started, monkeypatch):
-    from django.db.models.sql.compiler import SQLCompiler
-
     query = PreparedQuery(lambda pk: Thread.objects.filter(pk=pk))
     compiled = []
     real = SQLCompiler.as_sql
@@ -81,8 +82,6 @@ def test_a_prepared_query_is_compiled_once_per_connection(started, monkeypatch):
 
 
 def test_a_prepared_querys_parameters_must_be_in_its_sql_once(db):
-    from django.db.models import Q
-
     with pytest.raises(ValueError):
         PreparedQuery(lambda pk: Thread.objects.filter(Q(pk=pk) | Q(game_id=pk))).fetch(1)
     with pytest.raises(ValueError):
@@ -127,8 +126,6 @@ def test_the_posting_service_decides_as_can_post_with_the_orms_reads(started):
     the other players' user rows) accepts or refuses, with the same reason, as permissions.can_post
     does on instances read plainly: a player banned from the game, a modkilled one, a dead one, an
     outsider, a co-GM (then the game has co-GMs: their ids are read), the GM, a locked thread."""
-    from games.services.moderation import seat_modkill
-
     banned, removed, dead = (user_named(started, name) for name in ("Вася", "Фроло", "Кикимора"))
     outsider, co_gm = make_user("Посторонний"), make_user("Соведущий")
     GameBan.objects.create(game=started, user=banned, reason="флуд", created_at=timezone.now(), created_by=started.gm)
