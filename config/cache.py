@@ -20,6 +20,7 @@ Two details make the degradation safe rather than merely quiet (docs/faults.md):
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -49,16 +50,60 @@ class ReusingRedisCacheClient(RedisCacheClient):
     # bumped several times by every post: issue 30 part 3).
     _INCR_EXISTING = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end return false"
 
+    # The same for several keys in one round trip: a list of the new values, false (None) for a
+    # key that does not exist (left absent).
+    _INCR_EXISTING_MANY = ("local out = {} for i, key in ipairs(KEYS) do "
+                           "if redis.call('EXISTS', key) == 1 then out[i] = redis.call('INCRBY', key, ARGV[1]) "
+                           "else out[i] = false end end return out")
+
+    # The scripts are sent by their digest (EVALSHA) and loaded when Redis does not know them
+    # (NOSCRIPT: a restart, a SCRIPT FLUSH). Not through redis-py's Script objects: in a pipeline
+    # one asks SCRIPT EXISTS first, a round trip of its own every time.
+    _SHAS = {script: hashlib.sha1(script.encode()).hexdigest() for script in (_INCR_EXISTING, _INCR_EXISTING_MANY)}
+
+    def _run_script(self, client, script, keys, args, *, sets=()):
+        """The script's answer, in one round trip with the SETs of `sets` (set_each's triples)."""
+        from redis.exceptions import NoScriptError
+
+        for attempt in (1, 2):
+            try:
+                if not sets:
+                    return client.evalsha(self._SHAS[script], len(keys), *keys, *args)
+                with client.pipeline(transaction=False) as pipe:
+                    pipe.evalsha(self._SHAS[script], len(keys), *keys, *args)
+                    self._queue_sets(pipe, sets)
+                    return pipe.execute()[0]
+            except NoScriptError:
+                if attempt == 2:
+                    raise
+                client.script_load(script)  # then sent again (the SETs are written again: the same values)
+
     def incr(self, key, delta):
-        client = self.get_client(key, write=True)
-        scripts = self.__dict__.setdefault("_incr_scripts", {})
-        script = scripts.get(id(client))
-        if script is None:
-            script = scripts[id(client)] = client.register_script(self._INCR_EXISTING)
-        value = script(keys=[key], args=[delta], client=client)
+        value = self._run_script(self.get_client(key, write=True), self._INCR_EXISTING, [key], [delta])
         if value is None:
             raise ValueError("Key '%s' not found." % key)
         return value
+
+    def set_each(self, sets):
+        """SET each of `sets`, (full key, pickled value, seconds or None) triples, in one pipeline."""
+        client = self.get_client(None, write=True)
+        with client.pipeline(transaction=False) as pipe:
+            self._queue_sets(pipe, sets)
+            pipe.execute()
+
+    @staticmethod
+    def _queue_sets(pipe, sets):
+        for key, value, seconds in sets:
+            if seconds == 0:  # as Django's set: no time to live is no entry
+                pipe.delete(key)
+            else:
+                pipe.set(key, value, ex=seconds)
+
+    def incr_many(self, keys, delta, sets=()):
+        """One round trip: the script over `keys`, then SET (with its expiry) each of `sets`,
+        (full key, pickled value, seconds or None) triples, in a pipeline."""
+        return self._run_script(self.get_client(None, write=True), self._INCR_EXISTING_MANY, list(keys), [delta],
+                                sets=sets)
 
 DELETE, INCR = "delete", "incr"
 MAX_PENDING = 10_000
@@ -76,6 +121,10 @@ class FailSoftRedisCache(RedisCache):
         self._lock = threading.Lock()
         self._down_until = 0.0
         self._pending: dict[str, str] = {}  # full key -> DELETE or INCR, in the order they failed
+
+    def validate_key(self, key):
+        """Redis takes any key, so Django's warning about keys memcached would refuse (a loop in
+        Python over every character of every key, a tenth of a millisecond a post) is not looked for."""
 
     # --- the breaker and the lost writes ---------------------------------------------------------
     def _run(self, call, default, *, lost=(), action=DELETE):
@@ -162,6 +211,36 @@ class FailSoftRedisCache(RedisCache):
         made = [self.make_and_validate_key(key, version=version) for key in data]
         return self._run(lambda: super(FailSoftRedisCache, self).set_many(data, timeout, version), list(data), lost=made)
 
+    def set_each(self, sets, version=None) -> None:
+        """`sets`: {key: (value, timeout)}, written in one round trip (set_many's, each with its own
+        timeout: a post's <li> kept for hours with its page's list kept for one)."""
+        writes = [(self.make_and_validate_key(key, version=version), self._cache._serializer.dumps(value),
+                   self.get_backend_timeout(timeout)) for key, (value, timeout) in sets.items()]
+        if writes:
+            self._run(lambda: self._cache.set_each(writes), None, lost=[key for key, _value, _seconds in writes])
+
+    def incr_many(self, keys, delta=1, version=None, *, sets=None) -> dict:
+        """Increment each of `keys` that exists, in one round trip (one script, atomic): {key: its
+        new value} for those; a missing key is left absent, and is not in the answer. An unreachable
+        Redis answers 0 for every key (as `incr` does) and the increments are replayed (once) when
+        it answers again. `sets`: {key: (value, timeout)} written in the same round trip (a post's
+        writes when it commits: its counters, the poll's state, the ISO picker's authors)."""
+        keys = list(keys)
+        made = [self.make_and_validate_key(key, version=version) for key in keys]
+        writes = [(self.make_and_validate_key(key, version=version), self._cache._serializer.dumps(value),
+                   self.get_backend_timeout(timeout)) for key, (value, timeout) in (sets or {}).items()]
+        failed = object()
+
+        def call():
+            values = self._cache.incr_many(made, delta, writes)
+            return {key: value for key, value in zip(keys, values) if value is not None}
+
+        found = self._run(call, failed, lost=made, action=INCR)
+        if found is failed:
+            self._remember([key for key, _value, _seconds in writes], DELETE)
+            return dict.fromkeys(keys, 0)
+        return found
+
     def delete_many(self, keys, version=None):
         keys = list(keys)
         made = [self.make_and_validate_key(key, version=version) for key in keys]
@@ -185,3 +264,19 @@ class SharedDiskCache(DjangoCache):
 
     def close(self, **kwargs):
         pass
+
+    def incr_many(self, keys, delta=1, version=None, *, sets=None) -> dict:
+        """FailSoftRedisCache.incr_many's answer, one key at a time (each an SQLite transaction)."""
+        out = {}
+        for key in keys:
+            try:
+                out[key] = self.incr(key, delta, version)
+            except ValueError:  # a missing key is left absent
+                continue
+        self.set_each(sets or {}, version)
+        return out
+
+    def set_each(self, sets, version=None) -> None:
+        """FailSoftRedisCache.set_each, one key at a time."""
+        for key, (value, timeout) in sets.items():
+            self.set(key, value, timeout, version)

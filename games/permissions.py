@@ -11,12 +11,13 @@ import functools
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.backends import MODERATORS_GROUP
+from config.prepared import PreparedQuery
 from games.engine.rulesets import RULESETS, get_ruleset
 from games.engine.rulesets.base import site_style
 from games.models import Game, GameBan, GameEvent, Post, Seat, Thread
@@ -310,7 +311,9 @@ def seats_with_users(user, game: Game) -> list:
     thread page that answers the post share the instance, so the roster is read once for both."""
     seats = game.__dict__.get("_seats_with_users")
     if seats is None:
-        seats = list(game.seats.select_related("user").order_by("number"))
+        seats = _SEATS_WITH_USERS.fetch(game.pk)
+        for seat in seats:
+            Seat.game.field.set_cached_value(seat, game)  # as game.seats gives them
     remember_seats(user, game, seats)
     return seats
 
@@ -319,6 +322,36 @@ def remembered_seats(game: Game) -> list | None:
     """Every seat of the game with its user, in seat order, when this game instance has read them
     (seats_with_users, remember_seats), else None: for a page's other readers (a rule set's panels)."""
     return game.__dict__.get("_seats_with_users")
+
+
+# game.seats.select_related("user").order_by("number"), compiled once per connection (config.prepared).
+_SEATS_WITH_USERS = PreparedQuery(lambda game_id: (
+    Seat._default_manager.filter(game_id=game_id).select_related("user").order_by("number")))
+
+
+def read_roster(user, game: Game) -> None:
+    """What the checks of one user's post and its vote reading ask of the roster (issue 30 part
+    3): every seat as roster_rows has it, and `user`'s own seat (seat_of), its user being `user`:
+    one query without the other players' user rows, which seats_with_users reads for a page's vote
+    buttons (twelve users made into instances for the checks of one poster). Nothing if this game
+    instance knows them already."""
+    if "_roster_rows" in game.__dict__ and (not user.is_authenticated or f"_seat_of_{user.pk}" in game.__dict__):
+        return
+    seats = _ROSTER.fetch(game.pk)
+    for seat in seats:
+        Seat.game.field.set_cached_value(seat, game)
+    game._roster_rows = [(s.pk, s.user_id, s.is_alive, s.__dict__.pop(_ROSTER_NAME), s.aliases) for s in seats]
+    if user.is_authenticated:
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is not None:
+            Seat.user.field.set_cached_value(mine, user)
+        game.__dict__[f"_seat_of_{user.pk}"] = mine
+
+
+# The seats in order with their players' names (roster_rows'), compiled once per connection.
+_ROSTER_NAME = "roster_display_name"
+_ROSTER = PreparedQuery(lambda game_id: (
+    Seat._default_manager.filter(game_id=game_id).annotate(**{_ROSTER_NAME: F("user__display_name")}).order_by("number")))
 
 
 def forget_game_of(thread: Thread) -> None:
@@ -350,8 +383,9 @@ def is_banned_from(user, game: Game) -> bool:
 def read_game_staff(user, game: Game) -> None:
     """The game's co-GMs and whether `user` is banned from it, in one query instead of two, into
     the per-instance caches is_game_master and is_banned_from read (the posting path asks both)."""
-    if "_co_gm_ids" in game.__dict__ and (not user.is_authenticated or f"_banned_{user.pk}" in game.__dict__):
-        return
+    if game.__dict__.get("_co_gm_ids") is not None and (not user.is_authenticated
+                                                         or f"_banned_{user.pk}" in game.__dict__):
+        return  # (is_game_master leaves None there when it asked about one viewer alone)
     from django.db import connection
 
     with connection.cursor() as cursor:
@@ -384,6 +418,28 @@ def remember_co_gms(game: Game, co_gm_ids) -> None:
     """Fill the per-instance cache is_game_master reads with all of the game's co-GMs' user ids,
     from a read the page made anyway (or knows to be empty: games.selectors.play.game_for_page)."""
     game.__dict__["_co_gm_ids"] = set(co_gm_ids)
+
+
+# The names of staff_annotations' values on a game instance.
+_HAS_CO_GMS, _AUTHOR_BANNED = "staff_has_co_gms", "staff_user_banned"
+
+
+def staff_annotations(user_id) -> dict:
+    """Annotations for a read of games (the posting path's locking read) that tell what
+    read_game_staff reads for `user_id`: whether the game has co-GMs (their ids are read only
+    then: most games have none) and whether that user is banned from it. remember_staff takes them."""
+    return {_HAS_CO_GMS: Exists(Game.co_gms.through.objects.filter(game_id=OuterRef("pk"))),
+            _AUTHOR_BANNED: Exists(GameBan.objects.filter(game_id=OuterRef("pk"), user_id=user_id))}
+
+
+def remember_staff(user, game: Game) -> None:
+    """Fill the caches of is_banned_from (for `user`, the id the annotations were made for) and,
+    when the game has no co-GM, of is_game_master from staff_annotations' values on `game`."""
+    has_co_gms, banned = game.__dict__.pop(_HAS_CO_GMS), game.__dict__.pop(_AUTHOR_BANNED)
+    if not has_co_gms:
+        game.__dict__["_co_gm_ids"] = set()
+    if user.is_authenticated:
+        game.__dict__[f"_banned_{user.pk}"] = bool(banned)
 
 
 def remember_viewer(user, game: Game, *, seat, co_gm_ids, banned: bool | None = None) -> None:

@@ -16,10 +16,12 @@ On the disk cache a read is local and the setting is 0.
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
 
+from games.caching import pagecache
 from games.models import Thread
 
 _local: dict[int, tuple[float, str, int]] = {}  # thread id -> (read at, kind, post count)
@@ -40,6 +42,15 @@ def thread_state_remember(thread_id: int, kind: str, post_count: int) -> None:
     kind, post_count = str(kind), int(post_count)
     cache.set(thread_state_key(thread_id), (kind, post_count), timeout=settings.MAFIA_THREAD_STATE_SECONDS)
     _remember_locally(thread_id, kind, post_count)
+
+
+def thread_state_remember_on_commit(thread_id: int, kind: str, post_count: int) -> None:
+    """thread_state_remember when the current transaction commits (a new post: the count must not
+    be seen before the post is), in the round trip that bumps the transaction's counters
+    (pagecache.set_on_commit)."""
+    kind, post_count = str(kind), int(post_count)
+    pagecache.set_on_commit(thread_state_key(thread_id), (kind, post_count), settings.MAFIA_THREAD_STATE_SECONDS,
+                            then=partial(_remember_locally, thread_id, kind, post_count))
 
 
 def thread_state(thread_id: int) -> tuple[str, int] | None:

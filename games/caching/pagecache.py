@@ -36,7 +36,10 @@ lookup, the session, the counters with the kept reads, the frame with its list, 
 from GamesConfig.ready) watches the SQL each process sends. Each INSERT, UPDATE or DELETE bumps
 counters in the cache, right after the statement and again when its transaction commits (the
 first for the writing connection itself and for tests, which never commit; the second so that a
-page rendered from the data before the commit is never kept under the new counter). Which
+page rendered from the data before the commit is never kept under the new counter). A
+transaction's commit bumps go together, in one round trip, with the entries written when it
+commits (`CommitBumps`, `set_on_commit`); a block after which nothing reads the page cache until
+the commit leaves its statement-time bumps to that round trip (`bumps_held`). Which
 counters depends on the table written and on what the code around it declared (`writing`):
 
 - `thread:<pk>`: the posts, revisions and private messages of that thread and its own row,
@@ -72,7 +75,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone, translation
 
 from games import models as m
@@ -139,6 +142,24 @@ def _bump(key: str) -> None:
             cache.incr(key)
         except ValueError:
             pass
+
+
+def _bump_many(keys, sets: dict | None = None) -> None:
+    """Bump each counter once: in one round trip where the cache can (config.cache's `incr_many`:
+    a post moves two or three at once), a missing one started as `_bump` starts it. `sets`:
+    {key: (value, timeout)} written in the same round trip."""
+    keys = list(dict.fromkeys(keys))
+    incr_many = getattr(cache, "incr_many", None)
+    if incr_many is None or (len(keys) < 2 and not sets):
+        for key in keys:
+            _bump(key)
+        if sets:
+            set_each(sets)
+        return
+    found = incr_many(keys, sets=sets) if sets else incr_many(keys)
+    for key in keys:
+        if key not in found:
+            _bump(key)
 
 
 def generations(keys) -> dict[str, int]:
@@ -350,39 +371,154 @@ def _ledger_table() -> str:
     return f'"{m.VoteRecord._meta.db_table}"'
 
 
-_bumpers: dict[str, object] = {}
+class CommitBumps:
+    """What one connection's transaction does to the cache when it commits: the counters it moved
+    bumped again, all together (`_bump_many`, one round trip), with the entries `set_on_commit`
+    writes then, from one on-commit callback registered by the transaction's first write (a
+    savepoint rolled back with it discards it; the next write registers it again: an extra bump
+    is never wrong, a missing one would be)."""
+
+    __slots__ = ("connection", "keys", "sets", "then", "spent")
+
+    def __init__(self, connection):
+        self.connection = connection
+        self.keys: set[str] = set()
+        self.sets: dict[str, tuple] = {}
+        self.then: list = []
+        self.spent = False  # called since registered (a test's on-commit capture leaves it listed)
+
+    def registered(self) -> bool:
+        return not self.spent and any(entry[1] is self for entry in self.connection.run_on_commit)
+
+    def _register(self) -> None:
+        if not self.registered():
+            # what a transaction rolled back left here was never committed
+            self.keys, self.sets, self.then = set(), {}, []
+            self.spent = False
+            transaction.on_commit(self, using=self.connection.alias)
+
+    def add(self, keys) -> None:
+        self._register()
+        self.keys.update(keys)
+
+    def add_set(self, key: str, value, timeout, then) -> None:
+        self._register()
+        self.sets[key] = (value, timeout)
+        if then is not None:
+            self.then.append(then)
+
+    def __call__(self) -> None:
+        keys, sets, then = self.keys, self.sets, self.then
+        self.keys, self.sets, self.then = set(), {}, []
+        self.spent = True
+        _bump_many(sorted(keys), sets)
+        for func in then:
+            func()
 
 
-def _bumper(key: str):
-    """One callable per counter, so that a transaction registers each counter's on-commit bump once."""
-    func = _bumpers.get(key)
-    if func is None:
-        if len(_bumpers) > 20_000:
-            _bumpers.clear()
-        func = _bumpers[key] = functools.partial(_bump, key)
-    return func
+def _commit_bumps(connection) -> CommitBumps | None:
+    for wrapper in connection.execute_wrappers:
+        found = getattr(wrapper, "commit_bumps", None)
+        if found is not None:
+            return found
+    return None
 
 
-def _after_write(connection, keys) -> None:
-    for key in keys:
-        _bump(key)
+def set_on_commit(key: str, value, timeout, *, then=None, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Write a cache entry when the current transaction commits, then call `then` (the process's
+    own memory of it): in the round trip that bumps the transaction's counters again when no
+    savepoint is open (a post's: the poll's state, the ISO picker's authors); inside a savepoint,
+    which may be rolled back alone, as transaction.on_commit does (its callbacks go with it).
+    Outside a transaction: now."""
+    connection = connections[using]
+    commit = _commit_bumps(connection)
+    if (connection.in_atomic_block and commit is not None
+            and all(sid is None for sid in connection.savepoint_ids)):
+        commit.add_set(key, value, timeout, then)
+        return
+
+    def write():
+        cache.set(key, value, timeout=timeout)
+        if then is not None:
+            then()
+
+    transaction.on_commit(write, using=using)
+
+
+def bump_on_commit(key: str, *, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Bump a counter (not a write's: another version kept in the cache, such as a day's count's)
+    when the current transaction commits: with its counters (one round trip) when no savepoint is
+    open, as set_on_commit; else as transaction.on_commit does. A missing counter is started from
+    the clock and bumped (`_bump`). Outside a transaction: now."""
+    connection = connections[using]
+    commit = _commit_bumps(connection)
+    if (connection.in_atomic_block and commit is not None
+            and all(sid is None for sid in connection.savepoint_ids)):
+        commit.add((key,))
+        return
+    transaction.on_commit(functools.partial(_bump, key), using=using)
+
+
+# The statement-time bumps held by `bumps_held` (None: sent after each statement).
+_held: ContextVar[set | None] = ContextVar("pagecache_held", default=None)
+
+
+@contextmanager
+def bumps_held(*, using: str = DEFAULT_DB_ALIAS):
+    """Hold the statement-time bumps of the writes inside. Only around writes after which nothing
+    reads the page cache until their transaction commits (the posting path: a service, and no
+    service reads the page cache, only views do): such a read would see them under counters not
+    moved yet.
+
+    The statement-time bump is for a reader in the writing transaction itself (other processes
+    cannot see the writes before the commit, and the commit bumps every counter again: the
+    window between a commit and its bump is the same with or without it). So when the block's
+    transaction is one that commits when its outermost block ends (no savepoint open, which
+    could be rolled back alone), the held bumps are simply left to the commit's (CommitBumps:
+    one round trip for the transaction, none while its rows are locked); otherwise (a savepoint,
+    a test's transaction that never commits, autocommit) they are sent together when the block
+    ends. A block inside another joins it."""
+    if _held.get() is not None:
+        yield
+        return
+    held: set[str] = set()
+    token = _held.set(held)
+    try:
+        yield
+    finally:
+        _held.reset(token)
+        connection = connections[using]
+        left_to_commit = (connection.in_atomic_block and connection.commit_on_exit
+                          and all(sid is None for sid in connection.savepoint_ids)
+                          and (commit := _commit_bumps(connection)) is not None and commit.registered()
+                          and held <= commit.keys)
+        if held and not left_to_commit:
+            _bump_many(sorted(held))
+
+
+def _after_write(connection, keys, commit: CommitBumps) -> None:
+    held = _held.get()
+    if held is not None:
+        held.update(keys)
+    else:
+        _bump_many(keys)
     if not connection.in_atomic_block:
         return  # autocommit: the statement is committed already, and was bumped after it
-    for key in keys:
-        func = _bumper(key)
-        if not any(entry[1] is func for entry in connection.run_on_commit):
-            transaction.on_commit(func, using=connection.alias)
+    commit.add(keys)
 
 
 def _watcher(connection):
+    commit = CommitBumps(connection)
+
     def watch(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
         if isinstance(sql, str):
             keys = placement(sql)
             if keys:
-                _after_write(connection, keys)
+                _after_write(connection, keys, commit)
         return result
 
+    watch.commit_bumps = commit
     watch.pagecache = True
     return watch
 
@@ -617,8 +753,31 @@ def kept_user(request, stamps: Stamps) -> None:
         if user is None:
             return
         cache.set(key, (now, backend_path, user), timeout=VALUE_SECONDS)
-    if user.pk == stamps.user_id and constant_time_compare(session_hash, user.get_session_auth_hash()):
+    if user.pk == stamps.user_id and constant_time_compare(session_hash, _session_auth_hash(user)):
         request._cached_user = user  # what django.contrib.auth.middleware.get_user returns from now on
+        # The user himself rather than the lazy object the auth middleware put there: every read
+        # of an attribute through it costs two calls, and a reply reads the user's hundreds of times.
+        request.user = user
+
+
+# Per process, the session hash of each password hash seen: a keyed digest of it (Django's
+# get_session_auth_hash, a function of the password's hash and the secret key alone).
+_auth_hashes: dict[tuple[str, str], str] = {}
+
+
+def _session_auth_hash(user) -> str:
+    # Django's user model base, imported where the request's user is checked (as kept_user's helpers).
+    from django.contrib.auth.base_user import AbstractBaseUser
+
+    if type(user).get_session_auth_hash is not AbstractBaseUser.get_session_auth_hash:
+        return user.get_session_auth_hash()  # a model's own: not known to depend on the password alone
+    key = (user.password, type(user).__qualname__)
+    found = _auth_hashes.get(key)
+    if found is None:
+        if len(_auth_hashes) > _MEMO_MAX:
+            _auth_hashes.clear()
+        found = _auth_hashes[key] = user.get_session_auth_hash()
+    return found
 
 
 # --- Layer 0: each post's <li> ------------------------------------------------------------------
@@ -676,16 +835,20 @@ def fragment_key(post, shared: str) -> str:
 _fragment_edges: dict[str, tuple[str, str]] = {}  # the list template's text around its posts
 
 
-def fragment_pieces(posts: list, context: dict, render) -> tuple[str, list[str], str] | None:
+def fragment_pieces(posts: list, context: dict, render, *, new: bool = False,
+                    defer: dict | None = None) -> tuple[str, list[str], str] | None:
     """The post list of `posts` (prepared for the template) cut into (the text before the posts,
     each post's <li>, the text after): each <li> from the cache when kept, the others rendered
     together by `render(context)` and kept. None when the list cannot be cut (no post, or a post
-    whose own text holds the marker): then it is rendered whole."""
+    whose own text holds the marker): then it is rendered whole. `new`: the posts were stored by
+    this request (the reply's post), so none has a kept <li> (its key holds its id): not looked
+    up. `defer`: the <li> made are put there ({key: (value, timeout)}) for the caller to write
+    with its own entries (`set_each`: one round trip) instead of being written now."""
     if not posts:
         return None
     shared = fragment_shared(context)
     keys = [fragment_key(post, shared) for post in posts]
-    found = cache.get_many(keys)
+    found = {} if new else cache.get_many(keys)
     version = _fragment_code_version()
     missing = [(key, post) for key, post in zip(keys, posts) if key not in found]
     if not missing and version not in _fragment_edges:
@@ -697,7 +860,10 @@ def fragment_pieces(posts: list, context: dict, render) -> tuple[str, list[str],
             return None
         _fragment_edges[version] = (pieces[0], pieces[-1])
         made = {key: piece for (key, _post), piece in zip(missing, pieces[1:-1])}
-        cache.set_many(made, timeout=FRAGMENT_SECONDS)
+        if defer is not None:
+            defer.update({key: (piece, FRAGMENT_SECONDS) for key, piece in made.items()})
+        else:
+            cache.set_many(made, timeout=FRAGMENT_SECONDS)
         found.update(made)
     head, tail = _fragment_edges[version]
     return head, [found[key] for key in keys], tail
@@ -761,8 +927,24 @@ def list_get(key: str) -> PostList | None:
     return cache.get(key)
 
 
-def list_set(key: str, value: PostList) -> None:
-    cache.set(key, value, timeout=LIST_SECONDS)
+def list_set(key: str, value: PostList, *, also: dict | None = None) -> None:
+    """Keep a post list; `also`: other entries ({key: (value, timeout)}, the <li> made for it:
+    `fragment_pieces(defer=)`) written in the same round trip."""
+    if also:
+        set_each({**also, key: (value, LIST_SECONDS)})
+    else:
+        cache.set(key, value, timeout=LIST_SECONDS)
+
+
+def set_each(items: dict) -> None:
+    """Write {key: (value, timeout)} in one round trip where the cache can (config.cache's
+    `set_each`), else one by one."""
+    writer = getattr(cache, "set_each", None)
+    if writer is not None:
+        writer(items)
+        return
+    for key, (value, timeout) in items.items():
+        cache.set(key, value, timeout=timeout)
 
 
 def meta_of(posts) -> list[tuple]:
@@ -806,6 +988,7 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
         report_head, _zero, report_tail, edit_head, _zero, edit_tail = _action_urls(get_script_prefix())
         report, edit = escape(gettext("Report")), escape(gettext("Edit"))
         moderator = bool(posts) and permissions.is_moderator(user, posts[0].thread)
+        now = timezone.now()
         for post in posts:
             if post.is_deleted:
                 continue
@@ -813,7 +996,7 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
             if post.author_id != user.pk:
                 bits.append(f'<a href="{report_head}/{int(post.pk)}/{report_tail}" class="muted">{report}</a>')
             # Only a moderator edits others' posts (permissions.can_edit_post): not asked of them.
-            if (moderator or post.author_id == user.pk) and _may_edit(user, post):
+            if (moderator or post.author_id == user.pk) and _may_edit(user, post, now):
                 bits.append(f'<a href="{edit_head}/{int(post.pk)}/{edit_tail}">{edit}</a>')
             if bits:
                 actions[post.pk] = "\n    ".join(bits)
@@ -835,14 +1018,14 @@ def _action_urls(_script_prefix: str) -> tuple[str, ...]:
             *map(escape, reverse("games:post_edit", args=[0]).rpartition("/0/")))
 
 
-def _may_edit(user, post) -> bool:
-    """The Edit link: permissions.can_edit_post, and no [private] message in the post (such a post
-    is never edited, permissions.can_open_post_editor)."""
+def _may_edit(user, post, now) -> bool:
+    """The Edit link: permissions.can_edit_post at `now`, and no [private] message in the post
+    (such a post is never edited, permissions.can_open_post_editor)."""
 
     has_private = getattr(post, "has_private", None)
     if has_private is None:
         has_private = permissions.has_private_messages(post.body)
-    return not has_private and bool(permissions.can_edit_post(user, post))
+    return not has_private and bool(permissions.can_edit_post(user, post, now=now))
 
 
 def edit_window_end(posts, user):
@@ -960,10 +1143,13 @@ def frame_inputs_seen(framing: FrameKey) -> dict | None:
 
 
 def frame_get(request, framing: FrameKey, stamps: Stamps, *, also: list[str] = ()) -> Frame | None:
-    """The kept frame, or None; `also`: other keys read in the same round trip (`Stamps.fetched`)."""
-    found = cache.get_many([framing.key, *also])
-    stamps.fetched.update({key: found.get(key) for key in also})
-    frame = found.get(framing.key)
+    """The kept frame, or None; `also`: other keys read in the same round trip (`Stamps.fetched`).
+    What the counters' read fetched already (`read_stamps(fetch=)`) is not read again."""
+    wanted = [key for key in (framing.key, *also) if key not in stamps.fetched]
+    if wanted:
+        found = cache.get_many(wanted)
+        stamps.fetched.update({key: found.get(key) for key in wanted})
+    frame = stamps.fetched.get(framing.key)
     if frame is not None:
         _remember(_frames_seen, framing.key, frame.inputs)
     if frame is None or time.time() >= frame.valid_until or frame.stamps != _frame_stamps(stamps, reply=framing.reply):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 
@@ -256,9 +258,63 @@ def post_authors_extend(*, thread: Thread, number: int, author_id: int) -> None:
 
     key = _post_authors_key(thread)
     cached = cache.get(key)
+    _authors_seen_remember(thread.pk, key, cached)
     if cached is not None and cached[0] == number - 1:
-        ids = cached[1] if author_id in cached[1] else sorted({*cached[1], author_id})
-        cache.set(key, (number, ids), timeout=24 * 3600)
+        entry = _authors_extended(cached, number, author_id)
+        cache.set(key, entry, timeout=_AUTHORS_SECONDS)
+        _authors_seen_remember(thread.pk, key, entry)
+
+
+def post_authors_extend_on_commit(*, thread: Thread, number: int, author_id: int) -> None:
+    """post_authors_extend when the current transaction commits. An entry (N, ids) is the same
+    whoever made it and whenever (the authors of the thread's first N posts, which never change),
+    so when this process saw the one covering the posts before this one (`_authors_seen`: read
+    by the page or the reply, or written here), the extended entry is made now and written with
+    the transaction's counters (pagecache.set_on_commit: no round trip of its own); else it is
+    read and extended after the commit."""
+    key = _post_authors_key(thread)
+    seen = _authors_seen.get(thread.pk)
+    if seen is None or seen[0] != key or seen[1][0] != number - 1:
+        transaction.on_commit(partial(post_authors_extend, thread=thread, number=number, author_id=author_id))
+        return
+    entry = _authors_extended(seen[1], number, author_id)
+    pagecache.set_on_commit(key, entry, _AUTHORS_SECONDS, then=partial(_authors_seen_remember, thread.pk, key, entry))
+
+
+def post_authors_seen(*, thread: Thread, key: str, entry) -> None:
+    """Tell this process the author list entry a caller fetched under `key` (post_authors_key;
+    None: absent), so that a post in the thread extends it without reading it again."""
+    _authors_seen_remember(thread.pk, key, entry)
+
+
+def post_author_ids_seen(*, thread: Thread) -> list[int] | None:
+    """post_author_ids from the entry this process last saw of the thread (`_authors_seen`: the
+    post it just stored extended it), or None when it has none covering the thread's post count."""
+    seen = _authors_seen.get(thread.pk)
+    if seen is None or seen[0] != _post_authors_key(thread) or seen[1][0] < thread.post_count:
+        return None
+    return seen[1][1]
+
+
+_AUTHORS_SECONDS = 24 * 3600
+# Per process, the last author list entry seen of each thread: (its key, the entry).
+_authors_seen: dict[int, tuple[str, tuple]] = {}
+
+
+def _authors_seen_remember(thread_id: int, key: str, entry) -> None:
+    if not (isinstance(entry, tuple) and len(entry) == 2):
+        return
+    old = _authors_seen.get(thread_id)
+    if old is not None and old[0] == key and old[1][0] > entry[0]:
+        return  # the newer one is kept
+    if len(_authors_seen) > 50_000:
+        _authors_seen.clear()
+    _authors_seen[thread_id] = (key, entry)
+
+
+def _authors_extended(entry: tuple, number: int, author_id: int) -> tuple:
+    ids = entry[1] if author_id in entry[1] else sorted({*entry[1], author_id})
+    return number, ids
 
 
 def post_authors(*, thread: Thread) -> QuerySet:
@@ -303,6 +359,7 @@ def post_author_ids(*, thread: Thread, cached=_UNREAD) -> list[int]:
     key = _post_authors_key(thread)
     if cached is _UNREAD:
         cached = cache.get(key)
+    _authors_seen_remember(thread.pk, key, cached)
     if cached is not None and cached[0] >= thread.post_count:
         ids = cached[1]  # (newer than this page's count: a post came meanwhile; its author may show)
     else:
@@ -313,6 +370,7 @@ def post_author_ids(*, thread: Thread, cached=_UNREAD) -> list[int]:
         else:
             ids = sorted(set(posts.filter(number__lte=thread.post_count).values_list(_SHOWN_AUTHOR, flat=True)
                              .distinct()))
-        cache.set(key, (thread.post_count, ids), timeout=24 * 3600)
+        cache.set(key, (thread.post_count, ids), timeout=_AUTHORS_SECONDS)
+        _authors_seen_remember(thread.pk, key, (thread.post_count, ids))
     return ids
 

@@ -78,7 +78,15 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
         # The page cache (games/caching/pagecache.py): the post and its private messages change
         # this thread's pages alone...
         with pagecache.writing(thread=locked.pk):
-            post = post_store(thread=locked, author=author, draft=draft, comment=comment, now=now, shown_author=shown)
+            # (the post, its count and the poster's read mark: nothing reads between them, so their
+            # counters are bumped together)
+            with pagecache.bumps_held():
+                post = post_store(thread=locked, author=author, draft=draft, comment=comment, now=now,
+                                  shown_author=shown)
+                if mark_read:
+                    # His read mark's write is declared as his (his kept mark's counter).
+                    with pagecache.writing(read_marks=author):
+                        thread_mark_read(user=author, thread=locked, number=post.number)
             private_store(post=post, pending=private, now=now)
             if check is not None:
                 media_store(post=post, upload=upload, check=check)
@@ -93,10 +101,6 @@ def post_submit(*, thread: Thread, author, body: str, now: datetime | None = Non
             # post and may end the stage early).
             closed = (game is not None and not closed and game.status == Game.Status.RUNNING
                       and registry.site(game.ruleset).post_stored(game=game, post=post, now=now)) or closed
-        if mark_read:
-            # The page cache: his read mark's write is declared as his (his kept mark's counter).
-            with pagecache.writing(read_marks=author):
-                thread_mark_read(user=author, thread=locked, number=post.number)
     post_stored_tell(thread=thread, locked=locked, post=post, game_changed=closed)
     return post
 

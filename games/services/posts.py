@@ -7,17 +7,17 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import partial
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, router, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.prepared import PreparedInsert, PreparedQuery
 from games import permissions, selectors
 from games.caching import pagecache
-from games.caching.live import thread_state_remember
+from games.caching.live import thread_state_remember_on_commit
 from games.models import Game, Post, PostRevision, Thread, ThreadReadMark
 from games.services import ActionRefused
 from games.text import bbcode
@@ -117,6 +117,17 @@ def post_comment_clean(comment: str) -> str:
     return " ".join((comment or "").split())[:300]
 
 
+# The locking read of a game thread's game, with its thread, GM and current phase, compiled once per
+# connection (config.prepared: the ORM's compiling of this four-table read cost more than the
+# statement and its instances together). The game thread is one game's (a one-to-one relation).
+# With it, what permissions.read_game_staff would read (permissions.staff_annotations): whether the
+# game has co-GMs (their ids are read only then) and whether the author is banned from it.
+_GAME_FOR_POST = PreparedQuery(lambda thread_id, author_id: (
+    Game.objects.select_related("game_thread", "gm", "current_phase")
+    .select_for_update(no_key=True, of=("self", "game_thread")).filter(game_thread_id=thread_id)
+    .annotate(**permissions.staff_annotations(author_id))[:1]), params=2)
+
+
 def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
     """Inside the caller's transaction: the thread's row locked for numbering, or ActionRefused
     when `author` may not post there now (permissions.can_post)."""
@@ -134,20 +145,27 @@ def thread_lock_for_post(*, thread: Thread, author, now: datetime) -> Thread:
         # rows of `FOR ... OF games_game, games_thread` in that order. NO KEY UPDATE, as every
         # writer of a game takes it: rows that only reference the game (ledger lines, an anonymous
         # message) are not held up by it, while posts to the thread still queue one by one.
-        game = (Game.objects.select_related("game_thread", "gm", "current_phase")
-                .select_for_update(no_key=True, of=("self", "game_thread")).filter(game_thread_id=thread.pk).first())
+        # (The statement is compiled once per connection: _GAME_FOR_POST.)
+        game = next(iter(_GAME_FOR_POST.fetch(thread.pk, author.pk)), None)
         if game is not None:
             locked = game.game_thread
             locked._game_cache = game  # what permissions.with_game's join gives (game_of costs nothing)
+            permissions.remember_staff(author, game)
     if locked is None:
         locked = permissions.with_game(Thread.objects.select_for_update(of=("self",))).get(pk=thread.pk)
     if locked.kind == Thread.Kind.GAME and (joined := permissions.game_of(locked)) is not None:
-        permissions.seats_with_users(author, joined)
-        permissions.read_game_staff(author, joined)  # the co-GMs and the author's ban: one query
+        permissions.read_roster(author, joined)
+        # The co-GMs and the author's ban, when the locking read did not tell them: one query.
+        permissions.read_game_staff(author, joined)
     verdict = permissions.can_post(author, locked, now=now)
     if not verdict:
         raise ActionRefused(verdict.reason, code="not_allowed")
     return locked
+
+
+# A post's INSERT, compiled once per connection (config.prepared: as save() writes it; its compiling
+# cost as much as the statement).
+_POST_INSERT = PreparedInsert(Post)
 
 
 def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: datetime, shown_author=None) -> Post:
@@ -155,9 +173,10 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
     numbered and written, the thread's count moved, and, on commit, the poll's state and the ISO
     picker's author list told."""
     number = thread.post_count + 1
-    # The page cache (games/caching/pagecache.py): these writes change this thread's pages alone.
-    with pagecache.writing(thread=thread.pk):
-        post = Post.objects.create(
+    # The page cache (games/caching/pagecache.py): these writes change this thread's pages alone;
+    # nothing reads between them, so their counters' bumps go together (one round trip).
+    with pagecache.writing(thread=thread.pk), pagecache.bumps_held():
+        post = Post(
             thread=thread,
             number=number,
             author=author,
@@ -169,15 +188,16 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
             comment=comment,
             shown_author=shown_author,
         )
+        _POST_INSERT.insert([post], using=router.db_for_write(Post, instance=post))  # Post.objects.create's save
         # Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now),
         # its SQL sent as it is: the ORM's query building cost more than the statement.
         with connection.cursor() as cursor:
             cursor.execute(pagecache.count_update_sql(),
                            [1, connection.ops.adapt_datetimefield_value(now), thread.pk])
-    transaction.on_commit(partial(thread_state_remember, thread.pk, thread.kind, number))  # the poll (games/caching/live.py)
-    # The ISO picker's author list follows without rescanning the thread.
-    transaction.on_commit(partial(selectors.post_authors_extend, thread=thread, number=number,
-                                  author_id=(shown_author or author).pk))
+    # When the transaction commits, with its counters (one round trip): the poll's state
+    # (games/caching/live.py), and the ISO picker's author list, which follows without rescanning.
+    thread_state_remember_on_commit(thread.pk, thread.kind, number)
+    selectors.post_authors_extend_on_commit(thread=thread, number=number, author_id=(shown_author or author).pk)
     post.vote_confirmation = None  # what a vote in it counted as: the posting service's (posting.py)
     return post
 

@@ -7,10 +7,12 @@ from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import router, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from config.prepared import PreparedInsert
+from games.caching import pagecache
 from games.engine.rulesets import RULESETS
 from games.engine.rulesets.base import site_style
 from games.wording import suggestion_text, vote_reason_text, vote_weight_text, wording_of
@@ -257,6 +259,11 @@ def _judge(*, game: Game, author_id: int, body: str, now: datetime) -> _Judged |
     return judged
 
 
+# A post's ledger lines, written as bulk_create writes them, compiled once per connection and number of
+# lines (config.prepared).
+_LEDGER_INSERT = PreparedInsert(VoteRecord, signals=False)
+
+
 def _votes_record(*, post: Post, game: Game, now: datetime) -> VoteConfirmation | None:
     judged = _judge(game=game, author_id=post.author_id, body=post.body, now=now)
     if judged is None or judged.early is not None:
@@ -269,9 +276,13 @@ def _votes_record(*, post: Post, game: Game, now: datetime) -> VoteConfirmation 
     final_row = next((row for row in reversed(rows) if row.valid), None)
     if final_row is not None:
         final_row.is_final = True
-    VoteRecord.objects.bulk_create(rows)
-    transaction.on_commit(lambda: _bump_version(phase.pk))
-    notifications.notify_vote_on_me(post=post, game=game, row=final_row, roster=judged.roster, now=now)
+    # The ledger lines and the bell of the player voted for: nothing reads between them, so their
+    # counters' bumps go together (one round trip), and the count's version with the counters
+    # when the transaction commits.
+    with pagecache.bumps_held():
+        _LEDGER_INSERT.insert(rows, using=router.db_for_write(VoteRecord))  # VoteRecord.objects.bulk_create(rows)
+        notifications.notify_vote_on_me(post=post, game=game, row=final_row, roster=judged.roster, now=now)
+    pagecache.bump_on_commit(version_key(phase.pk))
     confirmation = judged.confirmation(game)
     if final_row is not None:
         confirmation.ballot_phase = phase

@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import get_script_prefix, reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.html import format_html
@@ -84,7 +84,7 @@ def _thread_url(thread: Thread, *, page: int | None = None, iso: list[int] | Non
     for author_id in iso or []:
         params.append(("iso", author_id))
     query = f"?{urlencode(params)}" if params else ""
-    return f"{thread.get_absolute_url()}{query}{'#' + anchor if anchor else ''}"
+    return f"{_reverse('games:thread', thread.pk)}{query}{'#' + anchor if anchor else ''}"
 
 
 def _visible_thread(request: HttpRequest, pk: int) -> Thread:
@@ -318,15 +318,23 @@ def _thread_context(request: HttpRequest, thread: Thread, *, page: int | None, f
     }
 
 
-def _remember_game_reads(user, game: Game, stamps) -> None:
+def _remember_game_reads(user, game: Game, stamps, *, seats: bool = True) -> None:
     """The game's roster (every seat with its user), its co-GMs and the viewer's game ban, kept
     under the game's and the site's counters (seats, co-GMs and game bans are the game's rows,
     names and site bans the users': every write to them moves one of the two), handed to
     games.permissions' per-instance caches: the checks and the vote buttons of a page rendered
-    again after a post read them from there, no query."""
+    again after a post read them from there, no query. Without `seats` (a page from its frame,
+    which shows no vote button), what the viewer's checks ask is enough: the posting path read it."""
 
     if "_seats_with_users" in game.__dict__:
-        return  # this request read them already (the posting path): those are the ones to use
+        return  # this request read them already: those are the ones to use
+    if (game.__dict__.get("_co_gm_ids") is not None
+            and all(name in game.__dict__ for name in ("_roster_rows", f"_seat_of_{user.pk}", f"_banned_{user.pk}"))):
+        # The posting path read the roster rows, the poster's seat, the co-GMs and his ban, fresh:
+        # only a page's vote buttons want more, every seat with its user (one query).
+        if seats:
+            permissions.seats_with_users(user, game)
+        return
 
     def read() -> tuple[list, list[int]]:
         seats = list(game.seats.select_related("user").order_by("number"))
@@ -350,6 +358,18 @@ def _url_prefix(name: str, *args) -> str:
     page instead of several per post): ("games:post", 5) -> "/threads/5/posts/". Memoised per
     process and script prefix (the URL patterns do not change while it runs)."""
     return _url_prefix_of(get_script_prefix(), name, args)
+
+
+def _reverse(name: str, *args) -> str:
+    """reverse(name, args=args), memoised per process, script prefix and URLconf (the URL patterns do
+    not change while it runs): a reply asked for the thread's URL, its poll's and its unread link's
+    each time, a reverse each."""
+    return _reverse_of(get_script_prefix(), get_urlconf(), name, args)
+
+
+@functools.lru_cache(maxsize=16384)
+def _reverse_of(_script_prefix: str, _urlconf, name: str, args: tuple) -> str:
+    return reverse(name, args=list(args))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -384,7 +404,7 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
         "can_post": can_post, "csrf_token": pagecache.CSRF_SENTINEL,
         "thread_url": _url_prefix("games:post", thread.pk), "post_url": _url_prefix("games:post_edit"),
         "profile_url": _url_prefix("accounts:profile"),
-        "votes_url": reverse("games:votes", args=[game.pk]) if show_votes else "",
+        "votes_url": _reverse("games:votes", game.pk) if show_votes else "",
     }
     # A post signed with another name (Post.shown_author) shows its true author only to some viewers:
     # those are a class of their own for the cached lists (permissions.can_see_true_author).
@@ -411,26 +431,31 @@ def _post_list(request: HttpRequest, thread: Thread, game, *, page: int | None, 
     if entry is None and cached is not None and cached.parts is not None and cached.high < high:
         # Kept under the thread's posts counter: the posts up to cached.high are as they were
         # (any other write to them moves it); only the posts added since are read and rendered.
-        newer = ([fresh] if fresh is not None and fresh.number == high == cached.high + 1
-                 else selectors.thread_posts(user=user, thread=thread, low=cached.high, high=high))
+        as_stored = fresh is not None and fresh.number == high == cached.high + 1
+        newer = [fresh] if as_stored else selectors.thread_posts(user=user, thread=thread, low=cached.high, high=high)
         if newer and not any("bb-private" in p.html for p in newer):
-            parts = _post_list_parts(request, thread, game, newer, context, moderator=moderator, stamps=stamps)
+            # (The <li> made are written with the list: one round trip; the reply's new post has
+            # none kept yet, not looked up.)
+            made: dict = {}
+            parts = _post_list_parts(request, thread, game, newer, context, moderator=moderator, stamps=stamps,
+                                     new=as_stored, defer=made)
             if parts is not None:
                 entry = cached.extended(newer, parts, high)
-                pagecache.list_set(store_key, entry)
+                pagecache.list_set(store_key, entry, also=made)
     if entry is None:
         posts = selectors.thread_posts(user=user, thread=thread, low=page_data.low, high=high)
         marked = [p.pk for p in posts if "bb-private" in p.html]
-        parts = _post_list_parts(request, thread, game, posts, context, moderator=moderator, stamps=stamps)
+        made = {}
+        parts = _post_list_parts(request, thread, game, posts, context, moderator=moderator, stamps=stamps, defer=made)
         html = (parts[0] + "".join(parts[1]) + parts[2] if parts is not None
                 else _template_render("games/_post_list.html")({**context, "posts": posts}))
         entry = pagecache.PostList(html=html, meta=pagecache.meta_of(posts), private=bool(marked), marked=marked,
                                    high=high, parts=parts)
         if marked:
             pagecache.list_set(base_key, pagecache.PostList(html="", meta=[], private=True, marked=marked))
-            pagecache.list_set(key(_private_audience(request, game, marked)), entry)
+            pagecache.list_set(key(_private_audience(request, game, marked)), entry, also=made)
         else:
-            pagecache.list_set(base_key, entry)
+            pagecache.list_set(base_key, entry, also=made)
     posts = pagecache.posts_from_meta(entry.meta, thread)
     page_data.posts = posts
     return page_data, pagecache.personalize(entry.html, posts, request=request, user=user, just_posted=just_posted)
@@ -483,11 +508,12 @@ def _render_post_list(request: HttpRequest, thread: Thread, game, posts: list[Po
 
 
 def _post_list_parts(request: HttpRequest, thread: Thread, game, posts: list[Post], context: dict, *,
-                     moderator: bool, stamps):
+                     moderator: bool, stamps, new: bool = False, defer: dict | None = None):
     """The post list of `posts` as (head, each post's <li>, tail), each <li> from its kept
-    fragment when there is one; None when it cannot be cut apart (pagecache.fragment_pieces)."""
+    fragment when there is one; None when it cannot be cut apart (pagecache.fragment_pieces, which
+    `new` and `defer` are passed to)."""
     _prepare_posts(request, thread, game, posts, moderator=moderator, stamps=stamps, truth=context.get("truth", True))
-    return pagecache.fragment_pieces(posts, context, _template_render("games/_post_list.html"))
+    return pagecache.fragment_pieces(posts, context, _template_render("games/_post_list.html"), new=new, defer=defer)
 
 
 def _valid_until(thread: Thread, user, posts) -> float | None:
@@ -515,7 +541,7 @@ def _pagination_html(thread: Thread, page, iso: list[int]) -> str:
     # The template loader is Django's, loaded when a page renders (as the other views' helpers do).
     from django.template.loader import get_template
 
-    key = (thread.get_absolute_url(), page.page, page.pages, tuple(iso), translation.get_language() or "")
+    key = (_reverse("games:thread", thread.pk), page.page, page.pages, tuple(iso), translation.get_language() or "")
     html = _paginations.get(key)
     if html is None:
         links = [(n, _thread_url(thread, page=n, iso=iso)) if n else (None, None) for n in page.page_range()]
@@ -552,10 +578,10 @@ def _region_pieces(request: HttpRequest, thread: Thread, page, *, iso: list[int]
     poll = format_html(
         '<div id="thread-poll" class="thread-poll" data-after="{}" aria-live="polite" hx-get="{}?after={}" '
         'hx-trigger="every {}s" hx-swap="innerHTML"></div>', poll_after,
-        reverse("games:thread_poll", args=[thread.pk]), poll_after, settings.MAFIA_THREAD_POLL_SECONDS,
+        _reverse("games:thread_poll", thread.pk), poll_after, settings.MAFIA_THREAD_POLL_SECONDS,
     ) if poll_after is not None else ""
     unread = selectors.unread_from_mark(read_up_to, thread) if request.user.is_authenticated else None
-    unread_link = format_html('<a href="{}">{}</a>', reverse("games:thread_unread", args=[thread.pk]),
+    unread_link = format_html('<a href="{}">{}</a>', _reverse("games:thread_unread", thread.pk),
                               _("First unread")) if unread else ""
     return {"pagination_html": mark_safe(pagination), "poll_html": poll, "unread_link_html": unread_link,  # noqa: S308 - a template's output
             "post_list_html": mark_safe(post_list_html),  # noqa: S308 - rendered by games/_post_list.html
@@ -592,7 +618,7 @@ def _thread_from_frame(request: HttpRequest, thread: Thread, frame, *, page: int
     user = request.user
     game = permissions.game_of(thread)
     if game is not None and user.is_authenticated:
-        _remember_game_reads(user, game, stamps)  # the roster and co-GMs the post list's links ask of
+        _remember_game_reads(user, game, stamps, seats=False)  # the roster and co-GMs the post list's links ask of
     inputs = frame.inputs
     just_posted = reply.number if reply is not None else None
     page_data, post_list_html = _post_list(request, thread, game, page=page, iso=[], moderator=inputs["moderator"],
@@ -708,9 +734,14 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
     # As a page view does (thread_detail): the counters first, with the kept thread row, game and
     # session's user fetched with them (one round trip, no query when they are kept). The posting
     # service reads the thread and its game again, locked, for everything it decides.
-    stamps = pagecache.read_stamps(request, pk, prefetch=_REPLY_READS)
+    # The thread's author list too (the ISO picker's), which the post extends when it commits
+    # without reading it again (selectors.post_authors_extend_on_commit).
+    authors_key = _authors_keys.get(pk)
+    stamps = pagecache.read_stamps(request, pk, prefetch=_REPLY_READS, fetch=(authors_key,) if authors_key else ())
     pagecache.kept_user(request, stamps)
     thread = _visible_thread_kept(request, pk, stamps, count=False)
+    if authors_key is not None:
+        selectors.post_authors_seen(thread=thread, key=authors_key, entry=stamps.fetched[authors_key])
     form = PostForm(request.POST, request.FILES)
     form.is_valid()
     body = form.cleaned_data.get("body", "")
@@ -748,7 +779,7 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
         if order_confirmation is not None:
             (messages.success if order_confirmation.accepted else messages.error)(request, order_confirmation.message)
         return HttpResponseRedirect(_thread_url(thread, page=page, anchor=f"p{post.number}"))
-    response = _reply_region(request, thread, post, page=page, upload=upload, notices={
+    response = _reply_region(request, thread, post, page=page, upload=upload, before=stamps, notices={
         "vote_confirmation": confirmation, "order_confirmation": order_confirmation})
     response["HX-Push-Url"] = _thread_url(thread, page=page) + f"#p{post.number}"
     if confirmation is not None:
@@ -767,25 +798,36 @@ def _as_listed(post: Post, thread: Thread, *, upload) -> Post | None:
     return post
 
 
-def _reply_region(request: HttpRequest, thread: Thread, post: Post, *, page: int, upload, notices: dict) -> HttpResponse:
+def _reply_region(request: HttpRequest, thread: Thread, post: Post, *, page: int, upload, notices: dict,
+                  before=None) -> HttpResponse:
     """The thread region an htmx reply answers with: from the region's frame kept for this browser
     session's replies (pagecache.reply_candidate) when nothing it shows was written since, with
     the post list grown by the new post (read from what the posting service stored, not read back),
     else rendered and its frame kept. The counters are read after the post: what the post itself
-    wrote (a vote moves its game's) renders the frame again."""
-    authors_key = _authors_keys.get(thread.pk)
-    stamps = pagecache.read_stamps(request, thread.pk, prefetch=("replaced:{game}",),
-                                   fetch=(authors_key,) if authors_key else ())
+    wrote (a vote moves its game's) renders the frame again. `before`: the counters the reply read
+    before posting: the frame's key and its post list's are made from them and the author list
+    this process extended with the post, and fetched with the counters (one round trip); a post
+    moves none of the counters the list's key holds, and the frame's holds none."""
     fresh = _as_listed(post, thread, upload=upload)
     game = permissions.game_of(thread)
-    pagecache.complete_stamps(stamps, game)
-    framing = pagecache.frame_key(request, thread, stamps, author_ids=_author_ids(thread, stamps), reply=True)
+    framing, also = None, []
+    author_ids = selectors.post_author_ids_seen(thread=thread)
+    if before is not None and author_ids is not None and game is not None and before.game_id == game.pk:
+        framing = pagecache.frame_key(request, thread, before, author_ids=author_ids, reply=True)
+        if framing is not None:
+            also = _reply_list_keys(thread, game, before, page, framing)
     if framing is not None:
-        seen = pagecache.frame_inputs_seen(framing)
-        also = [_list_key(thread, game, stamps, selectors.thread_page_bounds(thread=thread, page=page),
-                          moderator=seen["moderator"], can_post=seen["can_post"], show_votes=seen["show_votes"],
-                          truth=seen.get("truth", True))] if seen else []
-        frame = pagecache.frame_get(request, framing, stamps, also=also)
+        stamps = pagecache.read_stamps(request, thread.pk, prefetch=("replaced:{game}",), fetch=(framing.key, *also))
+        pagecache.complete_stamps(stamps, game)
+        framing.stamps = stamps
+    else:
+        authors_key = _authors_keys.get(thread.pk)
+        stamps = pagecache.read_stamps(request, thread.pk, prefetch=("replaced:{game}",),
+                                       fetch=(authors_key,) if authors_key else ())
+        pagecache.complete_stamps(stamps, game)
+        framing = pagecache.frame_key(request, thread, stamps, author_ids=_author_ids(thread, stamps), reply=True)
+    if framing is not None:
+        frame = pagecache.frame_get(request, framing, stamps, also=_reply_list_keys(thread, game, stamps, page, framing))
         if frame is not None:
             return _thread_from_frame(request, thread, frame, page=page, stamps=stamps, reply=post, fresh=fresh,
                                       notices=notices)
@@ -795,6 +837,17 @@ def _reply_region(request: HttpRequest, thread: Thread, post: Post, *, page: int
                                "show_votes": context["vote_count_html"] is not None,
                                "truth": permissions.can_see_true_author(request.user, game)}
     return _render_thread(request, context, framing=framing)
+
+
+def _reply_list_keys(thread: Thread, game, stamps, page: int, framing) -> list[str]:
+    """The key of the post list the reply's frame was last seen with, under `stamps` (none when
+    this process has not seen the frame)."""
+    seen = pagecache.frame_inputs_seen(framing)
+    if not seen:
+        return []
+    return [_list_key(thread, game, stamps, selectors.thread_page_bounds(thread=thread, page=page),
+                      moderator=seen["moderator"], can_post=seen["can_post"], show_votes=seen["show_votes"],
+                      truth=seen.get("truth", True))]
 
 
 @require_POST

@@ -163,3 +163,60 @@ def test_incr_keeps_djangos_meaning_in_one_round_trip(own_redis):
         assert len(sent) == 2 and cache.get("counter") == 16
     finally:
         redis.Redis.execute_command = real
+
+
+def test_incr_many_and_its_writes_go_in_one_round_trip_and_survive_a_script_flush(own_redis):
+    """issue 30 part 3: a transaction's counters (and the entries written when it commits) go in
+    one round trip: one EVALSHA, or one pipeline with the SETs (never a SCRIPT EXISTS before it);
+    a missing counter is left absent; after Redis forgot the script it is loaded and sent again."""
+    import redis
+
+    cache = _cache(own_redis.url)
+    cache.set("a", 1, timeout=None)
+    cache.set("b", 10, timeout=None)
+    sent = []
+    real_command, real_pipeline = redis.Redis.execute_command, redis.client.Pipeline.execute
+    real_immediate = redis.client.Pipeline.immediate_execute_command
+
+    def immediate(self, *args, **kwargs):  # what a pipeline sends before itself (SCRIPT EXISTS)
+        sent.append(args[0])
+        return real_immediate(self, *args, **kwargs)
+
+    def counting(self, *args, **kwargs):
+        if not isinstance(self, redis.client.Pipeline):
+            sent.append(args[0])
+        return real_command(self, *args, **kwargs)
+
+    def counting_pipeline(self, *args, **kwargs):
+        sent.append("PIPELINE")
+        return real_pipeline(self, *args, **kwargs)
+
+    redis.Redis.execute_command, redis.client.Pipeline.execute = counting, counting_pipeline
+    redis.client.Pipeline.immediate_execute_command = immediate
+    try:
+        cache.incr_many(["a", "b"])  # the script loaded once
+        sent.clear()
+        assert cache.incr_many(["a", "missing", "b"]) == {"a": 3, "b": 12}
+        assert sent == ["EVALSHA"] and cache.get("missing") is None
+        sent.clear()
+        assert cache.incr_many(["a"], sets={"state": (("game", 7), 60), "gone": ("x", 0)}) == {"a": 4}
+        assert sent == ["PIPELINE"]
+        assert cache.get("state") == ("game", 7) and cache.get("gone") is None
+        assert 0 < redis.Redis.from_url(own_redis.url).ttl(cache.make_key("state")) <= 60
+        redis.Redis.from_url(own_redis.url).script_flush()
+        assert cache.incr_many(["a", "b"]) == {"a": 5, "b": 13}
+        assert cache.incr_many(["a"], sets={"state": (("game", 8), 60)}) == {"a": 6}
+        assert cache.get("state") == ("game", 8) and cache.incr("b") == 14
+    finally:
+        redis.Redis.execute_command, redis.client.Pipeline.execute = real_command, real_pipeline
+        redis.client.Pipeline.immediate_execute_command = real_immediate
+    # Unreachable: every counter answers 0, and the writes are made good when Redis is back.
+    cache = _cache(own_redis.url, RETRY_AFTER=600)
+    own_redis.pause()
+    try:
+        assert cache.incr_many(["a", "b"], sets={"state": ("lost", None)}) == {"a": 0, "b": 0}
+    finally:
+        own_redis.resume()
+    cache._down_until = 0.0
+    cache.get("anything")  # the first call repairs
+    assert cache.get("a") == 7 and cache.get("b") == 15 and cache.get("state") is None

@@ -33,13 +33,13 @@ def rendered_posts(monkeypatch):
     calls: list[list[int]] = []
     real = pagecache.fragment_pieces
 
-    def spy(posts, context, render):
+    def spy(posts, context, render, **options):
         def counting(ctx):
             calls[-1].extend(post.number for post in ctx["posts"])
             return render(ctx)
 
         calls.append([])
-        return real(posts, context, counting)
+        return real(posts, context, counting, **options)
 
     monkeypatch.setattr(pagecache, "fragment_pieces", spy)
     return calls

@@ -601,12 +601,17 @@ def test_every_connection_is_watched(db):
     assert pagecache.generation(pagecache.SITE_KEY) > before
 
 
+def _commit_bumps():
+    return next(w for w in connection.execute_wrappers if getattr(w, "pagecache", False)).commit_bumps
+
+
 def test_a_transaction_bumps_each_counter_again_once_when_it_commits(started, thread):
-    bumper = pagecache._bumper(pagecache.thread_key(thread.pk))
+    commit = _commit_bumps()
     with transaction.atomic():
         post_submit(thread=thread, author=user_named(started, "Вася"), body="Раз")
         post_submit(thread=thread, author=user_named(started, "Вася"), body="Два")
-        assert [entry[1] for entry in connection.run_on_commit].count(bumper) == 1
+        assert [entry[1] for entry in connection.run_on_commit].count(commit) == 1
+        assert pagecache.thread_key(thread.pk) in commit.keys
 
 
 def test_a_post_bumps_its_thread_and_not_the_site(started, thread, other_game):
