@@ -428,7 +428,13 @@ def _count_style(phase: Phase) -> tuple[bool, bool, tuple[int, ...]]:
     if ruleset is None:
         return False, False, ()
     style = site_style(ruleset)
-    return not style.majority, style.rounds, voting_order(ruleset, state)
+    # A majority decides only where the rule set allows it and the GM chose it (the forum's
+    # «Закончить день, как только набрано большинство»); otherwise the most votes at the close
+    # decide («Набравший большинство … садится в тюрьму. Если большинство голосов набрали несколько
+    # игроков …»: several can lead, so the seed's «большинство» is the most votes), and a count of
+    # «majority: N» and L-n would tell players of a threshold that decides nothing.
+    plurality = not (style.majority and phase.game.end_day_on_majority)
+    return plurality, style.rounds, voting_order(ruleset, state)
 
 
 def _measure_tally(phase: Phase, by_id: dict[int, Seat], voters: list[int]) -> list[dict]:

@@ -49,7 +49,7 @@ def test_two_players_vote_and_the_count_changes_without_reload(live_server, brow
     villain_page.fill("#reply-body", "Поддержу. [b]В клетку Красную Шапочку![/b]")
     villain_page.click("button[name=post]")
     villain_page.wait_for_selector(".vote-confirmation.ok")
-    vasya_page.wait_for_function("() => document.querySelector('#vote-count').innerText.includes('L-0')")
+    vasya_page.wait_for_function("() => document.querySelector('#vote-count').innerText.includes('Красная Шапочка 2')")
     text = vasya_page.inner_text("#vote-count")
     assert "Вася" in text and "Негодяй" in text
     for page in pages:

@@ -30,9 +30,10 @@ class SiteStyle:
     no `site` gets the defaults, which are the forum's (a strict majority, the GM's tie-break).
     """
 
-    # A strict majority of the voters decides (and may end the day early): the count shows
-    # "majority: N" and each wagon's L-n. False: a plurality at the close, the count shows the
-    # leaders instead.
+    # A strict majority of the voters may decide: the GM may choose to end the day as soon as one
+    # is reached (Game.end_day_on_majority), and then the count shows "majority: N" and each
+    # wagon's L-n. False, or the GM not choosing it: a plurality at the close, and the count shows
+    # the leaders instead.
     majority: bool = True
     # How a tie at the close is settled: "gm" (the GM names who goes, else by lot), "revote"
     # (the tied players go to one re-vote; a tie again is a peaceful day) or "rules" (the rule
