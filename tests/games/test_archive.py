@@ -253,7 +253,8 @@ def test_replay_has_a_chart_per_day_agreeing_with_the_count(finished_game):
         root = charts[day.pk]
         assert root.get("role") == "img" and root.find(f"{SVG}title").text and root.find(f"{SVG}desc").text
         assert _finals(root) == _count_finals(day)
-        assert int(root.get("data-majority")) == vote_count(phase=day).majority
+        count = vote_count(phase=day)  # a majority line only where a majority ends the day
+        assert (root.get("data-majority") or None) == (None if count.plurality else str(count.majority))
     # Day 1 by name: Саша 3 (Глаша, Вася, Петя), Вася 1 (Паша).
     sasha, vasya = finished_game.seat("Саша"), finished_game.seat("Вася")
     assert _finals(charts[days[0].pk]) == {f"seat-{sasha.pk}": 3, f"seat-{vasya.pk}": 1}

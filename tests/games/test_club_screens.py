@@ -69,6 +69,9 @@ def test_forum_count_keeps_the_majority_when_the_rule_set_has_one(started):
     game = started
     if game.current_phase.kind != Phase.Kind.DAY:
         close(game)
+    # the majority decides where the GM chose it (docs/votes.md, "Majority or the most votes")
+    Game.objects.filter(pk=game.pk).update(end_day_on_majority=True)
+    game.refresh_from_db()
     post_submit(thread=game.game_thread, author=game.seats.get(number=1).user, body="[b]В тюрьму Фроло[/b]",
                 now=game.current_phase.opened_at + timedelta(minutes=1))
     count = vote_count(phase=game.current_phase)

@@ -188,7 +188,7 @@ def test_majority_ends_the_day_when_the_game_asks_for_it(day, running_game, town
 def test_gm_posts_the_count_as_a_formatted_post(day, running_game, gm, town_player, mafia_player):
     say(running_game, town_player, "[b]В тюрьму Негодяя[/b]")
     post = vote_count_post(game=running_game, gm=gm)
-    assert "[b]Негодяй[/b] — 1: Вася (#1)" in post.body  # the most votes decide: no L-n
+    assert "[b]Негодяй[/b] — 1 (L-1): Вася (#1)" in post.body
     assert "Не голосовали: Негодяй" in post.body
     with pytest.raises(ActionRefused):
         vote_count_post(game=running_game, gm=town_player)
