@@ -556,6 +556,22 @@ def test_a_sleeping_table_closes_at_most_one_stage_per_its_timer(show):
     assert 4 <= len(closed) <= 1 + 180 // 10, [(p.kind, p.number) for p in phases]
 
 
+def test_the_gm_is_told_when_the_whole_table_sleeps(show):
+    """Issue 30: the GM's card says a stage of a sleeping table runs its timer (every free hero in
+    coma); a hero who acts wakes («Как только герой проявляет любую активность ..., он
+    автоматически выходит из комы») and the notice goes."""
+    game, gm, users, _seats = show
+    greetings = game.current_phase
+    assert phase_close_if_due(phase_id=greetings.pk, now=greetings.deadline_at)
+    assert _phase(game) == ("day", 1)
+    dashboard = reverse("games:gm_dashboard", args=[game.pk])
+    assert "data-show-asleep" in client_for(gm).get(dashboard).content.decode()
+    assert "data-show-asleep" not in client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    post_submit(thread=game.game_thread, author=users["Аня"], body="Я здесь")
+    assert _phase(game) == ("day", 1)  # awake, she is awaited: the stage waits for her vote
+    assert "data-show-asleep" not in client_for(gm).get(dashboard).content.decode()
+
+
 def test_the_vote_select_shows_the_choice_and_the_game_thread_the_stage_and_timer(show):
     """Issue 28, item 21: after voting the select shows the hero's choice, not the first name; the
     show's game thread names the running stage with its countdown (everyone's, as the game page)."""
