@@ -299,7 +299,7 @@ def test_each_stage_queues_the_celery_close_at_its_timer(show, django_capture_on
     # At the ETA the task closes it (nobody voted: everyone falls into coma, no bench, the «Выбор
     # Союзника» stage, then the night).
     assert tasks.close_phase_when_due(phase_id=day.pk) is False  # before its time: nothing happens
-    from games.services.resolution import phase_close_if_due, phases_close_due as close
+    from games.services.resolution import phase_close_if_due as close
 
     assert close(phase_id=day.pk, now=day.deadline_at)
     assert _phase(game) == ("allies", 1)
