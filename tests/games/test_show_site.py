@@ -20,7 +20,7 @@ from games.rulesets.show import services
 from games.services.lifecycle import game_finish, game_signup
 from games.services import ActionRefused
 from games.services.posting import post_submit
-from games.services.resolution import phase_close_if_due
+from games.services.resolution import phase_close_if_due, phases_close_due
 from tests.conftest import client_for, make_user
 from tests.games.show_kept import kept_show
 
@@ -526,6 +526,50 @@ def test_a_stage_that_waits_for_nothing_runs_no_timer(show):
     _to_night(game, users, seats)
     allies = game.phases.get(kind="allies", number=1)
     assert allies.deadline_at == allies.opened_at
+
+
+def test_a_sleeping_table_closes_at_most_one_stage_per_its_timer(show):
+    """Issue 30 (the load test's shows raced through 140-170 stages in minutes): nobody greets, so
+    at the greetings' timer every hero falls into coma; «их никто не ждёт», yet a stage that asks a
+    sleeper's input keeps its timer when every free hero sleeps («Любой этап заканчивается либо когда
+    все активные герои совершают необходимое на этом этапе действие, либо когда Таймер обнуляется»).
+    The deadline task's sweep runs every minute for three hours: each stage closes at its own
+    deadline, one stage per sweep at most; only a stage that asks nothing of anybody («Выбор
+    Союзника» with no sympathy sent) is due at once."""
+    game, _gm, _users, _seats = show
+    start = game.current_phase.deadline_at
+    per_sweep = [phases_close_due(now=start + timedelta(minutes=minute)) for minute in range(181)]
+    assert per_sweep[0] == 1 and max(per_sweep) <= 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert set(game.state["memory"]["coma"]) == {str(s.pk) for s in game.seats.filter(status="active")}
+    phases = list(game.phases.order_by("pk"))
+    closed = [p for p in phases if p.closed_at is not None]
+    for phase in phases[1:]:
+        if phase.kind == "allies":  # asks nothing of anybody: due at once (issue 28, item 15)
+            assert phase.deadline_at == phase.opened_at
+            continue
+        # the stage's own timer (5 free heroes: at least a quarter of the GM's 40-60 minutes)
+        assert phase.deadline_at - phase.opened_at >= timedelta(minutes=10), (phase.kind, phase.number)
+        assert phase.closed_at is None or phase.closed_at >= phase.deadline_at
+    # three hours of 20-30 minute stages: a handful of closes, not hundreds
+    assert 4 <= len(closed) <= 1 + 180 // 10, [(p.kind, p.number) for p in phases]
+
+
+def test_the_gm_is_told_when_the_whole_table_sleeps(show):
+    """Issue 30: the GM's card says a stage of a sleeping table runs its timer (every free hero in
+    coma); a hero who acts wakes («Как только герой проявляет любую активность ..., он
+    автоматически выходит из комы») and the notice goes."""
+    game, gm, users, _seats = show
+    greetings = game.current_phase
+    assert phase_close_if_due(phase_id=greetings.pk, now=greetings.deadline_at)
+    assert _phase(game) == ("day", 1)
+    dashboard = reverse("games:gm_dashboard", args=[game.pk])
+    assert "data-show-asleep" in client_for(gm).get(dashboard).content.decode()
+    assert "data-show-asleep" not in client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
+    post_submit(thread=game.game_thread, author=users["Аня"], body="Я здесь")
+    assert _phase(game) == ("day", 1)  # awake, she is awaited: the stage waits for her vote
+    assert "data-show-asleep" not in client_for(gm).get(dashboard).content.decode()
 
 
 def test_the_vote_select_shows_the_choice_and_the_game_thread_the_stage_and_timer(show):

@@ -307,6 +307,8 @@ def gm_stage(*, game: Game, user) -> dict[str, Any] | None:
         "waiting": [names.get(h, "?") for h in waiting],
         "optional": [names.get(h, "?") for h in optional],
         "coma": [names.get(int(h), "?") for h in (state.memory.get("coma") or {})],
+        # issue 30: every free hero in coma: the stage runs its timer (docs/rulesets/show.md, "A sleeping table")
+        "asleep": phase.closed_at is None and SHOW.sleeping_table(state),
         "lot": None if lot is None else judge_lot_rows(lot.data),
     }
 

@@ -307,7 +307,8 @@ def stage_deadline(*, game: Game, now: datetime) -> datetime | None:
     """The timer of the stage opening now: the engine's; none at all (due at once, so the deadline
     task closes it as soon as it runs) for a stage that waits for nothing, neither a required nor an
     optional input (issue 28, item 15: «Выбор Союзника» with no sympathy sent; a defence whose
-    defendants all spoke before: «все не будут ждать по Таймеру его новой Речи»)."""
+    defendants all spoke before: «все не будут ждать по Таймеру его новой Речи»). A stage of a
+    sleeping table (every free hero in coma, SHOW.sleeping_table) keeps its timer: issue 30."""
     state = stored_state(game.state)
     if state is None or state.over:
         return None

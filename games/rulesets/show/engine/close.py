@@ -225,13 +225,14 @@ class StageClose:
     def run(self) -> Resolution:
         self.wake()
         # issue 28, item 4: whether the stage could end before its timer (`early`: every required
-        # input given and no optional one left open) and who held it open with an optional input of
+        # input given, no optional one left open, the table not asleep: issue 30) and who held it open with an optional input of
         # his not given nor waived by «Я всё» (`held`), as the inputs stood at the close (those who
         # acted awake, as the site wakes them at once)
         awake = self.current()
         held = self.rules.open_optional(awake, self.inputs)
         self.outcome["held"] = [self.name(h) for h in held]
-        self.outcome["early"] = not held and not self.rules.waiting_for(awake, self.inputs)
+        self.outcome["early"] = (not held and not self.rules.waiting_for(awake, self.inputs)
+                                 and not self.rules.sleeping_table(awake))
         priv.intercepts(self)
         self.use_knowledge()
         {GREETINGS: self.greetings, DAY: self.day, DEFENCE: self.defence, REVOTE: self.revote,

@@ -1,7 +1,7 @@
 """ShowRuleset: the protocol's face (games.engine.rulesets.base.Ruleset) and each stage's close.
 
-A stage closes either when nobody is owed any more (`waiting_for` is empty: the site closes it
-early) or at its timer (`deadline`, the site's Celery task); both call `resolve` with what was done
+A stage closes either when nobody is owed any more (`waiting_for` is empty and the table is not
+asleep, `ends_early`: the site closes it early) or at its timer (`deadline`, the site's Celery task); both call `resolve` with what was done
 in the stage. Inputs (docs/rulesets/show.md, "Inputs"):
 
 - `votes`: the day vote and the re-vote ballots (a seat id, or "enslave"/"spare" for one defendant);
@@ -337,8 +337,23 @@ class ShowRuleset:
     def ends_early(self, state: GameState, inputs: PhaseInputs) -> bool:
         """«Любой этап заканчивается либо когда все активные герои совершают необходимое ...»: and
         nothing anyone may still do in it is left open (issue 28, item 4): no optional input of the
-        stage that nobody gave yet, unless its hero said he is done (`extra["done"]`)."""
-        return not state.over and not self.waiting_for(state, inputs) and not self.open_optional(state, inputs)
+        stage that nobody gave yet, unless its hero said he is done (`extra["done"]`); and the table
+        is not asleep (`sleeping_table`: then the stage runs its timer, issue 30)."""
+        return (not state.over and not self.waiting_for(state, inputs) and not self.open_optional(state, inputs)
+                and not self.sleeping_table(state))
+
+    def sleeping_table(self, state: GameState) -> bool:
+        """Every free hero is in coma and the stage asks its required input of somebody (all of them
+        asleep then): such a stage runs its timer, it does not end at once (issue 30, docs/rulesets/show.md,
+        "A sleeping table"). «их никто не ждёт» spares the awake a wait for the sleepers; with nobody
+        awake there is nobody to spare, and «Любой этап заканчивается либо когда все активные герои
+        совершают необходимое на этом этапе действие, либо когда Таймер обнуляется» has no active
+        hero to act: the timer, during which a sleeper may wake («Как только герой проявляет любую
+        активность ..., он автоматически выходит из комы») and act. A stage that asks nothing of
+        anybody (a defence whose defendants all spoke before) still ends at once."""
+        if state.over or any(not in_coma(state, s.id) for s in state.active()):
+            return False
+        return bool(self.owes(state)) and not self.owing(state)
 
     def open_optional(self, state: GameState, inputs: PhaseInputs) -> tuple[int, ...]:
         """Heroes holding the stage open with an optional input of it not given yet (engine/menu.py,
