@@ -81,6 +81,17 @@ def phone_page(browser, base_url: str, user=None, *, javascript: bool = True, wi
     return page
 
 
+def desktop_page(browser, base_url: str, user=None, *, width: int = 1100, height: int = 900):
+    """A page in a desktop-sized context, logged in as `user` (or anonymous): phone_page's twin for
+    the walks that seat several people at their own screens."""
+    context = browser.new_context(locale="ru-RU", viewport={"width": width, "height": height})
+    if user is not None:
+        log_in(context, base_url, user)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return page
+
+
 @pytest.fixture
 def phone(browser):
     """An anonymous page 390 px wide (phone_page gives a logged-in one)."""

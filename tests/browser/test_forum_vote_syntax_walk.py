@@ -23,7 +23,7 @@ import pytest
 from games.models import Game, VoteRecord
 from games.services.lifecycle import game_signup, game_start
 from games.services.games import game_create
-from tests.browser.conftest import PHONE, log_in, phone_page
+from tests.browser.conftest import PHONE, desktop_page, phone_page
 from tests.browser.visible_text import page_codes, visible_text
 from tests.conftest import make_user
 
@@ -50,11 +50,7 @@ class Walk:
         if phone:
             page = phone_page(self.browser, self.base, user)
         else:
-            context = self.browser.new_context(locale="ru-RU", viewport=DESKTOP)
-            if user is not None:
-                log_in(context, self.base, user)
-            page = context.new_page()
-            page.set_default_timeout(15000)
+            page = desktop_page(self.browser, self.base, user, **DESKTOP)
         self.pages[who] = page
         return page
 

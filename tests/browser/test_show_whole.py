@@ -40,7 +40,7 @@ from games.rulesets.show.scenario_inputs import TINY_PNG
 from games.selectors.state import game_state
 from games.services import lifecycle
 from games.services.resolution import phases_close_due
-from tests.browser.conftest import PHONE, log_in, phone_page
+from tests.browser.conftest import PHONE, desktop_page, phone_page
 from tests.browser.visible_text import page_codes, visible_text
 from tests.conftest import make_user
 
@@ -88,11 +88,7 @@ class Site:
         if phone:
             page = phone_page(self.browser, self.base, user)
         else:
-            context = self.browser.new_context(locale="ru-RU", viewport=DESKTOP)
-            if user is not None:
-                log_in(context, self.base, user)
-            page = context.new_page()
-            page.set_default_timeout(15000)
+            page = desktop_page(self.browser, self.base, user, **DESKTOP)
         self.pages[who] = page
         if user is not None:
             self.users[who] = user
