@@ -108,6 +108,10 @@ def normal(html: str) -> str:
     # the stage's time left, a duration from the clock (issue 28, item 14)
     html = re.sub(r"<strong data-remaining=[^>]*>[^<]*</strong>", "<remaining/>", html)
     html = re.sub(r"\d{1,2}:\d{2}(:\d{2})?", "HH:MM", html)
+    # A notification's id is the site's counter, not the game's: on PostgreSQL a notice ignored as
+    # a repeat (INSERT ... ON CONFLICT DO NOTHING, games/services/notifications.py) still takes a
+    # number, so the ids have gaps that any game's traffic makes (CI's second play was one ahead).
+    html = re.sub(r"/me/notifications/\d+/", "/me/notifications/N/", html)
     return html
 
 
