@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import mixreport  # noqa: E402
-from bench.server import bench_database_url, production_like_env  # noqa: E402
+from bench.server import bench_database_url, production_like_env, stop_group  # noqa: E402
 
 SETUPS = ("embedded", "postgres")
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/mafia_bench"
@@ -200,17 +200,7 @@ class Process:
             return ""
 
     def stop(self, timeout: float = 15) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=timeout)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait(timeout=5)
+        stop_group(self.process, timeout=timeout)
 
 
 def count_in_log(path: Path, needles: tuple[str, ...]) -> int:

@@ -113,17 +113,23 @@ class Gunicorn:
         raise RuntimeError(f"gunicorn did not answer /healthz/ within {wait_seconds:.0f} s")
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
+        stop_group(self.process, timeout=10)
+
+
+def stop_group(process: subprocess.Popen | None, *, timeout: float) -> None:
+    """End a process started in a session of its own and its children: SIGTERM to its group,
+    SIGKILL if it has not ended within `timeout` seconds. Nothing if it is not running."""
+    if process is None or process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=timeout)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait(timeout=5)
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(timeout=5)
 
 
 def clear_cache_prefix(redis_url: str, prefix: str) -> int:
