@@ -59,6 +59,23 @@ class VoteCount:
         return next((w for w in self.wagons if w.to_majority <= 0), None)
 
 
+@dataclass(frozen=True)
+class CloseCount:
+    """A day's votes as a rule set's close counts them (a Ruleset's optional `count_at_close`),
+    which may differ from the votes cast: the forum's close counts each voter who has not voted as
+    voting for himself. The counts the site shows ask it for who leads, so that they name whom the
+    close will find level (docs/votes.md, "Leaders at the close")."""
+
+    votes: Mapping[int, int]  # voter -> the target his vote counts for
+    defaulted: frozenset[int]  # the voters whose counted vote is the rules' default, not one cast
+    weights: Mapping[int, int]  # target -> its votes, heaviest first
+    leaders: tuple[int, ...]  # the targets with the most votes, in seat order
+
+    @property
+    def top(self) -> int:
+        return max(self.weights.values(), default=0)
+
+
 def majority_of(total_weight: int) -> int:
     """More than half of all the votes that can be cast."""
     return total_weight // 2 + 1

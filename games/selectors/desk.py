@@ -65,7 +65,10 @@ class VotedRow:
     voters: list[tuple[str, int]]  # (display name, post number) of who votes for me
     majority: int | None  # None: the rule set counts by plurality (no majority, no L-n)
     to_majority: int  # votes short of the majority on me
-    top: int = 0  # the most votes anyone has (what a plurality is decided by)
+    top: int = 0  # the most votes anyone has at the close (what a plurality is decided by)
+    # His vote at the close is his own by the rules' default (the forum's: he has not voted), one
+    # more on him than `weight` says.
+    own_vote: bool = False
 
 
 @dataclass
@@ -171,7 +174,9 @@ def count_summaries(pairs: list[tuple[Game, Phase]]) -> dict[int, dict]:
         count = vote_count(phase=phase, seats=seats[game.pk], ballots=ballots[phase.pk])
         out[phase.pk] = made[keys[phase.pk]] = {
             "majority": None if count.plurality else count.majority,
-            "top": count.leaders[0].weight if count.leaders else 0,
+            "top": count.top,  # at the close, by the rule set's own count there (CountView.lead)
+            # The players whose vote at the close is their own by the rules' default (the forum's).
+            "own_votes": sorted(count.lead.defaulted) if count.lead is not None else [],
             "wagons": {
                 wagon.target.pk: {"weight": wagon.weight, "to_majority": wagon.to_majority,
                                   "voters": [(seat.user.display_name, number) for seat, number in wagon.voters]}
@@ -188,11 +193,13 @@ def _voted_row(seat: Seat, summaries: dict[int, dict]) -> VotedRow | None:
         return None
     summary = summaries[phase.pk]
     wagon = summary["wagons"].get(seat.pk)
+    own_vote = seat.pk in summary.get("own_votes", ())
     if wagon is None:
         return VotedRow(game=game, phase=phase, weight=0, voters=[], majority=summary["majority"],
-                        to_majority=summary["majority"] or 0, top=summary.get("top", 0))
+                        to_majority=summary["majority"] or 0, top=summary.get("top", 0), own_vote=own_vote)
     return VotedRow(game=game, phase=phase, weight=wagon["weight"], voters=[tuple(v) for v in wagon["voters"]],
-                    majority=summary["majority"], to_majority=wagon["to_majority"], top=summary.get("top", 0))
+                    majority=summary["majority"], to_majority=wagon["to_majority"], top=summary.get("top", 0),
+                    own_vote=own_vote)
 
 
 def _counted(seat: Seat) -> bool:

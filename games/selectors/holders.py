@@ -185,8 +185,10 @@ def count_as_cast(count, *, game: Game, holders: SeatHolders | None = None, time
     ]
     measures = [{**row, "voters": [holders.seat_at(s, moment) for s in row.get("voters", [])]}
                 for row in count.measures]
+    lead = count.lead and replace(count.lead, **{key: [holders.seat_at(s, moment) for s in getattr(count.lead, key)]
+                                                   for key in ("seats", "own_vote", "alone")})
     return replace(count, wagons=wagons, not_voting=[holders.seat_at(s, moment) for s in count.not_voting],
-                   measures=measures)
+                   measures=measures, lead=lead)
 
 
 # --- «вместо Эсмеральды» --------------------------------------------------------------------------

@@ -6,15 +6,20 @@ count without importing the service that records votes; the service imports them
 from __future__ import annotations
 
 import gc
+from bisect import bisect_right
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import attrgetter, itemgetter
 from threading import Lock
 
 from django.core.cache import cache
 from django.db import connections
 from django.db.models import Q
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import votecount
 from games.engine.rulesets import get_ruleset
@@ -26,7 +31,7 @@ from games.selectors.state import stored_state
 from games.text.names import RosterMatcher
 from games.text.votes import (DEFAULT_PROFILE, SYNTAX_EXAMPLES, SYNTAX_NATIVE, SYNTAX_ORDER, VoteProfile,
                               profile_named)
-from games.wording import wording_of
+from games.wording import names_joined, wording_of
 
 
 
@@ -215,6 +220,20 @@ class WagonView:
 
 
 @dataclass
+class LeadAtClose:
+    """Who leads if the day closes as it stands, by the rule set's own count at the close (its
+    engine's `count_at_close`; the forum: «По умолчанию считается, что игрок голосует сам за
+    себя», so a player not voting has a vote on himself that no wagon shows)."""
+
+    weight: int | float  # the most votes anyone has at the close
+    seats: list[Seat]  # the leaders: those with votes cast on them (in the wagons' order), then the others by seat
+    own_vote: list[Seat]  # those of them whose votes include their own by the rules' default
+    alone: list[Seat]  # those of them leading by their own default vote alone (no vote cast on them)
+    every_silent: bool = False  # `alone` is every player whose vote is the default
+    defaulted: frozenset[int] = frozenset()  # the seats whose vote at the close is the default one
+
+
+@dataclass
 class CountView:
     phase: Phase
     wagons: list[WagonView]
@@ -240,6 +259,9 @@ class CountView:
     # What the rules make of the players not voting (SiteRuleset.not_voting_note; the forum: each
     # votes for himself at the close), said beside them; "" for nothing.
     not_voting_note: str = ""
+    # Who leads at the close by the rule set's own count (LeadAtClose), for a plurality whose close
+    # counts more than the votes cast (the forum's self-votes); None: the heaviest wagons lead.
+    lead: LeadAtClose | None = None
 
     @property
     def majority_reached(self) -> WagonView | None:
@@ -249,9 +271,25 @@ class CountView:
 
     @property
     def leaders(self) -> list[WagonView]:
-        """The heaviest wagons (several on a tie); none before the first vote."""
+        """The wagons of the players who lead (several on a tie): the heaviest, or, where the close
+        counts more than the votes cast, those of the leaders at the close (`lead`)."""
+        if self.lead is not None:
+            ids = {seat.pk for seat in self.lead.seats}
+            return [w for w in self.wagons if w.target is not None and w.target.pk in ids]
         top = max((w.weight for w in self.wagons), default=0)
         return [w for w in self.wagons if top and w.weight == top]
+
+    @property
+    def top(self) -> int | float:
+        """The most votes anyone has at the close (what a plurality is decided by); 0 for none."""
+        if self.lead is not None:
+            return self.lead.weight
+        return max((w.weight for w in self.wagons), default=0)
+
+    @property
+    def leading_html(self) -> SafeString:
+        """The count's line of who leads (leading_text), its names in bold, for the pages."""
+        return leading_text(self, html=True)
 
 
 def effective_ballots(*, phase: Phase) -> list[votecount.Ballot]:
@@ -373,15 +411,11 @@ def standing_votes_of(phases: list[Phase], voter_ids: list[int]) -> dict[tuple[i
 def standing_votes(phase: Phase, *, ballots: list | None = None) -> dict[int, int | str | None]:
     """Each voter's vote at the close: the last effective ballot of the day (`ballots`: the
     day's effective_ballots when the caller has read them, e.g. a vote_count's)."""
-    votes: dict[int, int | str | None] = {}
-    for ballot in effective_ballots(phase=phase) if ballots is None else ballots:
-        if ballot.kind == "vote":
-            votes[ballot.voter] = ballot.target
-        elif ballot.kind == "peace":
-            votes[ballot.voter] = "peace"
-        else:
-            votes[ballot.voter] = None
-    return votes
+    ballots = effective_ballots(phase=phase) if ballots is None else ballots
+    # Each voter's last ballot, picked in C (a 100,000-vote day is read by every count: issue 29).
+    last = dict(zip(map(itemgetter(0), ballots), ballots))
+    return {voter: ballot.target if ballot.kind == "vote" else ("peace" if ballot.kind == "peace" else None)
+            for voter, ballot in last.items()}
 
 
 def vote_count(*, phase: Phase, as_of: int | None = None, seats: list[Seat] | None = None,
@@ -394,7 +428,8 @@ def vote_count(*, phase: Phase, as_of: int | None = None, seats: list[Seat] | No
     ballots = effective_ballots(phase=phase) if ballots is None else ballots
     weights = vote_weights_for(phase.game, seats)
     count = votecount.tally(ballots, voters=voters, targets=targets, weights=weights, as_of=as_of)
-    plurality, by_seat, order = _count_style(phase)
+    ruleset, state = engine_state_of(phase)
+    plurality, by_seat, order = _count_style(phase, ruleset, state)
     view = CountView(
         plurality=plurality, by_seat=by_seat,
         voting_order=[by_id[i] for i in order if i in by_id],
@@ -418,13 +453,85 @@ def vote_count(*, phase: Phase, as_of: int | None = None, seats: list[Seat] | No
     if view.words is not None:
         for wagon in view.wagons:
             wagon.note = view.words.wagon_notes.get(wagon.target.pk if wagon.target is not None else None, "")
+    elif plurality:
+        view.lead = _lead_at_close(ruleset, state, view, by_id)
     return view
 
 
-def _count_style(phase: Phase) -> tuple[bool, bool, tuple[int, ...]]:
-    """Whether the phase's rule set counts by plurality, whether it numbers players by seat, and
-    its voters in voting order."""
-    ruleset, state = engine_state_of(phase)
+def _lead_at_close(ruleset, state, view: CountView, by_id: dict[int, Seat]) -> LeadAtClose | None:
+    """Who leads at the close by the rule set's own count there (the engine's `count_at_close`, the
+    very function its close decides by), from each voter's last vote as the close reads it
+    (standing_votes; up to the count's post for a count "as of"). None for a rule set whose close
+    counts the votes cast as they are."""
+    count_at_close = getattr(ruleset, "count_at_close", None)
+    if not callable(count_at_close) or state is None:
+        return None
+    # The ballots come in post order: a count "as of" post #N reads those up to it.
+    ballots = view.ballots if view.as_of is None else view.ballots[:bisect_right(view.ballots, view.as_of,
+                                                                                  key=attrgetter("order"))]
+    close = count_at_close(state, standing_votes(view.phase, ballots=ballots))
+    if not close.top:
+        return None
+    leaders = set(close.leaders)
+    on_wagons = [w.target for w in view.wagons if w.target is not None and w.weight]
+    cast_on = {seat.pk for seat in on_wagons}
+    seats = [seat for seat in on_wagons if seat.pk in leaders]
+    seats += [by_id[i] for i in close.leaders if i not in cast_on and i in by_id]
+    alone = [seat for seat in seats if seat.pk in close.defaulted and seat.pk not in cast_on]
+    return LeadAtClose(weight=close.top, seats=seats, alone=alone,
+                       own_vote=[seat for seat in seats if seat.pk in close.defaulted],
+                       every_silent=bool(alone) and {seat.pk for seat in alone} == close.defaulted,
+                       defaulted=close.defaulted)
+
+
+def leading_text(count: CountView, *, html: bool = False) -> str:
+    """Who leads, said under a plurality's count (the pages, `html`: the names in bold) and in the
+    GM's count post: «Больше всего голосов: Вася (2 голоса)». Where the close counts a player not
+    voting as voting for himself (count.lead), a leader by that vote is said to be one, so the
+    line names whom the close will find level (docs/votes.md, "Leaders at the close"). "" for a
+    count that shows no leaders (a majority's, or the rule set's own words)."""
+    if not count.plurality or count.words is not None:
+        return ""
+
+    def shown(seats) -> list[str]:
+        names = [seat.user.display_name for seat in seats]
+        return [format_html("<strong>{}</strong>", name) for name in names] if html else names
+
+    def said(text: str, weight: str = "") -> str:
+        text += f" ({weight})" if weight else ""
+        # The catalogue's texts hold no markup, and every name in them is escaped by format_html.
+        return mark_safe(text) if html else text  # noqa: S308
+
+    lead = count.lead
+    if lead is None:
+        leaders = [w.target for w in count.leaders if w.target is not None]
+        if not leaders:
+            return said(_("No leader yet: the most votes at the close decide."))
+        return said(_("Leading: %(names)s") % {"names": ", ".join(shown(leaders))}, _votes(count.top))
+    if lead.every_silent:
+        named = [seat for seat in lead.seats if seat not in lead.alone]
+        if not named:  # nobody has voted: every player's vote is on himself
+            return said(_("All are level: each player votes for himself."))
+        return said(_("Leading: %(names)s (%(weight)s), and as many has each player not voting: his own vote "
+                      "for himself") % {"names": ", ".join(shown(named)), "weight": _votes(lead.weight)})
+    if lead.own_vote and len(lead.own_vote) == len(lead.seats):
+        return said(_("Leading: %(names)s (%(weight)s, with their own vote for themselves)") % {
+            "names": ", ".join(shown(lead.seats)), "weight": _votes(lead.weight)})
+    if lead.own_vote:
+        return said(_("Leading: %(names)s (%(weight)s; %(who)s counting their own vote for themselves)") % {
+            "names": ", ".join(shown(lead.seats)), "weight": _votes(lead.weight),
+            "who": names_joined(shown(lead.own_vote), "nomn")})
+    return said(_("Leading: %(names)s") % {"names": ", ".join(shown(lead.seats))}, _votes(lead.weight))
+
+
+def _votes(weight: int | float) -> str:
+    """«2 голоса»."""
+    return ngettext("%(n)s vote", "%(n)s votes", weight) % {"n": weight}
+
+
+def _count_style(phase: Phase, ruleset, state) -> tuple[bool, bool, tuple[int, ...]]:
+    """Whether the phase's rule set (`ruleset`, judging `state`: engine_state_of) counts by
+    plurality, whether it numbers players by seat, and its voters in voting order."""
     if ruleset is None:
         return False, False, ()
     style = site_style(ruleset)

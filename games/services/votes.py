@@ -17,7 +17,7 @@ from games.engine.rulesets import RULESETS
 from games.engine.rulesets.base import site_style
 from games.wording import suggestion_text, vote_reason_text, vote_weight_text, wording_of
 from games.selectors.holders import count_as_cast
-from games.selectors.votes import (CountView, count_title, engine_state_of, parse_measure, roster_matcher, version_key,
+from games.selectors.votes import (CountView, count_title, engine_state_of, leading_text, parse_measure, roster_matcher, version_key,
                                    syntax_examples, vote_target_ids,
                                    vote_count, vote_profile_for, voting_phase)
 from games.models import Game, Phase, Post, Seat, Thread, VoteRecord
@@ -350,9 +350,8 @@ def vote_count_bbcode(count: CountView) -> str:
     for row in count.measures if words is not None else ():
         who = ", ".join(f"{seat.user.display_name} ×{vote_weight_text(w)}" for seat, w in row["weighted"])
         lines.append(f"{row['label']} — {vote_weight_text(row['weight'])}" + (f": {who}" if who else ""))
-    if words is None and count.plurality and count.leaders:
-        lines.append(str(_("Leading: %(names)s")) % {
-            "names": ", ".join(w.target.user.display_name for w in count.leaders if w.target)})
+    if words is None and count.plurality and (count.leaders or count.lead is not None):
+        lines.append(leading_text(count))  # the pages' line: whom the close will find level
     if count.not_voting:
         lines.append(str(_("Not voting: %(names)s")) % {"names": ", ".join(s.user.display_name for s in count.not_voting)}
                      + (f" ({count.not_voting_note})" if count.not_voting_note else ""))

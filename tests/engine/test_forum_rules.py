@@ -142,6 +142,28 @@ def test_tie_is_settled_by_lot_among_the_leaders_when_votes_tie():
     assert picked == {"Соня", "Фроло"}
 
 
+@pytest.mark.parametrize("votes, leaders", [
+    ({"Вася": "Соня", "Соня": "Вася"}, [name for name, _role in ROSTER]),  # a wagon of one ties every silent player
+    ({"Вася": "Соня", "Фроло": "Соня", "Соня": "Вася"}, ["Соня"]),  # two cast beat each one's own
+    ({"Вася": "Соня", "Фроло": "Вася"}, ["Соня"]),  # silent Соня's own vote outnumbers Вася's wagon
+    ({"Вася": "Соня", "Фроло": "Вася", "Бонд": "Вася"}, ["Вася", "Соня"]),  # and ties a wagon of two
+])
+def test_the_count_at_close_names_whom_the_close_draws_between_when_silent_players_vote_for_themselves(votes, leaders):
+    """«По умолчанию считается, что игрок голосует сам за себя.» and «Если большинство голосов
+    набрали несколько игроков, ведущий случайным образом выбирает, кто из них сядет.» The site's
+    counts ask count_at_close who leads (issue 29); the close decides by the same count."""
+    state = new_game()
+    ids = {sid(state, v): sid(state, t) for v, t in votes.items()}
+    close = FORUM.count_at_close(state, ids)
+    assert [state.seat(i).name for i in close.leaders] == leaders
+    assert close.defaulted == {s.id for s in state.active()} - set(ids)
+    assert all(close.votes[v] == v for v in close.defaulted)
+    r = play(state, votes=votes, seed=3)
+    assert r.outcome["tally"] == {state.seat(t).name: w for t, w in close.weights.items()}
+    ties = events_of(r, "tie_break")
+    assert ([x["name"] for x in ties[0].data["leaders"]] if ties else r.outcome["jailed"]) == leaders
+
+
 def test_tie_is_settled_by_the_gm_when_he_picks_a_leader():
     """«Если большинство голосов набрали несколько игроков, ведущий случайным образом выбирает,
     кто из них сядет.» The GM may make the choice himself (inputs.gm["tie_break"])."""

@@ -20,7 +20,7 @@ from games.engine.rulesets.common import ref as _ref
 from games.engine.rulesets.common import scalar as _scalar
 from games.engine.rulesets.common import seat_id as _seat_id
 from games.engine.state import ACTIVE, GameState, SeatState
-from games.engine.votecount import VOTE, Ballot, tally
+from games.engine.votecount import VOTE, Ballot, CloseCount, tally
 
 __all__ = [
     "CHECK",
@@ -269,6 +269,39 @@ class ForumRuleset:
             return "bad_target"
         return None
 
+    def count_at_close(self, state: GameState, votes: Mapping[Any, Any]) -> CloseCount:
+        """The jail vote as the close counts it, from each voter's last vote (`votes`: voter ->
+        target, "peace" or None): «Голосовать можно неограниченное число раз в течении дня, но
+        засчитывается только последний голос. По умолчанию считается, что игрок голосует сам за
+        себя.» A missing vote, a vote for someone out of play and a "peace" call (the forum has
+        none) all leave the default. The close (_settle_jail) and every count the site shows ask
+        this, so a count names the leaders the close will find («Если большинство голосов набрали
+        несколько игроков, ведущий случайным образом выбирает»)."""
+        voters = self.voters(state)
+        targets = set(self.vote_targets(state))
+        raw_votes = {_seat_id(k): v for k, v in votes.items()}
+        counted: dict[int, int] = {}
+        defaulted: set[int] = set()
+        for voter in voters:
+            target = _seat_id(raw_votes.get(voter))
+            if target not in targets:
+                target = voter
+                defaulted.add(voter)
+            counted[voter] = target
+        count = tally(
+            [Ballot(voter=v, kind=VOTE, target=counted[v], order=i) for i, v in enumerate(voters)],
+            voters=voters,
+            targets=targets,
+        )
+        seat_order = {s.id: i for i, s in enumerate(state.seats)}
+        return CloseCount(
+            votes=MappingProxyType(counted),
+            defaulted=frozenset(defaulted),
+            weights=MappingProxyType({w.target: w.weight for w in count.wagons if w.target is not None}),
+            leaders=tuple(sorted((w.target for w in count.leaders if w.target is not None),
+                                 key=seat_order.__getitem__)),
+        )
+
     def speaking_order(self, state: GameState) -> tuple[int, ...]:
         """The forum speaks in no fixed order; the seating order of the players in play is shown."""
         return () if state.over else tuple(s.id for s in state.active())
@@ -426,27 +459,8 @@ class ForumRuleset:
         """«Набравший большинство при голосовании игрок садится в тюрьму... Если большинство голосов
         набрали несколько игроков, ведущий случайным образом выбирает, кто из них сядет. Но кто-то
         один сядет обязательно.»"""
-        voters = self.voters(state)
-        targets = set(self.vote_targets(state))
-        raw_votes = {_seat_id(k): v for k, v in inputs.votes.items()}
-        votes: dict[int, int] = {}
-        defaulted: set[int] = set()
-        for voter in voters:
-            target = _seat_id(raw_votes.get(voter))
-            if target not in targets:
-                # «По умолчанию считается, что игрок голосует сам за себя.» A missing vote, a vote
-                # for someone out of play and a "peace" call (the forum has none) all leave the default.
-                target = voter
-                defaulted.add(voter)
-            votes[voter] = target
-        count = tally(
-            [Ballot(voter=v, kind=VOTE, target=votes[v], order=i) for i, v in enumerate(voters)],
-            voters=voters,
-            targets=targets,
-        )
-        weights = {w.target: w.weight for w in count.wagons if w.target is not None}
-        seat_order = {s.id: i for i, s in enumerate(state.seats)}
-        leaders = sorted((w.target for w in count.leaders if w.target is not None), key=seat_order.__getitem__)
+        count = self.count_at_close(state, inputs.votes)
+        votes, defaulted, weights, leaders = dict(count.votes), count.defaulted, dict(count.weights), count.leaders
         events.append(
             Event(
                 "vote_result",
