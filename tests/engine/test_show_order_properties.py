@@ -88,7 +88,7 @@ def steps_of(state, rng: random.Random) -> dict[int, list]:
         mine = []
         if kind in POSTS and POSTS[kind] in owed and rng.random() < 0.9:
             mine.append((seat.id, "post", POSTS[kind]))
-        choices = [a for a in (*NIGHT_CHOICES, "spare") if a in menu and (a in owed or "night_choice" in holds)]
+        choices = [a for a in (*NIGHT_CHOICES, "spare") if a in menu and a in owed]
         if choices and rng.random() < 0.9:
             action = rng.choice(choices)
             mine.append((seat.id, action, rng.choice(menu[action])))
@@ -154,4 +154,35 @@ def test_the_bouncers_stun_and_the_demons_pick_of_him_in_either_order():
     # the Demon's form stays on his panel after the stun
     stunned, _events = SHOW.stun(state, anya, kira)
     assert "enslave" in SHOW.menu(stunned, kira)
-    assert kira in SHOW.open_optional(stunned, PhaseInputs())
+    assert kira in SHOW.waiting_for(stunned, PhaseInputs())  # he owes it as before the stun
+
+
+def test_a_stun_after_the_stunned_heroes_i_am_done_waits_as_one_before_it():
+    """«Любой этап заканчивается либо когда все активные герои совершают необходимое на этом этапе
+    действие, либо когда Таймер обнуляется»; the Вышибала's stun is «лишить ночного действия», and
+    «В случае, если Вышибала выбирает плохиша (Рептилоида или Демона), а тот Вышибалу, то оглушение
+    не происходит»: whether the stunned hero loses his action is known only at the morning, so the
+    stun changes nothing of what the night waits for. The Demon gives his optional input (an
+    exclusion), says «Я всё» and makes no night choice; the stun comes before or after that. Found
+    by the property test (CI): the stun first opened a hold «Я всё» then released (the night could
+    end early), the stun last opened it after «Я всё» was refused (nothing was open then): `held`
+    and `early` differed. Now the night waits for the Demon's choice in both orders."""
+    from dataclasses import replace
+
+    state = replace(enslaved(day1(privileges={"Аня": ["bouncer"], "Кира": ["lawyer"]})), phase="night 1")
+    anya, kira, borya = sid(state, "Аня"), sid(state, "Кира"), sid(state, "Боря")
+    stun = (anya, "stun", kira)
+    kiras = [(kira, "exclude", borya), (kira, "done", None)]
+    others = [(s.id, "suspect", borya if s.id != borya else anya) for s in state.active() if s.role == "mason"] + \
+             [(sid(state, "Жора"), "save", borya), (sid(state, "Зина"), "enslave", borya),
+              (sid(state, "Илья"), "enslave", borya)]
+    stunned_first = play(state, [stun, *kiras, *others], seed=5)
+    stunned_last = play(state, [*kiras, *others, stun], seed=5)
+    assert stunned_first == stunned_last
+    assert stunned_first.outcome["early"] is False and stunned_first.outcome["stunned"] == ["Кира"]
+    # the stunned Demon still owes his night choice: the night waits for it, «Я всё» or not
+    stunned, _events = SHOW.stun(state, anya, kira)
+    assert kira in SHOW.waiting_for(stunned, PhaseInputs()) and SHOW.optional_actions(stunned, kira) == ("exclude",)
+    # once he chooses, nothing is left to wait for from him
+    chosen = add(add(PhaseInputs(), kira, "enslave", borya), kira, "exclude", borya)
+    assert kira not in SHOW.waiting_for(stunned, chosen) and kira not in SHOW.open_optional(stunned, chosen)

@@ -337,10 +337,10 @@ def test_bouncer_6_the_stunned_sends_no_message_until_the_night_ends_and_works_f
     stunned, events = SHOW.stun(state, anya, kira)
     assert [e.kind for e in events] == ["stunned"] and events[0].audience == seat_audience(kira)
     assert not can_post(stunned, kira) and can_post(stunned, sid(state, "Боря"))
-    # he owes nothing, but keeps his night choice until the night ends: it holds the night open
-    # (issue 28, item 5: rule 5 must not depend on who clicked first); the close voids it
-    assert kira not in SHOW.owing(stunned) and SHOW.allowed_actions(stunned, kira) == ("enslave",)
-    assert SHOW.optional_actions(stunned, kira) == ("night_choice",)
+    # he keeps and owes his night choice until the night ends, as before the stun (issue 28, item 5:
+    # rule 5 must not depend on who clicked first, nor what the night waits for); the close voids it
+    assert kira in SHOW.owing(stunned) and SHOW.allowed_actions(stunned, kira) == ("enslave",)
+    assert SHOW.optional_actions(stunned, kira) == ()
     result = close(stunned, orders=night_orders(stunned, Жора=("save", "Боря"), Кира=("enslave", "Вера")))
     assert result.outcome["stunned"] == ["Кира"] and result.outcome["enslaved"] == []
     assert can_post(at(result.state, "day 2"), kira)

@@ -159,15 +159,16 @@ def test_the_bouncers_stun_silences_the_stunned_until_the_night_ends(show):
     # one stun a night
     second = privs.show_stun(game=game, user=users["Боря"], target=seats["Жора"])
     assert not second.accepted and second.code == "stunned_tonight"  # the engine's check
-    # the stunned owes nothing, but keeps his night form until the night ends (issue 28, item 5):
-    # it holds the night open, as the bets do, until he chooses or says «Я всё»
+    # the stunned keeps and owes his night choice until the night ends, as before the stun (issue 28,
+    # item 5): the night waits for it, «Я всё» or not; the morning voids it (rule 5 aside)
     page = client_for(users["Аня"]).get(game.get_absolute_url()).content.decode()
-    assert 'name="action" value="suspect"' in page and "data-optional-open" in page
+    assert 'name="action" value="suspect"' in page and 'class="owed"' in page
     for name, action, target in (("Боря", "suspect", "Вера"), ("Жора", "save", "Боря"), ("Кира", "enslave", "Жора"),
                                  ("Вера", "enslave", "Жора"), ("Лёва", "suspect", "Вера")):
         services.show_order(game=game, user=users[name], action=action, target=seats[target])
-    assert _phase(game)[0] == "night"
     _done(game, users)
+    assert _phase(game)[0] == "night"
+    services.show_order(game=game, user=users["Аня"], action="suspect", target=seats["Вера"])
     assert _phase(game)[0] == "day"
     post_submit(thread=game.game_thread, author=users["Аня"], body="Снова говорю")  # the night is over
 

@@ -164,7 +164,6 @@ ACTION_LABELS = {
     "steal": gettext_lazy("steal a privilege"),
     "fake": gettext_lazy("post under a false name (/fake)"),
     # issue 28: what holds a stage open, and «Я всё»
-    "night_choice": gettext_lazy("your night choice"),
     "done": gettext_lazy("done for this stage"),
 }
 

@@ -468,7 +468,7 @@ class StageClose:
             if isinstance(order, Order) and order.actor == actor and self.rules.check_order(current, order) is None:
                 orders[actor] = order
         stuns, excludes = priv.night_inputs(self)
-        stunned_targets = set(stuns.values())  # the stunned owe no night action: no coma for it
+        stunned_targets = set(stuns.values())  # «лишить ночного действия»: no coma for a choice not made
         self.miss([h for h in self.owing() if h not in stunned_targets], excused=frozenset(stunned_targets))
         choices: dict[int, tuple[str, int | None]] = {}
         for hero in self.free():

@@ -263,11 +263,11 @@ def optional_actions(rules: ShowRuleset, state: GameState, hero: int,
     """The optional inputs of this stage the hero may still give and has not: the stage's early end
     would cut them off, so they hold it (until he gives one, says he is done, or the timer ends).
     Only inputs the close reads from this stage and nobody gave yet hold it, never a change of one
-    given: the night's stun, exclusion, a stunned hero's own choice (rule 5 of the Вышибала) and
-    the first night's bet («может до утра поменять»); the day vote's Talent ballot, the Авторитет's
-    extra vote (the re-vote's too) and the carousel's theft; a Talent's raise in the defence; the
-    first sympathy in `defence 1` (its window is day 1 and the defence) and the second in `revote
-    1`. The at-once buttons (/mole, a Хакер's guess, Secret Knowledge, /lull, /fake) act when used
+    given: the night's stun, exclusion and the first night's bet («может до утра поменять»); the
+    day vote's Talent ballot, the Авторитет's extra vote (the re-vote's too) and the carousel's
+    theft; a Talent's raise in the defence; the first sympathy in `defence 1` (its window is day 1
+    and the defence) and the second in `revote 1`. A stunned hero's night choice is not optional:
+    he owes it as before the stun (`owes`). The at-once buttons (/mole, a Хакер's guess, Secret Knowledge, /lull, /fake) act when used
     and are not read at the close: they hold nothing."""
     if state.over or not state.has_seat(hero):
         return ()
@@ -284,9 +284,6 @@ def optional_actions(rules: ShowRuleset, state: GameState, hero: int,
         return hero in (ids(value) if isinstance(value, (list, tuple)) else id_map(value))
 
     if kind == NIGHT:
-        if hero in priv.stunned_now(state) and hero not in id_map(inputs.orders) \
-                and any(can(a) for a in NIGHT_CHOICES):
-            out.append("night_choice")
         tonight = priv_memory(state).get("stunned") or {}
         stunned_by_him = tonight.get("phase") == state.phase and str(hero) in (tonight.get("by") or {})
         if not stunned_by_him and not given("stun") and can(STUN):

@@ -385,10 +385,11 @@ class ShowRuleset:
             return []
         kind, _n = parse_phase(state.phase)
         free = [s.id for s in state.active()]
-        if kind == NIGHT:
-            stunned = priv.stunned_now(state)  # «лишить ночного действия»: nothing owed
-            return [h for h in free if h not in stunned]
-        if kind in (GREETINGS, DAY):
+        if kind in (GREETINGS, DAY, NIGHT):
+            # At night a stunned hero owes his choice as before the stun: «лишить ночного действия» is
+            # decided at the morning («а тот Вышибалу, то оглушение не происходит»), so what the night
+            # waits for does not depend on when the stun was made (issue 28, item 5; the close
+            # excuses the stunned from coma).
             return free
         if kind == DEFENCE:
             # «обязательно нужно присылать аудио/видео-Речь только один раз за Шоу»
@@ -586,9 +587,9 @@ class ShowRuleset:
             if actor == judge_today(state):
                 return (ENSLAVE, SPARE) if len(self._bench(state)) == 1 else (ENSLAVE,)
             return extra
-        # A stunned hero keeps his night choice until the night ends: the close voids it, unless he
-        # is a bad hero who picked the Вышибала (rule 5; issue 28, item 5: the stun made at once
-        # must not take the choice away, or the rule would hold only for who clicked first).
+        # A stunned hero keeps (and owes) his night choice until the night ends: the close voids it,
+        # unless he is a bad hero who picked the Вышибала (rule 5; issue 28, item 5: the stun made at
+        # once must not take the choice away, or the rule would hold only for who clicked first).
         return priv.night_actions(state, actor) + extra
 
     def owed_actions(self, state: GameState, actor: int) -> tuple[str, ...]:
