@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import report  # noqa: E402
-from bench.server import Gunicorn, bench_database_url, clear_cache_prefix, create_database, drop_database  # noqa: E402
+from bench.server import (  # noqa: E402
+    Gunicorn, bench_database_url, clear_cache_prefix, create_database, drop_database, production_like_env)
 from bench.wrk import WrkResult, ensure_wrk, lua_script, merge, run_wrk, wrk_command  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/mafia_bench"
@@ -77,25 +78,14 @@ def bench_environment(prefix: str) -> dict[str, str]:
     database_url = bench_database_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
     if not database_url.startswith(("postgres://", "postgresql://")):
         raise SystemExit(f"The benchmark runs on PostgreSQL; DATABASE_URL is {database_url!r}.")
+    # One player posts as fast as the server takes it: the site's per-user posting rate limit
+    # (12 a minute) would measure the limiter, not posting (production_like_env turns it off).
     return {
         "DATABASE_URL": database_url,
         "REDIS_URL": os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "DJANGO_SECURE_COOKIES": "0",
-        "DJANGO_SECURE_HSTS_SECONDS": "0",
-        "DJANGO_BEHIND_PROXY": "0",
-        "DJANGO_LOG_LEVEL": "ERROR",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
+        **production_like_env(log_level="ERROR"),
         "MAFIA_VAR_DIR": str(ROOT / "var" / "bench"),
         "MAFIA_CACHE_PREFIX": prefix,
-        "MAFIA_POSTS_PER_PAGE": "25",
-        # One player posts as fast as the server takes it: the site's per-user posting rate limit
-        # (12 a minute) would measure the limiter, not posting.
-        "MAFIA_POST_RATE": "0",
     }
 
 

@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import mixreport  # noqa: E402
+from bench.server import bench_database_url, production_like_env, stop_group  # noqa: E402
 
 SETUPS = ("embedded", "postgres")
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/mafia_bench"
@@ -103,26 +104,13 @@ def setup_environment(setup: str, var_dir: Path, prefix: str) -> dict[str, str]:
     than people: the limiter would refuse them). The embedded set-up has neither DATABASE_URL nor
     REDIS_URL (SQLite, the disk cache and the file broker in the data folder)."""
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(production_like_env(log_level="WARNING"))
     env.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "DJANGO_SECURE_COOKIES": "0",
-        "DJANGO_SECURE_HSTS_SECONDS": "0",
-        "DJANGO_BEHIND_PROXY": "0",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
         "MAFIA_VAR_DIR": str(var_dir),
-        "MAFIA_POSTS_PER_PAGE": "25",
-        "MAFIA_POST_RATE": "0",
         "MAFIA_SITE_URL": "http://127.0.0.1",
         "PYTHONUNBUFFERED": "1",
     })
     if setup == "postgres":
-        from bench.server import bench_database_url
-
         from urllib.parse import urlsplit, urlunsplit
 
         parts = urlsplit(bench_database_url(os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL))
@@ -212,17 +200,7 @@ class Process:
             return ""
 
     def stop(self, timeout: float = 15) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=timeout)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait(timeout=5)
+        stop_group(self.process, timeout=timeout)
 
 
 def count_in_log(path: Path, needles: tuple[str, ...]) -> int:

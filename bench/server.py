@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -14,6 +15,27 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def production_like_env(*, log_level: str) -> dict[str, str]:
+    """The settings a benchmark's site runs with (bench/__main__.py, bench/mix.py): DEBUG off with a
+    throwaway secret key, no HTTPS redirect nor secure cookies (plain HTTP on 127.0.0.1), Celery's
+    tasks through the broker, 25 posts a page, the per-user posting rate limit off (the benchmark's
+    users post faster than people: the limiter would refuse them)."""
+    return {
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SECURE_COOKIES": "0",
+        "DJANGO_SECURE_HSTS_SECONDS": "0",
+        "DJANGO_BEHIND_PROXY": "0",
+        "DJANGO_LOG_LEVEL": log_level,
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "MAFIA_POSTS_PER_PAGE": "25",
+        "MAFIA_POST_RATE": "0",
+    }
 
 
 def bench_database_url(url: str) -> str:
@@ -91,17 +113,23 @@ class Gunicorn:
         raise RuntimeError(f"gunicorn did not answer /healthz/ within {wait_seconds:.0f} s")
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
+        stop_group(self.process, timeout=10)
+
+
+def stop_group(process: subprocess.Popen | None, *, timeout: float) -> None:
+    """End a process started in a session of its own and its children: SIGTERM to its group,
+    SIGKILL if it has not ended within `timeout` seconds. Nothing if it is not running."""
+    if process is None or process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=timeout)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
         try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=10)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.process.wait(timeout=5)
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(timeout=5)
 
 
 def clear_cache_prefix(redis_url: str, prefix: str) -> int:

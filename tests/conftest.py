@@ -5,6 +5,7 @@ import os
 import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
+from hypothesis import settings as hypothesis_settings
 
 from accounts.models import User
 from games.models import Game, Thread
@@ -13,6 +14,14 @@ from games.services.threads import thread_create
 
 PASSWORD = "correct-horse-battery-staple"
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# Hypothesis: a developer's run draws new examples each time (that is how the properties find
+# their bugs); CI's run draws the same ones on every clone, so that a landing is judged on the
+# change and not on the draw. A property that fails on a developer's machine prints its
+# reproduction blob; its case then gets a deterministic regression test of its own.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True, database=None)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile("ci" if IN_CI else "dev")
 
 
 @pytest.fixture(autouse=True, scope="session")

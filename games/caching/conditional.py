@@ -27,12 +27,10 @@ session cookie and the body, so two sessions never share one.
 
 from __future__ import annotations
 
-import functools
-import re
 import time
 
 from django.conf import settings
-from django.core.cache import DEFAULT_CACHE_ALIAS, cache
+from django.core.cache import cache
 from django.http import HttpResponseNotModified
 
 from games.caching import pagecache
@@ -40,14 +38,6 @@ from games.caching import pagecache
 VALIDATOR_SECONDS = 3600
 # What a 304 repeats of the 200 it stands for (RFC 9110 15.4.5), besides the ETag.
 _REPLAYED = ("Cache-Control", "Vary", "Content-Language", "Expires")
-
-
-@functools.cache
-def _fragment_path_re() -> re.Pattern:
-    from django.urls import reverse
-
-    head, _zero, tail = reverse("games:votes_live", args=[0]).rpartition("/0/")
-    return re.compile(re.escape(head) + r"/([1-9][0-9]{0,17})/" + re.escape(tail) + r"\Z")
 
 
 class Candidate:
@@ -60,30 +50,17 @@ class Candidate:
 def candidate(request) -> Candidate | None:
     """For a GET of a game's vote-count fragment, the key of its validator from what the request
     carries; None: never answered here (another URL or method, a session cookie of a form no
-    session has, Django messages in a cookie)."""
+    session has, Django messages in a cookie: `pagecache.request_key`)."""
     if request.method != "GET":
         return None
-    match = _fragment_path_re().match(request.path)
+    match = pagecache.path_re("games:votes_live").match(request.path)
     if match is None:
         return None
-    cookies = request.COOKIES
-    if "messages" in cookies or settings.DISALLOWED_USER_AGENTS:
+    keyed = pagecache.request_key(request, "votes:validator", tag="votes-live", target=request.get_full_path(),
+                                  csrf=False, hx=("HTTP_HX_REQUEST", "HTTP_HX_TARGET"))
+    if keyed is None:
         return None
-    session_key = cookies.get(settings.SESSION_COOKIE_NAME) or None
-    if session_key is not None and not pagecache._SESSION_KEY_RE.fullmatch(session_key):
-        return None
-    from django.core.exceptions import DisallowedHost
-
-    try:
-        host = request.get_host()
-    except DisallowedHost:
-        return None  # CommonMiddleware answers that
-    meta = request.META
-    parts = ["votes-live", session_key or "", host, request.scheme, request.get_full_path(),
-             cookies.get(settings.LANGUAGE_COOKIE_NAME, ""), meta.get("HTTP_HX_REQUEST", ""),
-             meta.get("HTTP_HX_TARGET", ""), pagecache._constant_part()]
-    return Candidate(key=f"votes:validator:{pagecache.digest(chr(31).join(parts))}", game_id=int(match.group(1)),
-                     session_key=session_key)
+    return Candidate(key=keyed[0], game_id=int(match.group(1)), session_key=keyed[1])
 
 
 def etag_of(request, html: str) -> str:
@@ -123,29 +100,13 @@ def lookup(request, found: Candidate):
     if not request.META.get("HTTP_IF_NONE_MATCH"):
         return None
     keys = [found.key, *_base_keys(found.game_id), *_extra_keys.get(found.game_id, ())]
-    session_cache = None
-    if found.session_key is not None:
-        session_cache = pagecache._session_cache_key(found.session_key)
-        if session_cache is not None and session_cache[1] == DEFAULT_CACHE_ALIAS:
-            keys.append(session_cache[0])
-    values = cache.get_many(keys)
+    session_cache, session_read = pagecache.session_keys(found.session_key)
+    values = cache.get_many(keys + session_read)
     entry = values.get(found.key)
     if not isinstance(entry, dict) or time.time() >= entry.get("until", 0) or not matches(request, entry["etag"]):
         return None
-    if found.session_key is None:
-        if entry["session"] is not None:
-            return None
-    else:
-        if session_cache is None:
-            data = pagecache._session_data(found.session_key)
-        elif session_cache[1] == DEFAULT_CACHE_ALIAS:
-            data = values.get(session_cache[0])
-        else:
-            from django.core.cache import caches
-
-            data = caches[session_cache[1]].get(session_cache[0])
-        if data is None or "_messages" in data or entry["session"] != pagecache.session_digest(data):
-            return None
+    if not pagecache.session_unchanged(found.session_key, session_cache, values, entry["session"]):
+        return None
     missing = [key for key in entry["stamps"] if key not in keys]
     if missing:
         values.update(cache.get_many(missing))
@@ -171,17 +132,9 @@ def store(request, found: Candidate, response) -> None:
     game_id, stamps, etag, until = offered
     if game_id != found.game_id or response.cookies:
         return  # a cookie set (a new session, a CSRF cookie) makes the next request differ
-    session = getattr(request, "session", None)
-    if session is None or session.modified:
+    usable, session_part = pagecache.session_state(request, found.session_key, unmodified=True)
+    if not usable:
         return
-    data = session._session
-    if session.session_key != found.session_key:
-        return
-    session_part = None
-    if found.session_key is not None:
-        if "_messages" in data:
-            return
-        session_part = pagecache.session_digest(data)
     extra = tuple(key for key in stamps if key not in _base_keys(game_id))
     if len(_extra_keys) > 50_000:
         _extra_keys.clear()

@@ -33,38 +33,42 @@ from __future__ import annotations
 from games.caching import conditional, pagecache
 
 
-class ThreadPageCacheMiddleware:
+class _EarlyAnswerMiddleware:
+    """Answers a request from a cache before the middleware after it and the view run, and keeps
+    what the view answered for the next one: `steps` gives (candidate, lookup, store), the
+    request's key or None (not for this cache), the kept answer or None, and the keeping."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
+    def steps(self):
+        raise NotImplementedError
+
     def __call__(self, request):
-        found = pagecache.candidate(request)
+        candidate, lookup, store = self.steps()
+        found = candidate(request)
         if found is not None:
-            response = pagecache.page_lookup(request, found)
+            response = lookup(request, found)
             if response is not None:
                 return response
         response = self.get_response(request)
         if found is not None:
-            pagecache.page_store(request, found, response)
+            store(request, found, response)
         return response
 
 
-class VoteCountConditionalMiddleware:
+class ThreadPageCacheMiddleware(_EarlyAnswerMiddleware):
+    def steps(self):
+        # Read from the module at each request: a test may replace one (tests/security/test_headers.py).
+        return pagecache.candidate, pagecache.page_lookup, pagecache.page_store
+
+
+class VoteCountConditionalMiddleware(_EarlyAnswerMiddleware):
     """Answers the vote-count fragment's revalidations (If-None-Match) with 304 Not Modified
     before the session, auth and the view run, when nothing its count shows was written since
     the browser got it (games/caching/conditional.py); keeps the validator of the view's answers.
     Right after ThreadPageCacheMiddleware, for the same reasons."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        found = conditional.candidate(request)
-        if found is not None:
-            response = conditional.lookup(request, found)
-            if response is not None:
-                return response
-        response = self.get_response(request)
-        if found is not None:
-            conditional.store(request, found, response)
-        return response
+    def steps(self):
+        # Read from the module at each request: a test may replace one (tests/games/test_vote_count_conditional.py).
+        return conditional.candidate, conditional.lookup, conditional.store

@@ -75,7 +75,10 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.exceptions import DisallowedHost
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.http import HttpResponse
+from django.urls import reverse
 from django.utils import timezone, translation
 
 from games import models as m
@@ -1011,7 +1014,6 @@ def personalize(html: str, posts: list, *, request, user, just_posted: int | Non
 @functools.lru_cache(maxsize=64)
 def _action_urls(_script_prefix: str) -> tuple[str, ...]:
     """The Report and Edit links' URLs around the post's id, escaped (per process and script prefix)."""
-    from django.urls import reverse
     from django.utils.html import escape
 
     return (*map(escape, reverse("games:post_report", args=[0]).rpartition("/0/")),
@@ -1111,16 +1113,19 @@ def frame_key(request, thread, stamps: Stamps, *, author_ids, reply: bool = Fals
                     reply=reply)
 
 
-def _frame_session(request, framing: FrameKey) -> tuple[bool, str | None]:
-    """(usable, digest of the session's data): usable when the request's session is the one its
-    cookie names, with no message waiting."""
+def session_state(request, session_key: str | None, *, unmodified: bool = False) -> tuple[bool, str | None]:
+    """(usable, digest of the session's data, None without a session): usable when the request's
+    session is the one its cookie names (`session_key`), with no message waiting, and, with
+    `unmodified`, nothing the view did changed it (a kept whole answer: the next request's
+    session is this one as it is now). What a kept answer records of the session, as
+    `session_unchanged` compares it."""
     session = getattr(request, "session", None)
-    if session is None:
+    if session is None or unmodified and session.modified:
         return False, None
-    data = session._session
-    if session.session_key != framing.session_key:
-        return False, None
-    if framing.session_key is None:
+    data = session._session  # loads it, if the view did not (then a missing one has no key)
+    if session.session_key != session_key:
+        return False, None  # not the session the cookie names (gone, or a new one)
+    if session_key is None:
         return True, None
     if "_messages" in data:
         return False, None
@@ -1154,7 +1159,7 @@ def frame_get(request, framing: FrameKey, stamps: Stamps, *, also: list[str] = (
         _remember(_frames_seen, framing.key, frame.inputs)
     if frame is None or time.time() >= frame.valid_until or frame.stamps != _frame_stamps(stamps, reply=framing.reply):
         return None
-    usable, session = _frame_session(request, framing)
+    usable, session = session_state(request, framing.session_key)
     if not usable or session != frame.session:
         return None
     return frame
@@ -1167,7 +1172,7 @@ def frame_store(request, framing: FrameKey, html: str, *, inputs: dict, valid_un
     until = time.time() + FRAME_SECONDS
     if valid_until is not None:
         until = min(until, valid_until)
-    usable, session = _frame_session(request, framing)
+    usable, session = session_state(request, framing.session_key)
     frame = Frame(stamps={}, session=session, valid_until=until, parts=split, inputs=dict(inputs))
     csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME)
     if usable and request.META.get("CSRF_COOKIE") == csrf and until - time.time() >= 1:
@@ -1192,10 +1197,9 @@ _SESSION_KEY_RE = re.compile(r"[a-z0-9]{8,64}")
 
 
 @functools.cache
-def _thread_path_re() -> re.Pattern:
-    from django.urls import reverse
-
-    head, _zero, tail = reverse("games:thread", args=[0]).rpartition("/0/")
+def path_re(url_name: str) -> re.Pattern:
+    """The paths of URL `url_name` (one whole-number argument, a primary key: the match's group 1)."""
+    head, _zero, tail = reverse(url_name, args=[0]).rpartition("/0/")
     return re.compile(re.escape(head) + r"/([1-9][0-9]{0,17})/" + re.escape(tail) + r"\Z")
 
 
@@ -1221,37 +1225,56 @@ class Candidate:
     session_key: str | None
 
 
-def candidate(request) -> Candidate | None:
-    """For a GET of a thread page, the page key from what the request carries: the session and
-    CSRF cookies, the host, scheme and URL, the language cookie, the htmx headers. None: this
-    request is never answered from (nor kept in) the page cache: another URL or method, no CSRF
-    cookie yet (the page would set one), Django messages in a cookie (the page would show them),
-    a session cookie of a form no session has."""
-    if request.method != "GET":
-        return None
-    match = _thread_path_re().match(request.path)
-    if match is None:
-        return None
+# The htmx headers a page's key holds (the htmx middleware and the templates read them).
+PAGE_HX = ("HTTP_HX_REQUEST", "HTTP_HX_TARGET", "HTTP_HX_BOOSTED", "HTTP_HX_HISTORY_RESTORE_REQUEST")
+
+
+def request_key(request, prefix: str, *, target: str, tag: str | None = None, csrf: bool,
+                session_needed: bool = False, hx: tuple[str, ...] = PAGE_HX) -> tuple[str, str | None] | None:
+    """The cache key of an answer kept for what this request carries that the answer depends on
+    (`prefix` and a digest of: `tag`, the session cookie, with `csrf` the CSRF cookie, the host,
+    the scheme, `target` (the URL, or what stands for it), the language cookie, the headers `hx`
+    and the deployment's `_constant_part`), with the session key its cookie names. None: never
+    answered from (nor kept in) a cache: Django messages in a cookie (the answer would show them),
+    DISALLOWED_USER_AGENTS set, with `csrf` no CSRF cookie yet (the answer would set one), with
+    `session_needed` no session cookie, a session cookie of a form no session has, a host not
+    allowed. One function for the thread page, the reply's region and the vote count's validator."""
     cookies = request.COOKIES
-    csrf = cookies.get(settings.CSRF_COOKIE_NAME)
-    if not csrf or "messages" in cookies or settings.DISALLOWED_USER_AGENTS:
+    if "messages" in cookies or settings.DISALLOWED_USER_AGENTS:
+        return None
+    csrf_cookie = cookies.get(settings.CSRF_COOKIE_NAME) if csrf else None
+    if csrf and not csrf_cookie:
         return None
     session_key = cookies.get(settings.SESSION_COOKIE_NAME) or None
+    if session_key is None and session_needed:
+        return None
     if session_key is not None and not _SESSION_KEY_RE.fullmatch(session_key):
         return None
-    from django.core.exceptions import DisallowedHost
-
     try:
         host = request.get_host()
     except DisallowedHost:
         return None  # CommonMiddleware answers that
     meta = request.META
-    parts = [session_key or "", csrf, host, request.scheme, request.get_full_path(),
-             cookies.get(settings.LANGUAGE_COOKIE_NAME, ""), meta.get("HTTP_HX_REQUEST", ""),
-             meta.get("HTTP_HX_TARGET", ""), meta.get("HTTP_HX_BOOSTED", ""),
-             meta.get("HTTP_HX_HISTORY_RESTORE_REQUEST", ""), _constant_part()]
-    return Candidate(key=f"pagecache:page:{_digest(chr(31).join(parts))}", thread_id=int(match.group(1)),
-                     session_key=session_key)
+    parts = [*([tag] if tag is not None else []), session_key or "", *([csrf_cookie] if csrf else []), host,
+             request.scheme, target, cookies.get(settings.LANGUAGE_COOKIE_NAME, ""), *(meta.get(name, "") for name in hx),
+             _constant_part()]
+    return f"{prefix}:{_digest(chr(31).join(parts))}", session_key
+
+
+def candidate(request) -> Candidate | None:
+    """For a GET of a thread page, the page key from what the request carries (`request_key`: the
+    session and CSRF cookies, the host, scheme and URL, the language cookie, the htmx headers).
+    None: this request is never answered from (nor kept in) the page cache: another URL or
+    method, or a request `request_key` refuses."""
+    if request.method != "GET":
+        return None
+    match = path_re("games:thread").match(request.path)
+    if match is None:
+        return None
+    keyed = request_key(request, "pagecache:page", target=request.get_full_path(), csrf=True)
+    if keyed is None:
+        return None
+    return Candidate(key=keyed[0], thread_id=int(match.group(1)), session_key=keyed[1])
 
 
 def reply_candidate(request, thread_id: int) -> Candidate | None:
@@ -1263,25 +1286,11 @@ def reply_candidate(request, thread_id: int) -> Candidate | None:
     cookie, Django messages in a cookie, a session cookie of a form no session has)."""
     if request.method != "POST":
         return None
-    cookies = request.COOKIES
-    csrf = cookies.get(settings.CSRF_COOKIE_NAME)
-    session_key = cookies.get(settings.SESSION_COOKIE_NAME) or None
-    if not csrf or "messages" in cookies or settings.DISALLOWED_USER_AGENTS or session_key is None:
+    keyed = request_key(request, "pagecache:reply", tag="reply", target=str(int(thread_id)), csrf=True,
+                        session_needed=True, hx=PAGE_HX[:3])
+    if keyed is None:
         return None
-    if not _SESSION_KEY_RE.fullmatch(session_key):
-        return None
-    from django.core.exceptions import DisallowedHost
-
-    try:
-        host = request.get_host()
-    except DisallowedHost:
-        return None
-    meta = request.META
-    parts = ["reply", session_key, csrf, host, request.scheme, str(int(thread_id)),
-             cookies.get(settings.LANGUAGE_COOKIE_NAME, ""), meta.get("HTTP_HX_REQUEST", ""),
-             meta.get("HTTP_HX_TARGET", ""), meta.get("HTTP_HX_BOOSTED", ""), _constant_part()]
-    return Candidate(key=f"pagecache:reply:{_digest(chr(31).join(parts))}", thread_id=int(thread_id),
-                     session_key=session_key)
+    return Candidate(key=keyed[0], thread_id=int(thread_id), session_key=keyed[1])
 
 
 def session_digest(data) -> str:
@@ -1311,42 +1320,53 @@ def _session_data(session_key: str):
     return data if store.session_key == session_key else None
 
 
+def session_keys(session_key: str | None) -> tuple[tuple[str, str] | None, list[str]]:
+    """(where the session's data is kept, `_session_cache_key`; the keys to read it with in the
+    lookup's round trip to the default cache: none when it is kept elsewhere) for a kept answer's
+    lookup; `session_unchanged` then compares it."""
+    if session_key is None:
+        return None, []
+    session_cache = _session_cache_key(session_key)
+    if session_cache is not None and session_cache[1] == DEFAULT_CACHE_ALIAS:
+        return session_cache, [session_cache[0]]
+    return session_cache, []
+
+
+def session_unchanged(session_key: str | None, session_cache: tuple[str, str] | None, values: dict,
+                      kept: str | None) -> bool:
+    """Whether the session the request's cookie names (`session_key`) is in the store with the
+    data a kept answer was made with (`kept`: its `session_digest`, None: made without a session),
+    `values` what the lookup's round trip read (`session_keys`). A session that is gone (logged
+    out, expired, flushed) or changed (a login, a language, a message waiting) never is."""
+    if session_key is None:
+        return kept is None
+    if session_cache is None:
+        data = _session_data(session_key)
+    elif session_cache[1] == DEFAULT_CACHE_ALIAS:
+        data = values.get(session_cache[0])
+    else:
+        data = caches[session_cache[1]].get(session_cache[0])
+    return data is not None and "_messages" not in data and kept == session_digest(data)
+
+
 def page_lookup(request, found: Candidate):
     """The kept response for this request, or None. One round trip to the cache when this
     process knows the thread's game and the session's user (else two): the page, the session,
     and the counters."""
-    from django.http import HttpResponse
-
     keys = [found.key, SITE_KEY, thread_key(found.thread_id)]
     game_id = _thread_games.get(found.thread_id)
     if game_id:
         keys += [game_key(game_id), votes_key(game_id)]
-    session_cache = None
-    if found.session_key is not None:
-        user_id = _session_users.get(found.session_key)
-        if user_id:
-            keys.append(user_key(user_id))
-        session_cache = _session_cache_key(found.session_key)
-        if session_cache is not None and session_cache[1] == DEFAULT_CACHE_ALIAS:
-            keys.append(session_cache[0])
-    values = cache.get_many(keys)
+    user_id = _session_users.get(found.session_key) if found.session_key is not None else None
+    if user_id:
+        keys.append(user_key(user_id))
+    session_cache, session_read = session_keys(found.session_key)
+    values = cache.get_many(keys + session_read)
     page = values.get(found.key)
     if page is None or time.time() >= page.valid_until:
         return None
-    if found.session_key is None:
-        if page.session is not None:
-            return None
-    else:
-        if session_cache is None:
-            data = _session_data(found.session_key)
-        elif session_cache[1] == DEFAULT_CACHE_ALIAS:
-            data = values.get(session_cache[0])
-        else:
-            data = caches[session_cache[1]].get(session_cache[0])
-        # A session that is gone (logged out, expired, flushed) or changed (a login, a
-        # language, a message waiting) is never answered from the cache.
-        if data is None or "_messages" in data or page.session != session_digest(data):
-            return None
+    if not session_unchanged(found.session_key, session_cache, values, page.session):
+        return None
     missing = [key for key in page.stamps if key not in keys]
     if missing:
         values.update(cache.get_many(missing))
@@ -1385,21 +1405,14 @@ def page_store(request, found: Candidate, response) -> None:
         # PAGE_SECONDS while the page is read) still does.
         if name != settings.CSRF_COOKIE_NAME or morsel.value != csrf:
             return
-    session = getattr(request, "session", None)
-    if session is None or session.modified:
+    usable, session_part = session_state(request, found.session_key, unmodified=True)
+    if not usable:
         return
-    data = session._session  # loads it, if the view did not (then a missing one has no key)
-    if session.session_key != found.session_key:
-        return  # not the session the cookie names (gone, or a new one)
     user = getattr(request, "user", None)
     user_id = user.pk if user is not None and user.is_authenticated else None
     if user_id is not None and user_id != stamps.user_id:
         return
-    session_part = None
     if found.session_key is not None:
-        if "_messages" in data:
-            return
-        session_part = session_digest(data)
         _remember(_session_users, found.session_key, stamps.user_id)
     until = time.time() + PAGE_SECONDS
     if valid_until is not None:

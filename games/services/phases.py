@@ -40,11 +40,16 @@ def phase_open(*, game: Game, kind: str, by, deadline_at: datetime | None, now: 
         if game.phases.filter(closed_at__isnull=True).exists():
             raise ActionRefused(_("Close the current phase first."), code="phase_open")
         number = (game.phases.filter(kind=kind).aggregate(m=Max("number"))["m"] or 0) + 1
-        phase = Phase.objects.create(game=game, kind=kind, number=number, opened_at=now, deadline_at=deadline_at)
-        Game.objects.filter(pk=game.pk).update(current_phase=phase)
-        game.current_phase = phase
-        _queue_close(phase)
-        notifications.notify_phase_opened(phase=phase, now=now)
+        return _opened(game=game, kind=kind, number=number, now=now, deadline_at=deadline_at)
+
+
+def _opened(*, game: Game, kind: str, number: int, now: datetime, deadline_at: datetime | None) -> Phase:
+    """The new phase, made the game's current one, its close queued for its deadline, the players told."""
+    phase = Phase.objects.create(game=game, kind=kind, number=number, opened_at=now, deadline_at=deadline_at)
+    Game.objects.filter(pk=game.pk).update(current_phase=phase)
+    game.current_phase = phase
+    _queue_close(phase)
+    notifications.notify_phase_opened(phase=phase, now=now)
     return phase
 
 
@@ -72,12 +77,7 @@ def phase_open_named(*, game: Game, name: str, now: datetime, deadline_at: datet
     adapter = registry.find(game.ruleset)
     deadline_at = deadline_at or (adapter.phase_deadline(game=game, now=now) if adapter is not None else None) \
         or deadline_after(game, now)
-    phase = Phase.objects.create(game=game, kind=kind, number=number, opened_at=now, deadline_at=deadline_at)
-    Game.objects.filter(pk=game.pk).update(current_phase=phase)
-    game.current_phase = phase
-    _queue_close(phase)
-    notifications.notify_phase_opened(phase=phase, now=now)
-    return phase
+    return _opened(game=game, kind=kind, number=number, now=now, deadline_at=deadline_at)
 
 
 def deadline_after(game: Game, now: datetime) -> datetime:

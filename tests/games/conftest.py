@@ -1,10 +1,13 @@
-"""Fixtures of the game tests: a forum game with seven players, before and after the deal."""
+"""Fixtures of the game tests: a forum game with seven players, before and after the deal; a clear
+cache and a count of the thread page's full renders for the tests of its caches."""
 
 import pytest
+from django.core.cache import cache
 
 from games.services.games import game_create
 from games.services.lifecycle import game_signup, game_start
 from games.services.posting import post_submit
+from games.views import forum
 from tests.conftest import make_user
 
 ROLES = ["recruiter", "reanimator", "citizen", "citizen", "mafioso", "killer", "thief"]
@@ -36,3 +39,25 @@ def thread(started):
         author = started.seats.select_related("user").get(user__display_name=name).user
         post_submit(thread=started.game_thread, author=author, body=f"[b]Пост {index}[/b]")
     return started.game_thread
+
+
+@pytest.fixture
+def fresh_cache():
+    """An empty cache for the test (what a page cache kept for one test's ids must not answer another's)."""
+    cache.clear()
+
+
+@pytest.fixture
+def contexts(monkeypatch):
+    """How many times the thread page's (or an htmx reply's region's) full context was made: one
+    per full render, none when it came from its kept frame (tests/games/test_thread_frame.py,
+    test_reply_frame.py)."""
+    calls = []
+    real = forum._thread_context
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(forum, "_thread_context", counting)
+    return calls

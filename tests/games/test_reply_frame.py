@@ -13,30 +13,12 @@ from django.urls import reverse
 from games.caching import pagecache
 from games.models import Phase, Post
 from games.services.posting import post_submit
-from games.views import forum
 from tests.conftest import client_for
 from tests.games.test_lifecycle import user_named
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    from django.core.cache import cache
-
-    cache.clear()
-
-
-@pytest.fixture
-def contexts(monkeypatch):
-    """How many times the region's full context was made (0: it came from its frame)."""
-    calls = []
-    real = forum._thread_context
-
-    def counting(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(forum, "_thread_context", counting)
-    return calls
+# A clear cache for each test; `contexts` counts the full renders (tests/games/conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def _reply(client, thread, body: str) -> str:

@@ -13,11 +13,8 @@ from tests.conftest import client_for, make_user
 from tests.games.test_lifecycle import user_named
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    from django.core.cache import cache
-
-    cache.clear()
+# A clear cache for each test (tests/games/conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 @pytest.fixture
