@@ -100,6 +100,12 @@ def _preparing_cursor():
                 def execute(self, query, params=None, *, prepare=None, binary=None):
                     return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
 
+                def _send_query_prepared(self, name, pgq, *, binary=None):
+                    # psycopg keeps the statement it sent for Django's log (last_executed_query)
+                    # only when it sends the text: a prepared one is logged as its text too.
+                    self._query = pgq
+                    return super()._send_query_prepared(name, pgq, binary=binary)
+
             _preparing = (PreparingCursor, TIMESTAMPTZ_OID, Format.TEXT, register_tzloader)
     return _preparing
 

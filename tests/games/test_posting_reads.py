@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.db.models.signals import post_save
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config.prepared import PreparedInsert, PreparedQuery
@@ -332,8 +333,11 @@ def test_the_posting_statements_are_prepared_once_per_connection_on_postgresql(s
     post_submit(thread=thread, author=vasya, body="Первое.", mark_read=True)
     names = _prepared_names(connection)
     assert len(names) >= 5
-    post_submit(thread=thread, author=vasya, body="Второе.", mark_read=True)
+    with CaptureQueriesContext(connection) as captured:
+        post_submit(thread=thread, author=vasya, body="Второе.", mark_read=True)
     assert _prepared_names(connection) == names  # the same statements, not prepared again
+    assert all(query["sql"] for query in captured.captured_queries)  # Django's log names each statement
+    assert any("FOR NO KEY UPDATE" in query["sql"] for query in captured.captured_queries)
     Post.objects.filter(thread=thread).count()  # an ordinary query: not prepared
     assert _prepared_names(connection) == names
     with pytest.raises(ActionRefused):
