@@ -1,6 +1,7 @@
 """One htmx vote reply, profiled in-process: `python -m bench.posting [--posts 10000] [--repeat 20]`.
 
-The same game, session and request as `python -m bench`'s "posting a vote" (bench/seed.py), on a
+The same game, session and request as `python -m bench`'s "posting a vote" (bench/seed.py; the
+request made by bench/postprof.py's Requests, urlencoded as the browser sends it), on a
 throwaway PostgreSQL database and Redis prefix of its own (the same environment and clean-up as
 the benchmark): it prints the SQL queries of one reply (each with its time), the median time of
 `--repeat` replies, and cProfile's top functions by cumulative time for one more reply.
@@ -21,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.inprocess import seeded_game  # noqa: E402
+from bench.postprof import Requests  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -47,23 +49,10 @@ def _callers() -> str:
 
 def profile(game, cookies: dict[str, str], *, repeat: int, top: int, where: bool = False) -> None:
     from django.db import connection
-    from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    client = Client()
-    for name, value in cookies.items():
-        client.cookies[name] = value
-    url = f"/threads/{game.thread_id}/reply/"
-    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "thread-region", "HTTP_X_CSRFTOKEN": cookies["csrftoken"]}
-    turn = [0]
-
-    def reply():
-        body = game.vote_bodies[turn[0] % len(game.vote_bodies)]
-        turn[0] += 1
-        response = client.post(url, {"body": body, "post": "1"}, **htmx)
-        if response.status_code != 200 or "HX-Push-Url" not in response:
-            raise RuntimeError(f"the reply was refused: {response.status_code} {response.content[:500]!r}")
-        return response
+    requests = Requests(game, cookies)
+    reply = requests.vote
 
     for _ in range(3):
         reply()  # warm-up
@@ -87,12 +76,11 @@ def profile(game, cookies: dict[str, str], *, repeat: int, top: int, where: bool
         times.append((time.perf_counter() - began) * 1000)
     print(f"reply: median {statistics.median(times):.1f} ms, min {min(times):.1f} ms over {repeat} (load {os.getloadavg()[0]:.2f})")
     # What the browser does next: the reply's "votes-changed" trigger fetches the count fragment.
-    fragment = f"/games/{game.game_id}/votes/live/"
     times = []
     for _ in range(repeat):
         began = time.perf_counter()
         reply()
-        client.get(fragment, HTTP_HX_REQUEST="true")
+        requests.fragment()
         times.append((time.perf_counter() - began) * 1000)
     print(f"reply + the count fragment it triggers: median {statistics.median(times):.1f} ms, "
           f"min {min(times):.1f} ms over {repeat}")

@@ -8,10 +8,11 @@ browser revalidates it, with the ETag of its last answer (If-None-Match: "fragme
 Measured in turns (`--rounds` x: 200 empty views, then 30 of each), each request's CPU time
 (`time.process_time`: robust to a machine shared with other work, which wall time is not) and
 wall time, the medians printed with their ratio to the empty view's (the benchmark's "x
-baseline", which wrk measures in requests a second). Also: the SQL queries and Redis commands of
-one request of each kind, the Python function calls of each kind of request (the same on a busy
-machine, unlike any time), the CPU time of the reply view's parts, and with `--profile`
-cProfile's top functions of one kind of request.
+baseline", which wrk measures in requests a second), and the CPU time PostgreSQL's backend and
+Redis spent on them (added to the request's own: the machine's work per request, which wrk's ratio
+pays). Also: the SQL queries and Redis commands of one request of each kind, the Python function
+calls of each kind of request (the same on a busy machine, unlike any time), the CPU time of the
+reply view's parts, and with `--profile` cProfile's top functions of one kind of request.
 """
 
 from __future__ import annotations
@@ -101,55 +102,100 @@ def _timed_parts(parts: dict[str, list[float]]) -> None:
         setattr(forum, name, wrapped)
 
 
+class Requests:
+    """The benchmark's requests made in-process as the player's browser makes them (Django's test
+    client, his login cookies): a plain post and a vote post (htmx replies, the CSRF token in the
+    header, the form urlencoded), the empty view, the vote-count fragment asked afresh and
+    revalidated with the ETag of its last answer. Also bench/posting.py's."""
+
+    def __init__(self, game, cookies: dict[str, str]):
+        from django.test import Client  # Django is set up by seeded_game, after this module is imported
+
+        self.game = game
+        self.client = Client()
+        for name, value in cookies.items():
+            self.client.cookies[name] = value
+        self.url = f"/threads/{game.thread_id}/reply/"
+        self.htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "thread-region",
+                     "HTTP_X_CSRFTOKEN": cookies["csrftoken"]}
+        self.fragment_url = f"/games/{game.game_id}/votes/live/"
+        self.turn = 0
+        self.etag = None
+
+    def reply(self, body: str, what: str = "reply"):
+        response = self.client.post(self.url, urlencode({"body": body, "post": "1"}), content_type=FORM, **self.htmx)
+        if response.status_code != 200 or "HX-Push-Url" not in response:
+            raise RuntimeError(f"the {what} was refused: {response.status_code} {response.content[:300]!r}")
+        return response
+
+    def plain(self):
+        self.turn += 1
+        bodies = self.game.plain_bodies
+        return self.reply(f"{bodies[self.turn % len(bodies)]} {self.turn}", "plain post")
+
+    def vote(self):
+        self.turn += 1
+        return self.reply(self.game.vote_bodies[self.turn % len(self.game.vote_bodies)], "vote")
+
+    def empty(self):
+        return self.client.get("/healthz/")
+
+    def fragment(self):
+        response = self.client.get(self.fragment_url, HTTP_HX_REQUEST="true")
+        self.etag = response.get("ETag")
+        return response
+
+    def fragment304(self):
+        if self.etag is None:
+            self.fragment()
+        headers = {"HTTP_IF_NONE_MATCH": self.etag} if self.etag else {}
+        response = self.client.get(self.fragment_url, HTTP_HX_REQUEST="true", **headers)
+        if response.status_code == 200:
+            self.etag = response.get("ETag")
+        return response
+
+    def kinds(self) -> dict:
+        return {"empty": self.empty, "plain": self.plain, "vote": self.vote, "fragment": self.fragment,
+                "fragment304": self.fragment304}
+
+
+class ServiceCpu:
+    """The CPU time PostgreSQL's backend of this process's connection and the Redis server spent
+    (seconds; the backend's from /proc, Linux only, else 0; Redis's from INFO, which counts every
+    client of that server: on a shared machine, an upper bound)."""
+
+    def __init__(self):
+        import redis  # the benchmark's own client, beside the site's
+        from django.db import connection  # as Requests: Django is set up by then
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            self.backend = cursor.fetchone()[0]
+        connection.close_at = None  # one backend for the whole run (not closed at CONN_MAX_AGE): its CPU is read
+        self.redis = redis.Redis.from_url(os.environ["REDIS_URL"])
+
+    def postgres(self) -> float:
+        try:
+            fields = Path(f"/proc/{self.backend}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def redis_cpu(self) -> float:
+        info = self.redis.info("cpu")
+        return info["used_cpu_user"] + info["used_cpu_sys"]
+
+
 def measure(game, cookies: dict[str, str], *, rounds: int, repeat: int, profile: str | None, top: int,
             queries: bool, dump: str | None = None) -> None:
     from django.db import connection
-    from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
     redis_calls = _count_redis()
     parts: dict[str, list[float]] = {}
     _timed_parts(parts)
-    client = Client()
-    for name, value in cookies.items():
-        client.cookies[name] = value
-    url = f"/threads/{game.thread_id}/reply/"
-    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "thread-region", "HTTP_X_CSRFTOKEN": cookies["csrftoken"]}
-    turn = [0]
-    etag = [None]
-
-    def plain():
-        turn[0] += 1
-        body = f"{game.plain_bodies[turn[0] % len(game.plain_bodies)]} {turn[0]}"
-        response = client.post(url, urlencode({"body": body, "post": "1"}), content_type=FORM, **htmx)
-        if response.status_code != 200 or "HX-Push-Url" not in response:
-            raise RuntimeError(f"the plain post was refused: {response.status_code} {response.content[:300]!r}")
-
-    def vote():
-        turn[0] += 1
-        response = client.post(url, urlencode({"body": game.vote_bodies[turn[0] % len(game.vote_bodies)], "post": "1"}),
-                               content_type=FORM, **htmx)
-        if response.status_code != 200 or "HX-Push-Url" not in response:
-            raise RuntimeError(f"the vote was refused: {response.status_code} {response.content[:300]!r}")
-
-    def empty():
-        client.get("/healthz/")
-
-    fragment_url = f"/games/{game.game_id}/votes/live/"
-
-    def fragment():
-        response = client.get(fragment_url, HTTP_HX_REQUEST="true")
-        etag[0] = response.get("ETag")
-
-    def fragment304():
-        if etag[0] is None:
-            fragment()
-        headers = {"HTTP_IF_NONE_MATCH": etag[0]} if etag[0] else {}
-        response = client.get(fragment_url, HTTP_HX_REQUEST="true", **headers)
-        if response.status_code == 200:
-            etag[0] = response.get("ETag")
-
-    kinds = {"empty": empty, "plain": plain, "vote": vote, "fragment": fragment, "fragment304": fragment304}
+    requests = Requests(game, cookies)
+    kinds = requests.kinds()
     for call in kinds.values():
         for _ in range(5):
             call()  # warm-up
@@ -169,24 +215,42 @@ def measure(game, cookies: dict[str, str], *, rounds: int, repeat: int, profile:
             call()
         counter.disable()
         print(f"{name}: {pstats.Stats(counter).total_calls // 5} Python function calls per request")
+    services = ServiceCpu()
     results: dict[str, list[tuple[float, float]]] = {}
+    served: dict[str, list[float]] = {}  # PostgreSQL's and Redis's CPU seconds, and the requests, of all rounds
     part_rounds = []
     for _ in range(rounds):
         for name, call in kinds.items():
             if name == "plain":
                 parts.clear()
             walls, cpus = [], []
-            for _ in range(200 if name == "empty" else repeat):
+            count = 200 if name == "empty" else repeat
+            postgres, redis_cpu = services.postgres(), services.redis_cpu()
+            for _ in range(count):
                 wall, cpu = time.perf_counter(), time.process_time()
                 call()
                 walls.append(time.perf_counter() - wall)
                 cpus.append(time.process_time() - cpu)
+            total = served.setdefault(name, [0.0, 0.0, 0])
+            total[0] += services.postgres() - postgres
+            total[1] += services.redis_cpu() - redis_cpu
+            total[2] += count
             results.setdefault(name, []).append((statistics.median(walls) * 1000, statistics.median(cpus) * 1000))
             if name == "plain":
                 part_rounds.append({k: round(statistics.median(v) * 1000, 2) for k, v in parts.items()})
     print(f"load average {os.getloadavg()[0]:.2f}")
     for name, values in results.items():
         print(f"{name:12} " + "  ".join(f"wall {w:6.2f} ms cpu {c:6.2f} ms" for w, c in values))
+    # The services' CPU (means over all rounds: the backend's clock ticks, 10 ms, are too coarse for
+    # a median), and the request's CPU with theirs, the machine's work per request (what wrk's
+    # ratio also pays).
+    service_ms = {name: (postgres * 1000 / count, redis_cpu * 1000 / count)
+                  for name, (postgres, redis_cpu, count) in served.items()}
+    for name, (postgres, redis_cpu) in service_ms.items():
+        print(f"{name:12} postgres {postgres:5.2f} ms  redis {redis_cpu:5.2f} ms (CPU per request, mean)")
+    whole = {name: statistics.median(c for _w, c in results[name]) + sum(service_ms[name]) for name in results}
+    print("with PostgreSQL's and Redis's CPU: " + ", ".join(
+        f"{name} {whole[name]:.2f} ms ({whole['empty'] / whole[name]:.3f} x empty)" for name in whole))
     for index, values in enumerate(part_rounds):
         print(f"plain post's parts (CPU ms, median), round {index + 1}: {values}")
     empty_wall = statistics.median(w for w, _c in results["empty"])

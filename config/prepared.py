@@ -17,6 +17,14 @@ integers: a field that takes no negative value, a PositiveIntegerField, has the 
 condition, so it cannot be a parameter), which must come out as parameters of the compiled SQL,
 each exactly once; it is checked when compiled (ValueError).
 
+On PostgreSQL (psycopg 3) their SQL is also prepared by the server once per connection
+(`prepared_cursor`: psycopg's server-side binding, each statement parsed and planned the first time
+a connection sends it, then only bound and executed; the values sent beside the statement, not
+quoted into it client-side). Only the statements sent through that cursor are prepared: every
+other query of the site keeps Django's client-side binding. Off with MAFIA_DB_PREPARED_STATEMENTS
+= False (a connection pooler in transaction mode that does not carry prepared statements over,
+PgBouncer before 1.21).
+
 The compiled statement is kept on the connection object (per process, per thread: Django gives
 each thread its own), so a statement compiled on PostgreSQL is never sent to another database, and
 it goes with the connection object (what is compiled refers to it: kept in a table of this
@@ -37,6 +45,69 @@ from django.db.transaction import TransactionManagementError
 # Marker values a `build` is called with: integers no primary key takes (negative) but within a
 # 32-bit column's range, so the ORM keeps them as parameters.
 MARKERS = tuple(-2_000_000_000 - n for n in range(8))
+
+
+# psycopg prepares a statement sent with prepare=True even below the connection's threshold; with
+# no threshold (Django's default: None) it prepares none. This one is never reached by counting:
+# only the statements asked for are prepared.
+_ONLY_WHEN_ASKED = 1 << 30
+
+_preparing = None  # per process: the cursor class, or False with psycopg 2
+
+
+def prepared_cursor(connection):
+    """A cursor of `connection` (wrapped as Django wraps its own: execute wrappers, the debug log,
+    the database errors) whose statements PostgreSQL prepares once per connection (module
+    docstring); on another database, with psycopg 2, or with MAFIA_DB_PREPARED_STATEMENTS off,
+    Django's cursor."""
+    from django.conf import settings  # read per call: tests switch it
+
+    if connection.vendor != "postgresql" or not settings.MAFIA_DB_PREPARED_STATEMENTS:
+        return connection.cursor()
+    preparing = _preparing_cursor()
+    if not preparing:
+        return connection.cursor()
+    cursor_class, timestamptz_oid, text_format, register_tzloader = preparing
+    # What connection.cursor() does (BaseDatabaseWrapper._cursor), with a server-binding cursor in
+    # place of the connection's client-side one, and the time zone as DatabaseWrapper.create_cursor sets it.
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        raw = connection.connection
+        if raw.prepare_threshold is None:
+            raw.prepare_threshold = _ONLY_WHEN_ASKED
+        cursor = cursor_class(raw)
+        if connection.timezone != raw.adapters.get_loader(timestamptz_oid, text_format).timezone:
+            register_tzloader(connection.timezone, cursor)
+        return connection._prepare_cursor(cursor)
+
+
+def _preparing_cursor():
+    """(Django's server-binding cursor class made to prepare every statement, what its time zone
+    needs), made once per process; False with psycopg 2."""
+    global _preparing
+    if _preparing is None:
+        # The PostgreSQL back end imports psycopg: imported only once a connection is PostgreSQL's.
+        from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
+        from django.db.backends.postgresql.psycopg_any import is_psycopg3, register_tzloader
+
+        if not is_psycopg3:
+            _preparing = False
+        else:
+            from psycopg.pq import Format  # psycopg 3's, known present only here
+
+            class PreparingCursor(ServerBindingCursor):
+                def execute(self, query, params=None, *, prepare=None, binary=None):
+                    return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
+
+                def _send_query_prepared(self, name, pgq, *, binary=None):
+                    # psycopg keeps the statement it sent for Django's log (last_executed_query)
+                    # only when it sends the text: a prepared one is logged as its text too.
+                    self._query = pgq
+                    return super()._send_query_prepared(name, pgq, binary=binary)
+
+            _preparing = (PreparingCursor, TIMESTAMPTZ_OID, Format.TEXT, register_tzloader)
+    return _preparing
 
 
 def _kept(connection) -> dict:
@@ -112,7 +183,7 @@ class PreparedQuery:
         params = list(compiled.params)
         for slot, value in zip(compiled.slots, values):
             params[slot] = value
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
         if compiled.converters:
@@ -197,7 +268,7 @@ class PreparedInsert:
         if placeholders != compiled.placeholders:  # not the statement compiled: the ORM writes it
             return self._by_the_orm(objs, using)
         params = [value for row in param_rows for value in row] + list(compiled.returning_params)
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(compiled.sql, params)
             if len(objs) > 1:
                 rows = connection.ops.fetch_returned_insert_rows(cursor)

@@ -178,6 +178,11 @@ else:
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# On PostgreSQL, the posting path's statements (the locking read, the roster, the post's INSERT, the
+# count, the read mark) are prepared by the server once per connection (config/prepared.py); every
+# other query keeps Django's client-side binding. Off (0) behind a pooler in transaction mode that
+# does not carry prepared statements over (PgBouncer before 1.21).
+MAFIA_DB_PREPARED_STATEMENTS = env_bool("MAFIA_DB_PREPARED_STATEMENTS", True)
 
 # --- Cache, Celery ----------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.prepared import PreparedInsert, PreparedQuery
+from config.prepared import PreparedInsert, PreparedQuery, prepared_cursor
 from games import permissions, selectors
 from games.caching import pagecache
 from games.caching.live import thread_state_remember_on_commit
@@ -97,10 +97,12 @@ def post_rate_check(*, author, thread: Thread | None = None, now: datetime | Non
 
 @dataclass(frozen=True)
 class PostDraft:
-    """A post's text made ready before the transaction: the cleaned body and its HTML."""
+    """A post's text made ready before the transaction: the cleaned body, its HTML and its
+    searchable text (none of it made while the thread's row is locked)."""
 
     body: str
     html: str
+    search_text: str
 
 
 def post_draft(*, thread: Thread, author, body: str, now: datetime, rate_limited: bool = False) -> PostDraft:
@@ -109,7 +111,7 @@ def post_draft(*, thread: Thread, author, body: str, now: datetime, rate_limited
     if rate_limited:
         post_rate_check(author=author, thread=thread, now=now)
     body = post_clean_body(body=body)
-    return PostDraft(body=body, html=bbcode.render(body))
+    return PostDraft(body=body, html=bbcode.render(body), search_text=bbcode.searchable_text(body))
 
 
 def post_comment_clean(comment: str) -> str:
@@ -182,7 +184,7 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
             author=author,
             body=draft.body,
             html=draft.html,
-            search_text=bbcode.searchable_text(draft.body),
+            search_text=draft.search_text,
             renderer_version=bbcode.RENDERER_VERSION,
             created_at=now,
             comment=comment,
@@ -191,7 +193,7 @@ def post_store(*, thread: Thread, author, draft: PostDraft, comment: str, now: d
         _POST_INSERT.insert([post], using=router.db_for_write(Post, instance=post))  # Post.objects.create's save
         # Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now),
         # its SQL sent as it is: the ORM's query building cost more than the statement.
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:  # prepared once per connection (config.prepared)
             cursor.execute(pagecache.count_update_sql(),
                            [1, connection.ops.adapt_datetimefield_value(now), thread.pk])
     # When the transaction commits, with its counters (one round trip): the poll's state
@@ -242,7 +244,7 @@ def thread_mark_read(*, user, thread: Thread, number: int) -> None:
         return
     # ThreadReadMark.objects.filter(user=user, thread=thread, last_read_number__lt=number)
     # .update(last_read_number=number), its SQL sent as it is (the ORM's building cost more).
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:  # prepared once per connection (config.prepared)
         cursor.execute(_mark_update_sql(), [number, number, thread.pk, user.pk])
         moved = cursor.rowcount
     if moved:

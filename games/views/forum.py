@@ -22,7 +22,7 @@ from config.middleware import OWN_CACHE_CONTROL
 from config.ranges import ranged_file_response
 from games import confirm, permissions, selectors
 from games.caching import pagecache
-from games.forms import CommunicationForm, PostForm, ThreadForm
+from games.forms import CommunicationForm, PostForm, PostValues, ThreadForm
 from games.models import Game, Post, PostMedia, PrivateMessage, Thread
 from games.rulesets import registry
 from games.selectors.moderation import absences_by_user, replaced_names
@@ -742,11 +742,12 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
     thread = _visible_thread_kept(request, pk, stamps, count=False)
     if authors_key is not None:
         selectors.post_authors_seen(thread=thread, key=authors_key, entry=stamps.fetched[authors_key])
-    form = PostForm(request.POST, request.FILES)
-    form.is_valid()
-    body = form.cleaned_data.get("body", "")
-    upload = form.cleaned_data.get("media") or None
+    values = PostValues(request.POST, request.FILES)
+    values.is_valid()
+    body = values.cleaned_data.get("body", "")
+    upload = values.cleaned_data.get("media") or None
     if "preview" in request.POST:
+        form = _reply_form(request)
         last_page = selectors.page_count(thread.post_count, _per_page())
         try:
             preview_html = post_preview(body=body)
@@ -762,12 +763,13 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         # The htmx reply answers with the region it read up to: the poster's read mark moves to
         # his post in the post's own transaction (a page view moves it after a redirect).
-        post = post_submit(thread=thread, author=request.user, body=body, comment=form.cleaned_data.get("comment", ""),
-                           rate_limited=True, upload=upload, shown_as=form.cleaned_data.get("shown_as") or None,
+        post = post_submit(thread=thread, author=request.user, body=body, comment=values.cleaned_data.get("comment", ""),
+                           rate_limited=True, upload=upload, shown_as=values.cleaned_data.get("shown_as") or None,
                            mark_read=bool(request.htmx))
     except ActionRefused as refused:
         last_page = selectors.page_count(thread.post_count, _per_page())
-        return _render_thread(request, _thread_context(request, thread, page=last_page, form=form, error=refused.message),
+        return _render_thread(request, _thread_context(request, thread, page=last_page, form=_reply_form(request),
+                                                       error=refused.message),
                               status=200 if request.htmx else 400)
     page = selectors.page_of_number(post.number, _per_page())
     confirmation = getattr(post, "vote_confirmation", None)
@@ -785,6 +787,13 @@ def thread_reply(request: HttpRequest, pk: int) -> HttpResponse:
     if confirmation is not None:
         response["HX-Trigger-After-Swap"] = "votes-changed"
     return response
+
+
+def _reply_form(request: HttpRequest) -> PostForm:
+    """The reply form as sent, shown again (with what it says of its fields) under a refusal or a preview."""
+    form = PostForm(request.POST, request.FILES)
+    form.is_valid()
+    return form
 
 
 def _as_listed(post: Post, thread: Thread, *, upload) -> Post | None:

@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.db.models.signals import post_save
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from config.prepared import PreparedInsert, PreparedQuery
@@ -287,3 +288,76 @@ def test_the_locked_thread_and_game_are_the_posts(started):
                                       author=user_named(started, "Вася"), now=timezone.now())
         assert locked.pk == started.game_thread_id and permissions.game_of(locked).pk == started.pk
         assert connection.in_atomic_block
+
+
+# --- Third session: the reply's values, the statements prepared by the server ------------------
+@pytest.mark.parametrize("data", [
+    {"body": "Слово.", "post": "1"},
+    {"body": "  [b]пробелы[/b]\n", "comment": "комната: Вася, Петя", "shown_as": "3"},
+    {"body": "x", "shown_as": "не число", "comment": "к" * 301},
+    {"shown_as": "0"},
+    {},
+])
+def test_the_replys_values_are_the_post_forms_cleaned_data(data):
+    """PostValues cleans as PostForm cleans (the reply view's values), with its fields shared, not
+    copied: a PostForm made afterwards still has its own widgets' attributes."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.utils.datastructures import MultiValueDict
+
+    from games.forms import PostForm, PostValues
+
+    for files in (MultiValueDict(), MultiValueDict({"media": [SimpleUploadedFile("a.ogg", b"OggS", "audio/ogg")]})):
+        form, values = PostForm(data, files), PostValues(data, files)
+        assert form.is_valid() == values.is_valid()
+        assert form.cleaned_data == values.cleaned_data and form.errors == values.errors
+    assert PostValues.base_fields["body"] is PostForm.base_fields["body"]
+    assert "maxlength" in str(PostForm()["body"]) and "data-max-bytes" in str(PostForm()["media"])
+    assert "maxlength" not in PostForm.base_fields["body"].widget.attrs
+
+
+def _prepared_names(conn) -> set:
+    return set(conn.connection._prepared._names.values())
+
+
+def test_the_posting_statements_are_prepared_once_per_connection_on_postgresql(started, settings):
+    """On PostgreSQL the locking read, the roster, the post's INSERT, the count and the read mark
+    are sent through config.prepared.prepared_cursor: prepared by the server the first time, then
+    executed by name (the same statements, the same rows as the ORM's, the tests above); no other
+    query of the site is prepared. A rollback forgets them (psycopg): the next post prepares them again."""
+    from tests.conftest import require_service
+
+    require_service("PostgreSQL", connection.vendor == "postgresql", "DATABASE_URL must name PostgreSQL")
+    thread = Thread.objects.get(pk=started.game_thread_id)
+    vasya = user_named(started, "Вася")
+    before = thread.post_count
+    post_submit(thread=thread, author=vasya, body="Первое.", mark_read=True)
+    names = _prepared_names(connection)
+    assert len(names) >= 5
+    with CaptureQueriesContext(connection) as captured:
+        post_submit(thread=thread, author=vasya, body="Второе.", mark_read=True)
+    assert _prepared_names(connection) == names  # the same statements, not prepared again
+    assert all(query["sql"] for query in captured.captured_queries)  # Django's log names each statement
+    assert any("FOR NO KEY UPDATE" in query["sql"] for query in captured.captured_queries)
+    Post.objects.filter(thread=thread).count()  # an ordinary query: not prepared
+    assert _prepared_names(connection) == names
+    with pytest.raises(ActionRefused):
+        post_submit(thread=thread, author=vasya, body="   ")
+    with transaction.atomic():
+        post_submit(thread=thread, author=vasya, body="Третье.", mark_read=True)
+        transaction.set_rollback(True)
+    post = post_submit(thread=thread, author=vasya, body="Четвёртое.", mark_read=True)
+    assert Post.objects.get(pk=post.pk).body == "Четвёртое." and post.number == before + 3
+    assert Thread.objects.get(pk=thread.pk).post_count == before + 3
+
+
+def test_prepared_statements_are_off_with_the_setting(started, settings):
+    """MAFIA_DB_PREPARED_STATEMENTS = False (a pooler that does not carry prepared statements over):
+    the same statements, client-side, nothing prepared."""
+    settings.MAFIA_DB_PREPARED_STATEMENTS = False
+    thread = Thread.objects.get(pk=started.game_thread_id)
+    if connection.vendor == "postgresql":
+        connection.connection._prepared.clear()  # what the fixture's posts prepared, forgotten
+    post = post_submit(thread=thread, author=user_named(started, "Вася"), body="Слово.", mark_read=True)
+    assert Post.objects.get(pk=post.pk).number == post.number == Thread.objects.get(pk=thread.pk).post_count
+    if connection.vendor == "postgresql":
+        assert not _prepared_names(connection)
