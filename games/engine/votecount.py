@@ -91,9 +91,9 @@ def tally(
     as_of: int | None = None,
 ) -> VoteCount:
     """Count the day. `voters` are the seats allowed to vote, in seat order; ballots of anyone
-    else, and votes for seats outside `targets` (when given), are ignored. Each voter's last
-    ballot (by `order`) stands; an unvote clears it. `as_of` counts only ballots with
-    order <= as_of (the count as of a post).
+    else are ignored. Each voter's last ballot (by `order`) stands; an unvote clears it, and so
+    does a last vote for a seat outside `targets` (when given: a player who left the game after
+    the vote). `as_of` counts only ballots with order <= as_of (the count as of a post).
 
     Wagons are ordered by weight, heaviest first; between equal weights the wagon that got
     there first (its latest joiner voted earliest) comes first, as GMs read ties.
@@ -112,8 +112,14 @@ def tally(
             current.pop(ballot.voter, None)
         elif ballot.kind == PEACE:
             current[ballot.voter] = ballot
-        elif ballot.kind == VOTE and (allowed_targets is None or ballot.target in allowed_targets):
-            current[ballot.voter] = ballot
+        elif ballot.kind == VOTE:
+            if allowed_targets is None or ballot.target in allowed_targets:
+                current[ballot.voter] = ballot
+            else:
+                # His last vote names a player who left the game after it (a modkill, a
+                # replacement's end): it stands for nobody now, and an earlier vote of his does
+                # not come back (only the last vote counts; the close reads it so too).
+                current.pop(ballot.voter, None)
 
     total_weight = sum(weights.get(v, 1) for v in voters)
     needed = majority if majority is not None else majority_of(total_weight)

@@ -49,8 +49,8 @@ def wagon_history(ballots: Iterable, *, voters: Sequence[int], targets: Iterable
                   weights: Mapping[int, int] | None = None) -> WagonHistory:
     """Replay a day's ballots (objects with voter, kind, target, order; the count's Ballot) and
     record each wagon's weight after every change. The rules are tally's: ballots in `order`;
-    only `voters` count; a vote for a seat outside `targets` (when given) is ignored and leaves
-    the voter's previous ballot standing; an unvote clears it; the last ballot stands."""
+    only `voters` count; an unvote clears the voter's ballot, and so does a vote for a seat outside
+    `targets` (when given: a player who left the game after the vote); the last ballot stands."""
     weights = weights or {}
     eligible = set(voters)
     allowed = set(targets) if targets is not None else None
@@ -71,8 +71,9 @@ def wagon_history(ballots: Iterable, *, voters: Sequence[int], targets: Iterable
             new = _MISSING
         elif ballot.kind == PEACE:
             new = PEACE_KEY
-        elif ballot.kind == VOTE and (allowed is None or ballot.target in allowed):
-            new = ballot.target
+        elif ballot.kind == VOTE:
+            # a vote for a seat outside `targets` (who left the game since) stands for nobody
+            new = ballot.target if allowed is None or ballot.target in allowed else _MISSING
         else:
             continue
         old = current.get(ballot.voter, _MISSING)

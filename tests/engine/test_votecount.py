@@ -66,3 +66,12 @@ def test_peace_votes_form_their_own_wagon():
 def test_tally_is_deterministic_whatever_the_input_order():
     ballots = [v(A, B, 3), v(B, C, 1), v(C, B, 2)]
     assert tally(ballots, voters=ALL) == tally(list(reversed(ballots)), voters=ALL)
+
+
+def test_a_last_vote_for_a_player_who_left_the_game_stands_for_nobody():
+    """«засчитывается только последний голос»: A voted B, then C; C left the game (a modkill)
+    before the close. A's last vote names nobody in the game now, and his earlier vote for B does
+    not come back: he is among those not voting (the forum's close counts him for himself)."""
+    count = tally([v(A, B, 1), v(A, C, 2), v(D, B, 3)], voters=[A, B, D, E], targets=[A, B, D, E])
+    assert [(w.target, w.voters) for w in count.wagons] == [(B, ((D, 3),))]
+    assert A in count.not_voting

@@ -24,13 +24,14 @@ from games.models import Game
 from games.selectors.desk import desk_for
 from games.selectors.votes import vote_count
 from games.services.games import game_set_vote_options
+from games.services.moderation import seat_modkill
 from games.services.posting import post_submit
 from games.services.resolution import phase_close
 from games.services.votes import vote_count_bbcode
 from tests.conftest import client_for, make_user
 from tests.games.conftest import NAMES
 from tests.games.test_club import club, close, say  # noqa: F401 (the club fixture)
-from tests.games.test_lifecycle import user_named
+from tests.games.test_lifecycle import seat_named, user_named
 
 EVERYONE = set(NAMES)
 # (votes in post order, the count's line of who leads, the players the close finds level)
@@ -196,3 +197,24 @@ def test_a_club_count_names_its_leaders_from_the_votes_cast(club):
     count = vote_count(phase=Game.objects.get(pk=club.pk).current_phase)
     assert count.lead is None and [w.target.user.display_name for w in count.leaders] == ["Борис"]
     assert count.not_voting  # silent players, who are no leaders in the club
+
+
+def test_a_vote_for_a_player_modkilled_since_stands_for_nobody_on_the_wagons_and_at_the_close(started):
+    """«засчитывается только последний голос»: Вася voted Кикимору, then Фроло, and Фроло was
+    modkilled. Вася's vote brings back no earlier one: the wagons show him as not voting, and the
+    close counts him for himself, as the leaders line says (the line and the wagons agree)."""
+    game = started
+    _vote(game, "Вася", "Кикимору")
+    _vote(game, "Вася", "Фроло")
+    _vote(game, "Негодяй", "Кикимору")
+    seat_modkill(game=game, seat=seat_named(game, "Фроло"), by=game.gm, reason="ушёл")
+    game = Game.objects.get(pk=game.pk)
+    count = vote_count(phase=game.current_phase)
+    assert [(w.target.user.display_name, [s.user.display_name for s, _n in w.voters]) for w in count.wagons] \
+        == [("Кикимора", ["Негодяй"])]
+    assert "Вася" in {seat.user.display_name for seat in count.not_voting}
+    assert {seat.user.display_name for seat in count.lead.seats} == {"Кикимора"}
+    phase = game.current_phase
+    assert phase_close(phase_id=phase.pk)
+    phase.refresh_from_db()
+    assert phase.outcome["tally"]["Кикимора"] == 2 and phase.outcome["tally"]["Вася"] == 1
