@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 
 from django.contrib.auth.views import redirect_to_login
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from games.caching import pagecache
@@ -24,6 +25,25 @@ def login_first(view):
             get_object_or_404(Game, pk=pk)
             return redirect_to_login(request.get_full_path())
         return view(request, *args, pk=pk, **kwargs)
+    return wrapper
+
+
+def login_when_hidden(view):
+    """For a page under /games/<pk>/ that is public at some times and for some signed-in users at
+    others (the archive, the replay and the export: everybody's after the game, its GMs' while it
+    runs; a cards player's «Мои карты»): an anonymous visitor the page would answer with a 404 is
+    sent to the login page and back instead, when the game exists and has been dealt (issue 29,
+    item 13, as login_first); a signed-in user keeps the 404 of games.permissions, and so does
+    everybody during sign-ups, when these pages are nobody's."""
+    @functools.wraps(view)
+    def wrapper(request, *args, pk: int, **kwargs):
+        try:
+            return view(request, *args, pk=pk, **kwargs)
+        except Http404:
+            if request.user.is_authenticated or not Game.objects.filter(pk=pk).exclude(
+                    status=Game.Status.SIGNUPS).exists():
+                raise
+            return redirect_to_login(request.get_full_path())
     return wrapper
 
 

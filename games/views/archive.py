@@ -1,6 +1,6 @@
 """A game's archive, its replay and its JSON export (docs/archive.md, docs/export.md): public
 once the game is over, a sealed preview for its GMs while it runs, 404 otherwise
-(permissions.check_see_archive)."""
+(permissions.check_see_archive; an anonymous visitor of a game that exists is sent to log in)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from games.selectors.archive import game_archive, game_replay
 from games.selectors.play import co_gms_of, game_for_page
 from games.models import Game
 from games.services.export import game_export
-from games.views.access import kept_viewer
+from games.views.access import kept_viewer, login_when_hidden
 
 
 def _game(request: HttpRequest, pk: int, *, facts: bool = False) -> Game:
@@ -27,6 +27,7 @@ def _game(request: HttpRequest, pk: int, *, facts: bool = False) -> Game:
 
 @require_GET
 @kept_viewer(game=True)
+@login_when_hidden
 def archive(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(request, pk, facts=True)
     return render(request, "games/archive.html", {"game": game, "archive": game_archive(request.user, game),
@@ -35,12 +36,14 @@ def archive(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 @kept_viewer(game=True)
+@login_when_hidden
 def replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(request, pk, facts=True)
     return render(request, "games/replay.html", {"game": game, "replay": game_replay(request.user, game)})
 
 
 @require_GET
+@login_when_hidden
 def export_json(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(request, pk)
     data = game_export(game, user=request.user)

@@ -118,8 +118,9 @@ def test_running_game_export_is_the_gms_sealed_preview(started):
     post_submit(thread=game.game_thread, author=vasya, body='[private="Маленький Джон"]тайна[/private]')
     order_submit(game=game, user=vasya, text="Проверяю Негодяя.")
     url = reverse("games:export", args=[game.pk])
-    for user in (None, make_user("Зритель"), vasya):
+    for user in (make_user("Зритель"), vasya):
         assert client_for(user).get(url).status_code == 404
+    assert client_for(None).get(url)["Location"].startswith(reverse("account_login"))  # issue 29: log in first
     response = client_for(game.gm).get(url)
     assert response.status_code == 200
     data = json.loads(response.content)

@@ -58,7 +58,7 @@ from games.rulesets.cards.ability_services import (
     card_ability_submit,
     role_abilities,
 )
-from games.views.access import login_first
+from games.views.access import login_first, login_when_hidden
 from games.rulesets.cards.forms import CollectionForm
 from games.rulesets.cards.services import (
     CollectionRefused,
@@ -443,6 +443,7 @@ def _prison_keep_choices(view, standing: dict) -> dict:
 
 
 @require_GET
+@login_when_hidden
 def cards_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's own cards: Hand in order, Sleeve, deck size, restriction, the standing plays of
     the phase with their forms, and the results of past phases."""
