@@ -53,6 +53,16 @@ def _cache_starts_empty():
 
 
 @pytest.fixture(autouse=True)
+def _games_counts_start_afresh():
+    """The games list's tab counts are kept until a game's row is written (pagecache.GAMES_KEY);
+    a test's rollback writes none, so the next test would read the counts of the games the last
+    one rolled back: each test starts them afresh, as a site never rolls back what it committed."""
+    from games.caching import pagecache
+
+    pagecache.changed_games()
+
+
+@pytest.fixture(autouse=True)
 def _english_free_defaults(settings, tmp_path):
     # Tests render in the site's default language unless they ask otherwise, and avatars go to a
     # throwaway folder.

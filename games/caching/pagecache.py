@@ -116,6 +116,11 @@ def posts_key(pk: int) -> str:
     return f"pagecache:gen:p:{pk}"
 
 
+# Every game's row (its status, rule set, title): moved by any write to the games' table (an
+# INSERT, a status or phase change, a DELETE, an undeclared statement), whatever its frame. The
+# games list's tab counts are kept under it (games.selectors.game_status_counts, issue 30).
+GAMES_KEY = "pagecache:gen:games"
+
 # The read marks ("first unread"): a reader's own, moved by the writes declared as his
 # (`writing(read_marks=...)`), and every reader's, moved by a write to them nobody declared.
 MARKS_KEY = "pagecache:gen:marks"
@@ -187,6 +192,11 @@ def changed(*, thread: int | None = None, game: int | None = None, user: int | N
     keys += [user_key(user)] if user else []
     for key in keys or [SITE_KEY]:
         _bump(key)
+
+
+def changed_games() -> None:
+    """Invalidate by hand what is kept under the games counter (the games list's counts)."""
+    _bump(GAMES_KEY)
 
 
 def posted(*, thread: int) -> None:
@@ -337,10 +347,21 @@ def count_update_sql() -> str:
 
 
 def placement(sql: str) -> tuple[str, ...]:
-    """The counters one SQL statement bumps, given the frames declared around it."""
+    """The counters one SQL statement bumps, given the frames declared around it; a write to the
+    games' own rows moves the games counter too (`GAMES_KEY`), whatever else it moves."""
     if not sql.lstrip()[:8].upper().startswith(_WRITES):
         return ()
     table = _target(sql)
+    placed = _placed(sql, table)
+    return (*placed, GAMES_KEY) if table == _games_table() or table is None else placed
+
+
+@functools.cache
+def _games_table() -> str:
+    return f'"{m.Game._meta.db_table}"'
+
+
+def _placed(sql: str, table: str | None) -> tuple[str, ...]:
     category = _categories().get(table) if table else None
     if category == IGNORED:
         return ()

@@ -229,9 +229,31 @@ def game_listing(filters: GameListFilters) -> QuerySet[Game]:
     return games.order_by(*order)
 
 
+# The kept tab counts live until a game's row is written (pagecache.GAMES_KEY) or, at the latest,
+# this long.
+COUNTS_SECONDS = 24 * 3600
+
+
 def game_status_counts(filters: GameListFilters) -> dict[str, int]:
     """How many games each status tab holds under the other filters (rule set, title), and
-    "all": one grouped query."""
+    "all". The games list's pages and tabs are counted from them (no COUNT of their own). Without
+    a title search they are kept in the cache until a game's row is written (a game created,
+    started, finished, deleted, any change to its row: `pagecache.GAMES_KEY`), so that the list
+    of a site with years of games counts none of them on a reload (issue 30; docs/performance.md,
+    "The games list"); a title search counts its matches, one grouped query."""
+    from django.core.cache import cache
+
+    if filters.q:
+        return _count_by_status(filters)
+    key = f"games:counts:{filters.ruleset}:{pagecache.generation(pagecache.GAMES_KEY)}"
+    counts = cache.get(key)
+    if counts is None:
+        counts = _count_by_status(filters)
+        cache.set(key, counts, timeout=COUNTS_SECONDS)
+    return counts
+
+
+def _count_by_status(filters: GameListFilters) -> dict[str, int]:
     from django.db.models import Count
 
     counts = {value: 0 for value in GameListFilters.STATUSES}
