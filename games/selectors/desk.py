@@ -101,7 +101,7 @@ class HostedRow:
 @dataclass
 class UnreadRow:
     thread: Thread
-    game: Game | None
+    game_title: str  # the title of the thread's game ("" for a thread of no game)
     unread: int
 
 
@@ -286,17 +286,6 @@ def _hosting(user) -> list[HostedRow]:
     ]
 
 
-def _thread_game(thread: Thread) -> Game | None:
-    if thread.kind in Thread.PRIVATE_KINDS:
-        return thread.game
-    for attr in ("game_as_game_thread", "game_as_discussion_thread"):
-        try:
-            return getattr(thread, attr)
-        except Game.DoesNotExist:
-            continue
-    return None
-
-
 def followed_thread_ids(user) -> tuple[set[int], set[int]]:
     """What a user follows, as ids: (the game and discussion threads of every game he plays or
     hosts, and every thread he posted in; the games among them not finished, whose private threads
@@ -334,14 +323,24 @@ def followed_threads(user, *, unfinished_seats: list[Seat] | None = None):
 
 def _unread(user, unfinished_seats: list[Seat] | None = None) -> list[UnreadRow]:
     read = ThreadReadMark.objects.filter(user=user, thread=OuterRef("pk")).values("last_read_number")[:1]
+
+    def title_as(column: str) -> Subquery:
+        # the game whose game or discussion thread it is: a probe of that column's unique index for
+        # each thread listed (a join would read every game of the site: issue 30)
+        return Subquery(Game.objects.filter(**{column: OuterRef("pk")}).order_by().values("title")[:1])
+
     threads = (
         followed_threads(user, unfinished_seats=unfinished_seats)
-        .annotate(read_up_to=Coalesce(Subquery(read), 0))
+        .annotate(read_up_to=Coalesce(Subquery(read), 0), game_thread_of=title_as("game_thread"),
+                  discussion_thread_of=title_as("discussion_thread"))
         .filter(post_count__gt=F("read_up_to"))
-        .select_related("game", "game_as_game_thread", "game_as_discussion_thread")
+        .select_related("game")
         .order_by(F("last_post_at").desc(nulls_last=True), "-pk")[:UNREAD_LIMIT]
     )
-    return [UnreadRow(thread=t, game=_thread_game(t), unread=t.post_count - t.read_up_to) for t in threads]
+    return [UnreadRow(thread=t, unread=t.post_count - t.read_up_to,
+                      game_title=(t.game.title if t.kind in Thread.PRIVATE_KINDS and t.game is not None
+                                  else t.game_thread_of or t.discussion_thread_of or ""))
+            for t in threads]
 
 
 def _absences(user, today: date) -> list[Absence]:
