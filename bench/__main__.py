@@ -64,7 +64,7 @@ def parse_args(argv=None):
                         help="seed (or keep) the sizes' databases and stop: measure later, on a quiet machine")
     growth.add_argument("--drop", action="store_true", help="remove the seeded databases afterwards")
     growth.add_argument("--rows", type=lambda text: [x.strip() for x in text.split(",") if x.strip()], default=[],
-                        help="measure only the rows whose name contains one of these, comma-separated "
+                        help="measure only the rows whose name starts with one of these, comma-separated "
                              "(e.g. 'desk,games list,replay'): before/after runs of a few rows")
     args = parser.parse_args(argv)
     args.seconds = args.seconds or (4.0 if args.quick else 15.0)

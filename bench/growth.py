@@ -124,7 +124,7 @@ def prepare(size: int, base_url: str, *, fresh: bool):
 
 def measure(game, cookies: dict[str, str], repeat: int, site=None, rows=()) -> dict[str, dict]:
     """{measurement: {"ms": median, "ratio": to the empty view, "queries": n}} for one size;
-    `rows`: only the measurements whose name contains one of these (all when empty)."""
+    `rows`: only the measurements whose name starts with one of these (all when empty)."""
     from django.conf import settings
     from django.test import Client
 
@@ -144,7 +144,7 @@ def measure(game, cookies: dict[str, str], repeat: int, site=None, rows=()) -> d
         return _best(lambda: client.get("/healthz/"), max(repeat, 20))
 
     def record(name: str, fn, *, prepare_each=None) -> None:
-        if rows and not any(part in name for part in rows):
+        if rows and not any(name.startswith(part) for part in rows):
             return
         fn()  # warm-up: a kept page is stored, a process learns the thread's game
         fn()

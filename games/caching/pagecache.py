@@ -55,7 +55,9 @@ counters depends on the table written and on what the code around it declared (`
   thread page's own marking); `marks` (`MARKS_KEY`): a read mark nobody declared (every reader's
   kept mark is read again). No page is stamped with them: the kept read mark alone.
 - `site`: every other write, and every write the code around it did not place: a write nobody
-  declared invalidates every page (the fallback is always correct, only slower). Writes to the
+  declared invalidates every page (the fallback is always correct, only slower).
+- `games` (`GAMES_KEY`): besides the above, any write to the games' own table (or a statement
+  the watcher cannot place); no page is stamped with it, the games list's kept counts are. Writes to the
   sessions and a login's `last_login` change no counter.
 
 A page of thread T of game G seen by user U is stamped with (site, thread:T, game:G, user:U),
