@@ -233,7 +233,7 @@ class Seat(models.Model):
 
 
 class Post(models.Model):
-    # No index of its own: (thread, number) and (thread, created_at) below lead with it (issue 30).
+    # No index of its own: (thread, number) and (thread, created_at, number) below lead with it (issue 30).
     thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="posts", verbose_name=_("thread"),
                                db_index=False)
     # Players cite posts by this number (#1, #2, ...); it never changes, deleted posts keep theirs.
