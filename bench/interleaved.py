@@ -38,6 +38,7 @@ def main(argv=None) -> int:
     parser.add_argument("--per", type=int, default=10, help="measured requests per block (default 10)")
     args = parser.parse_args(argv)
 
+    # bench's own modules and Django's: imported once the environment is set (the settings read it)
     from bench import growth
     from bench.__main__ import DEFAULT_DATABASE_URL, bench_environment, check_services
 
@@ -48,7 +49,7 @@ def main(argv=None) -> int:
     import django
 
     django.setup()
-    from django.core.cache import caches
+    from django.core.cache import caches  # the models and the cache: after django.setup()
     from django.db import connection, transaction
     from django.test import Client
     from django.utils import timezone

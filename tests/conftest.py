@@ -7,6 +7,7 @@ from allauth.account.models import EmailAddress
 from django.test import Client
 
 from accounts.models import User
+from games.caching import pagecache
 from games.models import Game, Thread
 from games.services.games import game_create, seat_add
 from games.services.threads import thread_create
@@ -57,8 +58,6 @@ def _games_counts_start_afresh():
     """The games list's tab counts are kept until a game's row is written (pagecache.GAMES_KEY);
     a test's rollback writes none, so the next test would read the counts of the games the last
     one rolled back: each test starts them afresh, as a site never rolls back what it committed."""
-    from games.caching import pagecache
-
     pagecache.changed_games()
 
 

@@ -3,6 +3,7 @@ sealed preview for the GMs while it runs; 404 for everyone else and before the d
 
 import re
 import xml.etree.ElementTree as ET
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
@@ -11,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from games.selectors.archive import game_archive
+from games.selectors.archive import _post_range, game_archive, post_ranges
 from games.models import Game, Phase, Post, Replacement, Seat, Thread, VoteRecord
 from games.services.games import game_create
 from games.services.moderation import resolution_rollback, seat_modkill, seat_replace
@@ -266,10 +267,6 @@ def test_each_days_post_range_is_the_lowest_and_highest_number_of_its_posts(fini
     day's index entries, not the planner's walk of the thread by number) are exactly the lowest
     and highest numbers of the posts written in the day, a post numbered out of time order too
     (a post's time is taken before its number)."""
-    from datetime import timedelta
-
-    from games.selectors.archive import _post_range, post_ranges
-
     game = finished_game.game
     days = list(game.phases.filter(kind="day").order_by("opened_at"))
     thread = game.game_thread
