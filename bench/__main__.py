@@ -64,6 +64,9 @@ def parse_args(argv=None):
     growth.add_argument("--seed-only", action="store_true",
                         help="seed (or keep) the sizes' databases and stop: measure later, on a quiet machine")
     growth.add_argument("--drop", action="store_true", help="remove the seeded databases afterwards")
+    growth.add_argument("--rows", type=lambda text: [x.strip() for x in text.split(",") if x.strip()], default=[],
+                        help="measure only the rows whose name starts with one of these, comma-separated "
+                             "(e.g. 'desk,games list,replay'): before/after runs of a few rows")
     args = parser.parse_args(argv)
     args.seconds = args.seconds or (4.0 if args.quick else 15.0)
     args.warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 3.0)

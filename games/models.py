@@ -233,7 +233,7 @@ class Seat(models.Model):
 
 
 class Post(models.Model):
-    # No index of its own: (thread, number) and (thread, created_at) below lead with it (issue 30).
+    # No index of its own: (thread, number) and (thread, created_at, number) below lead with it (issue 30).
     thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="posts", verbose_name=_("thread"),
                                db_index=False)
     # Players cite posts by this number (#1, #2, ...); it never changes, deleted posts keep theirs.
@@ -278,9 +278,9 @@ class Post(models.Model):
         ordering = ["thread", "number"]
         constraints = [models.UniqueConstraint(fields=["thread", "number"], name="games_post_number_unique")]
         indexes = [models.Index(fields=["thread", "author", "number"], name="games_post_iso_idx"),
-                   # a day's posts by time (the replay's and archive's post ranges: two index probes
-                   # a day, not a scan of the day's posts; issue 30)
-                   models.Index(fields=["thread", "created_at"], name="games_post_thread_time_idx")]
+                   # a day's posts by time, with their numbers: the replay's and archive's post
+                   # ranges read the day's entries alone, from the index (issue 30; post_ranges)
+                   models.Index(fields=["thread", "created_at", "number"], name="games_post_day_range_idx")]
 
     def __str__(self) -> str:
         return f"{self.thread} #{self.number}"

@@ -8,6 +8,7 @@ from django.test import Client
 from hypothesis import settings as hypothesis_settings
 
 from accounts.models import User
+from games.caching import pagecache
 from games.models import Game, Thread
 from games.services.games import game_create, seat_add
 from games.services.threads import thread_create
@@ -59,6 +60,14 @@ def _cache_starts_empty():
 
     if settings.CACHES["default"]["BACKEND"] == "config.cache.SharedDiskCache":
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _games_counts_start_afresh():
+    """The games list's tab counts are kept until a game's row is written (pagecache.GAMES_KEY);
+    a test's rollback writes none, so the next test would read the counts of the games the last
+    one rolled back: each test starts them afresh, as a site never rolls back what it committed."""
+    pagecache.changed_games()
 
 
 @pytest.fixture(autouse=True)

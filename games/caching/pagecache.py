@@ -55,7 +55,9 @@ counters depends on the table written and on what the code around it declared (`
   thread page's own marking); `marks` (`MARKS_KEY`): a read mark nobody declared (every reader's
   kept mark is read again). No page is stamped with them: the kept read mark alone.
 - `site`: every other write, and every write the code around it did not place: a write nobody
-  declared invalidates every page (the fallback is always correct, only slower). Writes to the
+  declared invalidates every page (the fallback is always correct, only slower).
+- `games` (`GAMES_KEY`): besides the above, any write to the games' own table (or a statement
+  the watcher cannot place); no page is stamped with it, the games list's kept counts are. Writes to the
   sessions and a login's `last_login` change no counter.
 
 A page of thread T of game G seen by user U is stamped with (site, thread:T, game:G, user:U),
@@ -118,6 +120,11 @@ def posts_key(pk: int) -> str:
     posts added since instead of being read and rendered again (`_post_list` in games/views/forum.py)."""
     return f"pagecache:gen:p:{pk}"
 
+
+# Every game's row (its status, rule set, title): moved by any write to the games' table (an
+# INSERT, a status or phase change, a DELETE, an undeclared statement), whatever its frame. The
+# games list's tab counts are kept under it (games.selectors.game_status_counts, issue 30).
+GAMES_KEY = "pagecache:gen:games"
 
 # The read marks ("first unread"): a reader's own, moved by the writes declared as his
 # (`writing(read_marks=...)`), and every reader's, moved by a write to them nobody declared.
@@ -190,6 +197,11 @@ def changed(*, thread: int | None = None, game: int | None = None, user: int | N
     keys += [user_key(user)] if user else []
     for key in keys or [SITE_KEY]:
         _bump(key)
+
+
+def changed_games() -> None:
+    """Invalidate by hand what is kept under the games counter (the games list's counts)."""
+    _bump(GAMES_KEY)
 
 
 def posted(*, thread: int) -> None:
@@ -340,10 +352,21 @@ def count_update_sql() -> str:
 
 
 def placement(sql: str) -> tuple[str, ...]:
-    """The counters one SQL statement bumps, given the frames declared around it."""
+    """The counters one SQL statement bumps, given the frames declared around it; a write to the
+    games' own rows moves the games counter too (`GAMES_KEY`), whatever else it moves."""
     if not sql.lstrip()[:8].upper().startswith(_WRITES):
         return ()
     table = _target(sql)
+    placed = _placed(sql, table)
+    return (*placed, GAMES_KEY) if table == _games_table() or table is None else placed
+
+
+@functools.cache
+def _games_table() -> str:
+    return f'"{m.Game._meta.db_table}"'
+
+
+def _placed(sql: str, table: str | None) -> tuple[str, ...]:
     category = _categories().get(table) if table else None
     if category == IGNORED:
         return ()

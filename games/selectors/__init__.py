@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from functools import partial
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Coalesce
 
 from games import permissions
@@ -229,11 +230,29 @@ def game_listing(filters: GameListFilters) -> QuerySet[Game]:
     return games.order_by(*order)
 
 
+# The kept tab counts live until a game's row is written (pagecache.GAMES_KEY) or, at the latest,
+# this long.
+COUNTS_SECONDS = 24 * 3600
+
+
 def game_status_counts(filters: GameListFilters) -> dict[str, int]:
     """How many games each status tab holds under the other filters (rule set, title), and
-    "all": one grouped query."""
-    from django.db.models import Count
+    "all". The games list's pages and tabs are counted from them (no COUNT of their own). Without
+    a title search they are kept in the cache until a game's row is written (a game created,
+    started, finished, deleted, any change to its row: `pagecache.GAMES_KEY`), so that the list
+    of a site with years of games counts none of them on a reload (issue 30; docs/search.md,
+    "Kept counts"); a title search counts its matches, one grouped query."""
+    if filters.q:
+        return _count_by_status(filters)
+    key = f"games:counts:{filters.ruleset}:{pagecache.generation(pagecache.GAMES_KEY)}"
+    counts = cache.get(key)
+    if counts is None:
+        counts = _count_by_status(filters)
+        cache.set(key, counts, timeout=COUNTS_SECONDS)
+    return counts
 
+
+def _count_by_status(filters: GameListFilters) -> dict[str, int]:
     counts = {value: 0 for value in GameListFilters.STATUSES}
     for status, n in _filtered_games(filters).order_by().values_list("status").annotate(n=Count("pk")):
         counts[status] = n

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.core.cache import cache
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
+from django.db.models import CharField, Count, Exists, F, IntegerField, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
@@ -104,7 +104,7 @@ class HostedRow:
 @dataclass
 class UnreadRow:
     thread: Thread
-    game: Game | None
+    game_title: str  # the title of the thread's game ("" for a thread of no game)
     unread: int
 
 
@@ -293,44 +293,61 @@ def _hosting(user) -> list[HostedRow]:
     ]
 
 
-def _thread_game(thread: Thread) -> Game | None:
-    if thread.kind in Thread.PRIVATE_KINDS:
-        return thread.game
-    for attr in ("game_as_game_thread", "game_as_discussion_thread"):
-        try:
-            return getattr(thread, attr)
-        except Game.DoesNotExist:
-            continue
-    return None
+def followed_thread_ids(user) -> tuple[set[int], set[int]]:
+    """What a user follows, as ids: (the game and discussion threads of every game he plays or
+    hosts, and every thread he posted in; the games among them not finished, whose private threads
+    he follows too). One query, a UNION of reads that each start from his own rows (his seats, the
+    games he hosts or co-hosts, his posts) by their indexes, so its cost is his history's, not the
+    site's (issue 30: as ORed subqueries inside the thread query, the planner read every game and
+    every thread of the site for them)."""
+    columns = ("game__game_thread_id", "game__discussion_thread_id", "game_id", "game__status")
+    none = Value(None, output_field=IntegerField())
+    rows = (
+        Seat.objects.filter(user=user).order_by().values_list(*columns)
+        .union(Game.objects.filter(gm=user).order_by().values_list("game_thread_id", "discussion_thread_id", "pk", "status"),
+               Game.co_gms.through.objects.filter(user=user).order_by().values_list(*columns),
+               Post.objects.filter(author=user).order_by().annotate(a=none, b=none, c=Value("", output_field=CharField()))
+               .values_list("thread_id", "a", "b", "c"))
+    )
+    threads, unfinished = set(), set()
+    for first, second, game_id, status in rows:
+        threads.update(pk for pk in (first, second) if pk is not None)
+        if game_id is not None and status != Game.Status.FINISHED:
+            unfinished.add(game_id)
+    return threads, unfinished
 
 
 def followed_threads(user, *, unfinished_seats: list[Seat] | None = None):
     """The threads a user follows: the game and discussion threads of every game he plays or
     hosts, the private threads of those games while they are not finished, and every thread he
     posted in. Visibility is games.permissions' (private threads of another team never show);
-    `unfinished_seats`: his seats in every game not finished, when the caller has read them."""
-    mine = Game.objects.filter(
-        Q(pk__in=Seat.objects.filter(user=user).values("game_id")) | Q(gm=user)
-        | Q(pk__in=Game.co_gms.through.objects.filter(user=user).values("game_id"))
-    )
-    followed = (
-        Q(pk__in=mine.values("game_thread_id")) | Q(pk__in=mine.values("discussion_thread_id"))
-        | Q(kind__in=Thread.PRIVATE_KINDS, game__in=mine.exclude(status=Game.Status.FINISHED).values("pk"))
-        | Q(pk__in=Post.objects.filter(author=user).values("thread_id"))
-    )
+    `unfinished_seats`: his seats in every game not finished, when the caller has read them.
+    The ids are read first (followed_thread_ids), so the planner starts from those few threads."""
+    threads, unfinished = followed_thread_ids(user)
+    followed = Q(pk__in=threads) | Q(kind__in=Thread.PRIVATE_KINDS, game_id__in=unfinished)
     return permissions.filter_visible_threads(user, Thread.objects.filter(followed), unfinished_seats=unfinished_seats)
 
 
 def _unread(user, unfinished_seats: list[Seat] | None = None) -> list[UnreadRow]:
     read = ThreadReadMark.objects.filter(user=user, thread=OuterRef("pk")).values("last_read_number")[:1]
+
+    def title_as(column: str) -> Subquery:
+        # the game whose game or discussion thread it is: a probe of that column's unique index for
+        # each thread listed (a join would read every game of the site: issue 30)
+        return Subquery(Game.objects.filter(**{column: OuterRef("pk")}).order_by().values("title")[:1])
+
     threads = (
         followed_threads(user, unfinished_seats=unfinished_seats)
-        .annotate(read_up_to=Coalesce(Subquery(read), 0))
+        .annotate(read_up_to=Coalesce(Subquery(read), 0), game_thread_of=title_as("game_thread"),
+                  discussion_thread_of=title_as("discussion_thread"))
         .filter(post_count__gt=F("read_up_to"))
-        .select_related("game", "game_as_game_thread", "game_as_discussion_thread")
+        .select_related("game")
         .order_by(F("last_post_at").desc(nulls_last=True), "-pk")[:UNREAD_LIMIT]
     )
-    return [UnreadRow(thread=t, game=_thread_game(t), unread=t.post_count - t.read_up_to) for t in threads]
+    return [UnreadRow(thread=t, unread=t.post_count - t.read_up_to,
+                      game_title=(t.game.title if t.kind in Thread.PRIVATE_KINDS and t.game is not None
+                                  else t.game_thread_of or t.discussion_thread_of or ""))
+            for t in threads]
 
 
 def _absences(user, today: date) -> list[Absence]:

@@ -1130,7 +1130,10 @@ def game_list(request: HttpRequest) -> HttpResponse:
     from django.core.paginator import Paginator
 
     filters = selectors.GameListFilters.from_query(request.GET)
-    page = Paginator(selectors.game_listing(filters), 25).get_page(request.GET.get("page"))
+    counts = selectors.game_status_counts(filters)
+    paginator = Paginator(selectors.game_listing(filters), 25)
+    paginator.count = counts[filters.status]  # the tab's count: no COUNT of the list of its own (issue 30)
+    page = paginator.get_page(request.GET.get("page"))
     for game in page.object_list:
         game.winner_label = faction_label(game.winner) if game.winner else ""
 
@@ -1138,7 +1141,6 @@ def game_list(request: HttpRequest) -> HttpResponse:
         params = filters.as_params(**changes)
         return f"{request.path}?{urlencode(params)}" if params else request.path
 
-    counts = selectors.game_status_counts(filters)
     tabs = [(value, label, counts[value], url(status=value, page=""))
             for value, label in [*Game.Status.choices, (selectors.GameListFilters.STATUS_ALL, _("All"))]]
     template = "games/game_list.html"

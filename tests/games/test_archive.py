@@ -3,6 +3,7 @@ sealed preview for the GMs while it runs; 404 for everyone else and before the d
 
 import re
 import xml.etree.ElementTree as ET
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
@@ -11,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from games.selectors.archive import game_archive
+from games.selectors.archive import _post_range, game_archive, post_ranges
 from games.models import Game, Phase, Post, Replacement, Seat, Thread, VoteRecord
 from games.services.games import game_create
 from games.services.moderation import resolution_rollback, seat_modkill, seat_replace
@@ -263,6 +264,28 @@ def test_replay_has_a_chart_per_day_agreeing_with_the_count(finished_game):
     sasha, vasya = finished_game.seat("Саша"), finished_game.seat("Вася")
     assert _finals(charts[days[0].pk]) == {f"seat-{sasha.pk}": 3, f"seat-{vasya.pk}": 1}
     assert "<script" not in "".join(ET.tostring(c, encoding="unicode") for c in charts.values())
+
+
+def test_each_days_post_range_is_the_lowest_and_highest_number_of_its_posts(finished_game):
+    """The replay's day ranges (archive.post_ranges, issue 30: FILTERed MIN/MAX read from the
+    day's index entries, not the planner's walk of the thread by number) are exactly the lowest
+    and highest numbers of the posts written in the day, a post numbered out of time order too
+    (a post's time is taken before its number)."""
+    game = finished_game.game
+    days = list(game.phases.filter(kind="day").order_by("opened_at"))
+    thread = game.game_thread
+    late = Post.objects.create(thread=thread, number=thread.post_count + 1, author=game.gm, body="x", html="<p>x</p>",
+                               search_text="x", renderer_version=1, created_at=days[0].opened_at + timedelta(seconds=1))
+    Thread.objects.filter(pk=thread.pk).update(post_count=late.number)
+    ranges = post_ranges(game, days)
+    for day in days:
+        posts = Post.objects.filter(thread=thread, created_at__gte=day.opened_at)
+        if day.closed_at is not None:
+            posts = posts.filter(created_at__lt=day.closed_at)
+        numbers = sorted(posts.values_list("number", flat=True))
+        expected = (numbers[0], numbers[-1]) if numbers else (None, None)
+        assert ranges[day.pk] == expected == _post_range(game, day)
+    assert ranges[days[0].pk][1] == late.number  # the first day's range reaches the late-numbered post
 
 
 def test_replay_chart_follows_gm_corrections(finished_game):

@@ -201,6 +201,26 @@ def test_read_threads_drop_off_and_standalone_threads_i_posted_in_show(started, 
     assert row.unread == 1
 
 
+def test_each_unread_row_names_its_game_and_a_finished_games_threads_stay_followed(finished_game, spectator):
+    """The unread list reads the followed threads' ids first (games.selectors.desk.followed_thread_ids:
+    issue 30, the desk flat in the site's size): a finished game's threads, a discussion a spectator
+    posted in, and a team chat of the finished game (everyone's once it is over) still show,
+    each row with its game's title beside a thread not named after it."""
+    game = finished_game.game
+    vasya = finished_game.users["Вася"]
+    post_submit(thread=game.discussion_thread, author=spectator, body="Хорошая была игра")
+    Thread.objects.filter(pk=game.discussion_thread_id).update(title="Обсуждение")
+    chat = team_chat(game, "mafia")
+    rows = {row.thread.pk: row for row in desk_for(vasya).unread}
+    assert {game.game_thread_id, game.discussion_thread_id} <= set(rows)
+    assert rows[game.discussion_thread_id].game_title == game.title
+    assert chat.pk not in rows  # never his: he followed no team chat of a game he was town in
+    spectators = {row.thread.pk: row for row in desk_for(spectator).unread}
+    assert set(spectators) == {game.discussion_thread_id}  # the thread he posted in, of a game he did not play
+    assert spectators[game.discussion_thread_id].game_title == game.title
+    assert f"· {game.title}" in section(desk_html(spectator), "unread")
+
+
 def test_the_lounge_is_followed_by_the_fallen_only(started):
     lounge = started.private_threads.get(kind=Thread.Kind.LOUNGE)
     dead, alive = seat_by_role(started, "citizen"), seat_by_role(started, "recruiter")

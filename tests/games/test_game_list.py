@@ -129,6 +129,36 @@ def test_invalid_values_are_ignored_not_applied(assorted):
     assert GameListFilters.from_query({"status": "x", "ruleset": "y", "sort": "z"}) == GameListFilters()
 
 
+def _tab_counts(params=None) -> list[str]:
+    return re.findall(r'class="tab[^"]*"[^>]*>[^<]*<span class="count">(\d+)</span>', page(params))
+
+
+def test_the_kept_counts_follow_every_change_of_a_games_row(assorted, gm, django_assert_num_queries):
+    """Issue 30: «the games list with 5,000 finished games — … flat in the site's size». The tab
+    counts (and the pages counted from them) are kept until a game's row is written: a reload
+    counts nothing, a game created, started, finished or deleted, by a service or any statement,
+    shows at once."""
+    assert _tab_counts() == ["2", "1", "1", "4"]
+    with django_assert_num_queries(1):  # the page of games alone: the counts are kept
+        client_for(None).get(URL)
+    assert _tab_counts({"ruleset": "club"}) == ["0", "1", "0", "1"]
+    game = game_create(title="Новая", gm=gm, size=9)
+    assert _tab_counts() == ["3", "1", "1", "5"]
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert _tab_counts() == ["2", "1", "2", "5"]
+    assert _tab_counts({"ruleset": "club"}) == ["0", "1", "0", "1"]
+    Game.objects.filter(pk=assorted["running"].pk).update(status=Game.Status.FINISHED)
+    assert _tab_counts({"ruleset": "club"}) == ["0", "0", "1", "1"]
+    Game.objects.filter(pk=game.pk).delete()
+    assert _tab_counts() == ["2", "0", "2", "4"]
+
+
+def test_a_title_search_counts_its_matches_each_time(assorted, gm):
+    assert _tab_counts({"q": "ёжики"}) == ["0", "1", "0", "1"]
+    make_game(gm, "Ёжики возвращаются", status=Game.Status.FINISHED)
+    assert _tab_counts({"q": "ёжики"}) == ["0", "1", "1", "2"]
+
+
 # --- Pages -------------------------------------------------------------------------------------------
 def test_pages_of_twenty_five_keep_the_filters(gm):
     now = timezone.now()

@@ -547,6 +547,7 @@ def test_private_text_is_never_served_to_anyone_but_recipient_sender_and_gm(star
 # --- The SQL watcher -------------------------------------------------------------------------------
 T, G, P = pagecache.thread_key(5), pagecache.game_key(3), pagecache.posts_key(5)
 S = pagecache.SITE_KEY
+GS = pagecache.GAMES_KEY
 
 
 @pytest.mark.parametrize(("sql", "frames", "expected"), [
@@ -562,9 +563,12 @@ S = pagecache.SITE_KEY
     ('UPDATE "games_post" SET "body" = %s WHERE "games_post"."id" = %s', [{"thread": 5}], (T, P)),
     ('INSERT INTO "games_postrevision" ("post_id") VALUES (%s)', [{"thread": 5}], (T, P)),
     ('INSERT INTO "games_privatemessage" ("post_id") VALUES (%s)', [{"thread": 5}], (T, P)),
-    ('UPDATE "games_game" SET "current_phase_id" = %s WHERE "games_game"."id" = %s', [{"thread": 5}], (S,)),
+    # A write to the games' rows moves the games counter too, whatever its frame (the games list's counts).
+    ('UPDATE "games_game" SET "current_phase_id" = %s WHERE "games_game"."id" = %s', [{"thread": 5}], (S, GS)),
     ('UPDATE "games_game" SET "current_phase_id" = %s WHERE "games_game"."id" = %s', [{"game": 3}, {"thread": 5}],
-     (G,)),
+     (G, GS)),
+    ('INSERT INTO "games_game" ("title") VALUES (%s)', [], (S, GS)),
+    ('DELETE FROM "games_game" WHERE "games_game"."id" IN (%s)', [{"game": 3}], (G, GS)),
     # The vote ledger: its own counter (issue 30 part 3: the post list and the reply's region show no count).
     ('INSERT INTO "games_voterecord" ("phase_id") VALUES (%s)', [{"game": 3}], (pagecache.votes_key(3),)),
     ('INSERT INTO "games_voterecord" ("phase_id") VALUES (%s)', [{"thread": 5}], (S,)),
@@ -583,7 +587,7 @@ S = pagecache.SITE_KEY
     ('UPDATE "accounts_user" SET "display_name" = %s WHERE "accounts_user"."id" = %s', [{"game": 3}], (S,)),
     ('  update "games_seat" set "is_alive" = false', [], (S,)),
     ('  update "games_seat" set "is_alive" = false', [{"game": 3}], (G,)),
-    ('TRUNCATE "games_post"', [{"thread": 5}], (S,)),
+    ('TRUNCATE "games_post"', [{"thread": 5}], (S, GS)),  # a statement it cannot place: every counter
 ])
 def test_watcher_places_each_write(sql, frames, expected):
     from contextlib import ExitStack
