@@ -105,7 +105,8 @@ def test_card_message_rings_the_recipients_bell_without_sender_or_text():
 @pytest.mark.django_db
 def test_card_message_is_listed_with_its_sender_in_the_archive_and_the_export():
     """The GMs see who sent it while the game runs (the archive's sealed preview), everyone after
-    the game; a player's archive and export are 404 while it runs."""
+    the game; a player's archive and export are 404 while it runs, and an anonymous visitor is
+    sent to log in (issue 29, item 13: the GMs' page of a public game)."""
     game, gm, users, seats, phase = letter_played()
     archive = client_for(gm).get(reverse("games:archive", args=[game.pk])).content.decode()
     assert CANARY in archive and "Вася → Петя" in archive
@@ -114,9 +115,12 @@ def test_card_message_is_listed_with_its_sender_in_the_archive_and_the_export():
     assert (row["text"], row["sender_seat"], row["recipient_seat"], row["status"]) == (
         CANARY, seats["Вася"].number, seats["Петя"].number, "delivered")
     assert any(CANARY in (m["body"] or "") and m["thread_kind"] == "gm_chat" for m in data["messages"])
-    for user in (users["Петя"], users["Вася"], None):
+    for user in (users["Петя"], users["Вася"]):
         assert client_for(user).get(reverse("games:archive", args=[game.pk])).status_code == 404
         assert client_for(user).get(reverse("games:export", args=[game.pk])).status_code == 404
+    for name in ("games:archive", "games:export"):
+        response = client_for(None).get(reverse(name, args=[game.pk]))
+        assert response.status_code == 302 and response.url.startswith(reverse("account_login"))
     game.status = "finished"
     game.save(update_fields=["status"])
     archive = client_for(None).get(reverse("games:archive", args=[game.pk])).content.decode()
