@@ -26,7 +26,7 @@ from django.utils import timezone
 from games.models import Game, GMAction
 from games.rulesets.cards.engine import default_collection, starter_deck
 from games.services.lifecycle import game_signup, game_start
-from tests.browser.walk import Walk, confirmed, squeezed
+from tests.browser.walk import Walk, cast, confirmed, new_game, signup_form, squeezed
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -63,30 +63,15 @@ def test_a_cards_game_played_whole(live_server, browser, transactional_db, setti
     walk = Walk(browser, live_server.url, role_codes=ROLE_CODES)
     asked: list[str] = []
     try:
-        walk.person("GM", gm)
-        for name in NAMES:
-            walk.person(name, users[name], phone=name == PHONE_PLAYER)
-        walk.person("spectator", spectator)
-        walk.person("anonymous")
+        cast(walk, gm=gm, players=users, spectator=spectator, phone_player=PHONE_PLAYER)
 
         # --- The new-game form: picking «cards» shows the cards' fields and no other rule set's.
-        page = walk.open("GM", "/games/new/")
-        page.fill("input[name=title]", "Карточный вечер")
-        page.select_option("select[name=ruleset]", "cards")
-        shown = page.locator("[data-ruleset-field]:visible").evaluate_all("els => els.map(e => e.dataset.rulesetField)")
-        assert set(shown) <= {"cards"}, shown
-        walk.read("GM", "new game, cards picked")
-        page.fill("input[name=size]", "5")
-        page.click("main form button[type=submit]")
-        page.wait_for_selector("text=Идёт набор")
-        game = Game.objects.get(title="Карточный вечер")
+        game = new_game(walk, title="Карточный вечер", ruleset="cards", size=5)
         home, gm_cards = game.get_absolute_url(), f"/games/{game.pk}/gm/cards/"
 
         # --- Вася signs up with his class: the cards' fields, none of another rule set.
-        page = walk.open("Вася", home)
-        form = page.locator("form:has(button[value=join])")
-        fields = form.locator("input:visible, select:visible, textarea:visible").evaluate_all("els => els.map(e => e.name)")
-        assert set(fields) <= {"application", "overt_role", "contacts"}, fields
+        form = signup_form(walk, "Вася", home, fields={"application", "overt_role", "contacts"})
+        page = form.page
         form.locator("input[name=overt_role]").fill("Авторитет")
         form.locator("input[name=contacts]").fill("tg @vasya")
         form.locator("button[value=join]").click()

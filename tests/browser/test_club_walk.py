@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from games.models import Game, Order, Seat
 from games.services.lifecycle import game_signup, game_start
-from tests.browser.walk import Walk, confirmed, squeezed
+from tests.browser.walk import Walk, cast, confirmed, new_game, not_voting, signup_form, squeezed
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -45,16 +45,6 @@ def _vote(walk: Walk, who: str, thread: str, target: str) -> None:
     assert "засчитан" in said and "не засчитан" not in said, (who, target, said)
 
 
-def _not_voting(page) -> list[str]:
-    line = page.locator("#vote-count .not-voting")
-    if not line.count():
-        return []
-    text = line.first.inner_text()
-    for note in line.first.locator(".not-voting-note").all_inner_texts():
-        text = text.replace(note, "")
-    return [name.strip() for name in text.split(":", 1)[-1].split(",") if name.strip()]
-
-
 def test_a_club_game_played_whole(live_server, browser, transactional_db, settings):
     settings.MAFIA_VOTE_POLL_SECONDS = 600  # what a page shows right after a write is the write's
     gm, spectator = make_user("Судья"), make_user("Зритель")
@@ -62,30 +52,15 @@ def test_a_club_game_played_whole(live_server, browser, transactional_db, settin
     walk = Walk(browser, live_server.url, role_codes=ROLE_CODES)
     asked: list[str] = []
     try:
-        walk.person("GM", gm)
-        for name in NAMES:
-            walk.person(name, users[name], phone=name == PHONE_PLAYER)
-        walk.person("spectator", spectator)
-        walk.person("anonymous")
+        cast(walk, gm=gm, players=users, spectator=spectator, phone_player=PHONE_PLAYER)
 
         # --- The new-game form: picking «club» shows the club's fields and no other rule set's.
-        page = walk.open("GM", "/games/new/")
-        page.fill("input[name=title]", "Клубный вечер")
-        page.select_option("select[name=ruleset]", "club")
-        shown = page.locator("[data-ruleset-field]:visible").evaluate_all("els => els.map(e => e.dataset.rulesetField)")
-        assert set(shown) <= {"club"}, shown
-        walk.read("GM", "new game, club picked")
-        page.fill("input[name=size]", "8")
-        page.click("main form button[type=submit]")
-        page.wait_for_selector("text=Идёт набор")
-        game = Game.objects.get(title="Клубный вечер")
+        game = new_game(walk, title="Клубный вечер", ruleset="club", size=8)
         home, dashboard, role = game.get_absolute_url(), f"/games/{game.pk}/gm/", f"/games/{game.pk}/role/"
 
         # --- Вася signs up on the game page: the form has no other rule set's fields.
-        page = walk.open("Вася", home)
-        form = page.locator("form:has(button[value=join])")
-        fields = form.locator("input:visible, select:visible, textarea:visible").evaluate_all("els => els.map(e => e.name)")
-        assert set(fields) <= {"application"}, fields
+        form = signup_form(walk, "Вася", home, fields={"application"})
+        page = form.page
         form.locator("button[value=join]").click()
         page.wait_for_selector(".message")
         for name in NAMES[1:]:
@@ -146,7 +121,7 @@ def test_a_club_game_played_whole(live_server, browser, transactional_db, settin
         assert "Алис" in asked[-1], asked[-1]
         for who in ("anonymous", PHONE_PLAYER, "GM"):
             page = walk.open(who, thread)
-            assert "Алиса" not in _not_voting(page) and len(_not_voting(page)) == 7, (who, _not_voting(page))
+            assert "Алиса" not in not_voting(page, "#vote-count") and len(not_voting(page, "#vote-count")) == 7, who
             if who == PHONE_PLAYER:
                 assert "Алиса" not in page.locator(".vote-button button").all_inner_texts(), who
         page = walk.open("Алиса", thread)

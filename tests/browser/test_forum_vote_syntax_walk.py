@@ -16,15 +16,12 @@ checked is done by clicking. WALK_DUMP=<file> writes the visible text of every p
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from games.models import Game, VoteRecord
 from games.services.lifecycle import game_signup, game_start
 from games.services.games import game_create
-from tests.browser.conftest import PHONE, desktop_page, phone_page
-from tests.browser.visible_text import page_codes, visible_text
+from tests.browser.walk import Walk, confirmed
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -33,50 +30,6 @@ NAMES = ["Вася", "Красная Шапочка", "Маленький Джо
 # One mafioso (Негодяй): jailing him ends the game, so the day's close leads to the archive.
 ROLES = ["recruiter", "reanimator", "citizen", "citizen", "citizen", "citizen", "mafioso", "citizen"]
 PHONE_PLAYER = "Вася"
-DESKTOP = {"width": 1100, "height": 900}
-
-
-class Walk:
-    """A browser context per person; every page read is checked for code-shaped words, and at a
-    phone's width for sideways scrolling."""
-
-    def __init__(self, browser, base: str):
-        self.browser, self.base = browser, base
-        self.pages: dict[str, object] = {}
-        self.codes: list[str] = []
-        self.wide: list[str] = []
-
-    def person(self, who: str, user=None, *, phone: bool = False):
-        if phone:
-            page = phone_page(self.browser, self.base, user)
-        else:
-            page = desktop_page(self.browser, self.base, user, **DESKTOP)
-        self.pages[who] = page
-        return page
-
-    def close(self) -> None:
-        for page in self.pages.values():
-            page.context.close()
-
-    def open(self, who: str, path: str):
-        page = self.pages[who]
-        response = page.goto(f"{self.base}{path}")
-        assert response is not None and response.status == 200, f"{who}: {path} answered {response and response.status}"
-        self.read(who, path)
-        return page
-
-    def read(self, who: str, label: str) -> str:
-        page = self.pages[who]
-        text = visible_text(page)
-        if os.environ.get("WALK_DUMP"):
-            with open(os.environ["WALK_DUMP"], "a", encoding="utf-8") as out:
-                out.write(f"\n===== {who} | {label} | {page.url}\n{text}\n")
-        self.codes += [f"{who} on {label}: {token!r} in «{line}»" for token, line in page_codes(page)]
-        if page.viewport_size["width"] <= PHONE["width"]:
-            width = page.evaluate("document.documentElement.scrollWidth")
-            if width > PHONE["width"]:
-                self.wide.append(f"{who}: {label} is {width} px wide at {PHONE['width']} px")
-        return text
 
 
 def _wagons(page, selector: str = ".vote-count") -> list[str]:
@@ -102,11 +55,6 @@ def _not_voting(page, selector: str = ".vote-count") -> list[str]:
     else:
         raise AssertionError(f"the count does not say what the forum's rules make of the non-voters: {text}")
     return [name.strip() for name in text.split(":", 1)[-1].split(",") if name.strip()]
-
-
-def _confirmed(page, asked: list[str]):
-    """The next confirmation dialog (games/confirm.py) is read and accepted."""
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
 
 
 def test_a_hash_vote_only_forum_game_played_whole(live_server, browser, transactional_db, settings):
@@ -191,7 +139,7 @@ def test_a_hash_vote_only_forum_game_played_whole(live_server, browser, transact
         form = page.locator("form:has(button[value=modkill])")
         form.locator("select[name=seat]").select_option(label="Фроло")
         form.locator("input[name=reason]").fill("пропал на три дня")
-        _confirmed(page, asked)
+        confirmed(page, asked)
         form.locator("button[value=modkill]").click()
         page.wait_for_selector(".message")
         assert "Фроло" in asked[-1]
@@ -213,7 +161,7 @@ def test_a_hash_vote_only_forum_game_played_whole(live_server, browser, transact
 
         # --- The GM closes the day: Негодяй (the only mafioso) is jailed and the town wins.
         page = walk.open("GM", dashboard)
-        _confirmed(page, asked)
+        confirmed(page, asked)
         page.click("button[value=close]")
         page.wait_for_selector(".message")
         assert asked[-1].startswith("Завершить фазу «День 1» сейчас и опубликовать итоги?"), asked[-1]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 
+from games.models import Game
 from tests.browser.conftest import PHONE, desktop_page, phone_page
 from tests.browser.visible_text import code_shaped, visible_text
 
@@ -101,3 +102,48 @@ def confirmed(page, asked: list[str]):
 
 def squeezed(text: str) -> str:
     return " ".join(text.split())
+
+
+def cast(walk: Walk, *, gm, players: dict, spectator, phone_player: str) -> None:
+    """The people of a walk, each in his own context: the GM, each player (one on a phone), a
+    spectator and a reader nobody logged in as."""
+    walk.person("GM", gm)
+    for name, user in players.items():
+        walk.person(name, user, phone=name == phone_player)
+    walk.person("spectator", spectator)
+    walk.person("anonymous")
+
+
+def new_game(walk: Walk, *, title: str, ruleset: str, size: int):
+    """The GM makes a game on the new-game form, having checked that picking `ruleset` shows its
+    own fields and no other rule set's (issue 29, item 5). The game, once made."""
+    page = walk.open("GM", "/games/new/")
+    page.fill("input[name=title]", title)
+    page.select_option("select[name=ruleset]", ruleset)
+    shown = page.locator("[data-ruleset-field]:visible").evaluate_all("els => els.map(e => e.dataset.rulesetField)")
+    assert set(shown) <= {ruleset}, shown
+    walk.read("GM", f"new game, {ruleset} picked")
+    page.fill("input[name=size]", str(size))
+    page.click("main form button[type=submit]")
+    page.wait_for_selector("text=Идёт набор")
+    return Game.objects.get(title=title)
+
+
+def signup_form(walk: Walk, who: str, home: str, *, fields: set[str]):
+    """`who` opens the game page: its sign-up form shows only `fields` (no other rule set's)."""
+    page = walk.open(who, home)
+    form = page.locator("form:has(button[value=join])")
+    shown = form.locator("input:visible, select:visible, textarea:visible").evaluate_all("els => els.map(e => e.name)")
+    assert set(shown) <= fields, shown
+    return form
+
+
+def not_voting(page, selector: str) -> list[str]:
+    """The names under «Не голосовали» of the count at `selector`, without the rules' note on them."""
+    line = page.locator(f"{selector} .not-voting")
+    if not line.count():
+        return []
+    text = line.first.inner_text()
+    for note in line.first.locator(".not-voting-note").all_inner_texts():
+        text = text.replace(note, "")
+    return [name.strip() for name in text.split(":", 1)[-1].split(",") if name.strip()]
