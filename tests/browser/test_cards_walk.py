@@ -26,7 +26,7 @@ from django.utils import timezone
 from games.models import Game, GMAction
 from games.rulesets.cards.engine import default_collection, starter_deck
 from games.services.lifecycle import game_signup, game_start
-from tests.browser.walk import Walk, cast, confirmed, new_game, signup_form, squeezed
+from tests.browser.walk import Walk, cast, confirmed, new_game, not_voting, signup_form, squeezed
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.browser
@@ -35,16 +35,6 @@ SEATS = [("Вася", "sheriff"), ("Петя", "boss"), ("Маша", "doctor"), 
 NAMES = [name for name, _role in SEATS]
 ROLE_CODES = ("sheriff", "boss", "doctor", "judge", "killer", "law", "maniac", "traitor")
 PHONE_PLAYER = "Маша"
-
-
-def _not_voting(page) -> list[str]:
-    line = page.locator("#vote-count .not-voting")
-    if not line.count():
-        return []
-    text = line.first.inner_text()
-    for note in line.first.locator(".not-voting-note").all_inner_texts():
-        text = text.replace(note, "")
-    return [name.strip() for name in text.split(":", 1)[-1].split(",") if name.strip()]
 
 
 def _close(walk: Walk, asked: list[str], kind: str, game: Game) -> None:
@@ -184,7 +174,7 @@ def test_a_cards_game_played_whole(live_server, browser, transactional_db, setti
         page.wait_for_selector(".message")
         for who in ("anonymous", PHONE_PLAYER, "GM"):
             page = walk.open(who, thread)
-            assert "Паша" not in _not_voting(page), (who, _not_voting(page))
+            assert "Паша" not in not_voting(page, "#vote-count"), (who, not_voting(page, "#vote-count"))
             if who == PHONE_PLAYER:
                 assert not page.locator(".vote-button button:has-text('Паша')").count()
         page = walk.open("Паша", thread)
