@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import signals, sql
 from django.db.models.query import get_related_populators
@@ -60,8 +61,6 @@ def prepared_cursor(connection):
     the database errors) whose statements PostgreSQL prepares once per connection (module
     docstring); on another database, with psycopg 2, or with MAFIA_DB_PREPARED_STATEMENTS off,
     Django's cursor."""
-    from django.conf import settings  # read per call: tests switch it
-
     if connection.vendor != "postgresql" or not settings.MAFIA_DB_PREPARED_STATEMENTS:
         return connection.cursor()
     preparing = _preparing_cursor()

@@ -9,8 +9,8 @@ from functools import partial
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Greatest
 
 from games import permissions
 from games.caching import pagecache
@@ -207,10 +207,6 @@ def game_listing(filters: GameListFilters) -> QuerySet[Game]:
     `active_at` (the last post in its game or discussion thread, else its creation): one query
     per page whatever the number of games (the counts are subqueries, the GM, threads and
     current phase are joined)."""
-    from django.db.models import Count, IntegerField, OuterRef, Subquery
-    from django.db.models.functions import Coalesce, Greatest
-
-
     games = _filtered_games(filters)
     if filters.status != GameListFilters.STATUS_ALL:
         games = games.filter(status=filters.status)
