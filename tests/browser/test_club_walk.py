@@ -37,6 +37,15 @@ ROLE_CODES = ("don", "mafioso", "putana", "commissar", "doctor", "maniac", "civi
 PHONE_PLAYER = "Кикимора"
 
 
+def _close(walk: Walk, asked: list[str], dashboard: str, game: Game) -> None:
+    """The GM closes the phase from his dashboard (a confirmation asked and accepted)."""
+    page = walk.open("GM", dashboard)
+    confirmed(page, asked)
+    page.click("button[value=close]")
+    page.wait_for_selector(".message")
+    game.refresh_from_db()
+
+
 def _vote(walk: Walk, who: str, thread: str, target: str) -> None:
     page = walk.open(who, thread)
     page.click(f".vote-button button:has-text('{target}')")
@@ -147,11 +156,7 @@ def test_a_club_game_played_whole(live_server, browser, transactional_db, settin
         form.locator("button[value=foul]").click()
         page.wait_for_selector(".message")
         assert "Маленьк" in asked[-1], asked[-1]
-        page = walk.open("GM", dashboard)
-        confirmed(page, asked)
-        page.click("button[value=close]")
-        page.wait_for_selector(".message")
-        game.refresh_from_db()
+        _close(walk, asked, dashboard, game)
         assert game.current_phase.kind == "revote", game.current_phase.kind
         for who in ("anonymous", PHONE_PLAYER, "GM"):
             page = walk.open(who, f"{thread}?page=last")
@@ -169,11 +174,7 @@ def test_a_club_game_played_whole(live_server, browser, transactional_db, settin
         for voter, target in [("Вася", "Негодяй"), (PHONE_PLAYER, "Негодяй"), ("Фроло", "Негодяй"),
                               ("Эсмеральда", "Красная Шапочка")]:
             _vote(walk, voter, thread, target)
-        page = walk.open("GM", dashboard)
-        confirmed(page, asked)
-        page.click("button[value=close]")
-        page.wait_for_selector(".message")
-        game.refresh_from_db()
+        _close(walk, asked, dashboard, game)
         assert game.current_phase.kind == "night", game.current_phase.kind
         page = walk.open("Негодяй", f"{thread}?page=last")
         assert "Негодяй" in page.inner_text("ol.posts")
